@@ -1,0 +1,38 @@
+// Header-only shims for the parts of FFmpeg's API that Swift cannot import: function-like macros
+// (AVERROR, AVERROR_EOF, AV_NOPTS_VALUE) and a few helpers. Nothing here holds state.
+#ifndef CFFMPEG_SHIM_H
+#define CFFMPEG_SHIM_H
+
+#include <libavformat/avformat.h>
+#include <libavcodec/avcodec.h>
+#include <libavcodec/bsf.h>
+#include <libavutil/avutil.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/log.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/error.h>
+#include <libswscale/swscale.h>
+#include <libavfilter/avfilter.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+
+static inline int cffmpeg_averror(int e) { return AVERROR(e); }
+static const int CFFMPEG_AVERROR_EOF = AVERROR_EOF;
+static const int CFFMPEG_EAGAIN = AVERROR(EAGAIN);
+static const int64_t CFFMPEG_NOPTS = AV_NOPTS_VALUE;
+static const int CFFMPEG_ROUND_NEAR_INF_PASS_MINMAX = AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX;
+
+/// av_err2str is a macro over a compound literal; this copies the text into a caller buffer.
+static inline void cffmpeg_strerror(int e, char *buf, size_t size) { av_strerror(e, buf, size); }
+
+/// Quiets FFmpeg's own logging below the given level (av_log_set_level takes AV_LOG_* macros).
+static inline void cffmpeg_log_quiet(void) { av_log_set_level(AV_LOG_ERROR); }
+static inline void cffmpeg_log_silent(void) { av_log_set_level(AV_LOG_QUIET); }
+
+/// AVStream.time_base etc. are plain fields; these exist for macros only.
+static inline int64_t cffmpeg_rescale(int64_t a, AVRational from, AVRational to) {
+    return av_rescale_q_rnd(a, from, to, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
+}
+#endif

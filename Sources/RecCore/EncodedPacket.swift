@@ -1,0 +1,36 @@
+/// One compressed packet, self-describing and immutable, that owns its bytes: the unit the ring
+/// holds, the cut planner plans over, and the muxers write (OBS's `encoder_packet`).
+///
+/// Times are ticks of `timeBase` (the stream's or encoder's); `pts` and `dts` are never absent
+/// here: the layer that makes packets fills missing ones before they cross into the core.
+public struct EncodedPacket: Sendable {
+    /// The compressed bytes. An array is a reference to shared storage, so copying a packet (into a
+    /// ring snapshot, say) copies no bytes.
+    public var data: [UInt8]
+    public var pts: Int64
+    public var dts: Int64
+    public var duration: Int64
+    public var timeBase: Rational
+    public var isKeyframe: Bool
+    /// Which stream of its file or session the packet belongs to.
+    public var streamIndex: Int
+    /// When the frame was captured, on the session's timeline (0 = first frame), if known.
+    public var captureTime: Timestamp?
+
+    public init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
+                isKeyframe: Bool, streamIndex: Int = 0, captureTime: Timestamp? = nil) {
+        self.data = data
+        self.pts = pts
+        self.dts = dts
+        self.duration = duration
+        self.timeBase = timeBase
+        self.isKeyframe = isKeyframe
+        self.streamIndex = streamIndex
+        self.captureTime = captureTime
+    }
+
+    public var presentationTime: Timestamp { Timestamp(value: pts, timeBase: timeBase) }
+    public var decodeTime: Timestamp { Timestamp(value: dts, timeBase: timeBase) }
+    public var endTime: Timestamp { Timestamp(value: pts + duration, timeBase: timeBase) }
+    public var size: Int { data.count }
+}

@@ -1,0 +1,45 @@
+/// The one error the user sees. `message` says what went wrong and what to try next; the CLI
+/// prints `rec: <message>` and exits with `code.exitStatus`.
+public struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
+    public enum Code: Sendable, Equatable {
+        /// The command line or an input file is wrong: exit 64 (EX_USAGE).
+        case usage
+        /// Something failed while running: exit 1.
+        case runtime
+
+        public var exitStatus: Int32 {
+            switch self {
+            case .usage: 64
+            case .runtime: 1
+            }
+        }
+    }
+
+    public var code: Code
+    public var message: String
+    /// The underlying failure, for logs and `--json`, e.g. "avcodec_open2: Invalid argument".
+    public var cause: String?
+    /// Where it happened, e.g. a file path or a preset name.
+    public var location: String?
+
+    public init(_ code: Code, _ message: String, cause: String? = nil, location: String? = nil) {
+        self.code = code
+        self.message = message
+        self.cause = cause
+        self.location = location
+    }
+
+    public static func usage(_ message: String, cause: String? = nil, location: String? = nil) -> RecError {
+        RecError(.usage, message, cause: cause, location: location)
+    }
+
+    public static func runtime(_ message: String, cause: String? = nil, location: String? = nil) -> RecError {
+        RecError(.runtime, message, cause: cause, location: location)
+    }
+
+    public var description: String {
+        var text = message
+        if let cause { text += " (\(cause))" }
+        return text
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what rec needs on Debian 12: FFmpeg and libv4l2 development files, the ffmpeg/ffprobe
+# binaries (tests and benchmarks check against them) and pkg-config. Safe to run again.
+set -euo pipefail
+packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
+          libv4l-dev ffmpeg)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  echo "setup: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || [[ -x /opt/swift/usr/bin/swift ]] || {
+  echo "setup: no Swift toolchain found; install Swift 6 (swift.org) and put it on PATH" >&2; exit 1; }
