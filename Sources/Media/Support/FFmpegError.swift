@@ -1,0 +1,51 @@
+import CFFmpeg
+import RecCore
+
+/// A failure returned by an FFmpeg function: the code, the operation that returned it and
+/// `av_strerror`'s text. Converted to a `RecError` (with advice) where the user would see it.
+public struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
+    public var code: Int32
+    public var operation: String
+
+    public init(code: Int32, operation: String) {
+        self.code = code
+        self.operation = operation
+    }
+
+    /// `av_strerror`'s text for the code.
+    public var text: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        cffmpeg_strerror(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    public var description: String { "\(operation): \(text)" }
+
+    public static let eof = CFFMPEG_AVERROR_EOF
+    public static let again = CFFMPEG_EAGAIN
+
+    /// A runtime `RecError` that keeps this error as its cause.
+    public func recError(_ message: String, location: String? = nil) -> RecError {
+        .runtime(message, cause: description, location: location)
+    }
+}
+
+/// Throws when an FFmpeg call returned a negative code; returns the value otherwise.
+@discardableResult
+@inline(__always)
+func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
+    if result < 0 { throw FFmpegError(code: result, operation: operation()) }
+    return result
+}
+
+/// Throws `ENOMEM` for a NULL from an FFmpeg allocator.
+@inline(__always)
+func allocated<T>(_ pointer: T?, _ operation: @autoclosure () -> String) throws(FFmpegError) -> T {
+    guard let pointer else { throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: operation()) }
+    return pointer
+}
+
+extension Rational {
+    init(_ r: AVRational) { self.init(r.num, r.den) }
+    var av: AVRational { AVRational(num: num, den: den) }
+}

@@ -1,0 +1,2 @@
+// Recorder (source → encoder → ring + file) and the background-session control socket.
+import Capture
