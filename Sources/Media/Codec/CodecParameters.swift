@@ -1,0 +1,59 @@
+import CFFmpeg
+import RecCore
+
+/// An immutable copy of a stream's `AVCodecParameters` (codec, size, pixel format, extradata):
+/// what a muxer needs to create a stream and a decoder needs to open.
+///
+/// `@unchecked Sendable` because it never changes after `init`: every initialiser makes a private
+/// copy (`avcodec_parameters_copy` / `avcodec_parameters_from_context`) and nothing writes it again.
+public final class CodecParameters: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVCodecParameters>
+    /// The time base the packets that go with these parameters are stamped in.
+    public let timeBase: Rational
+
+    init(copying source: UnsafePointer<AVCodecParameters>, timeBase: Rational) throws(FFmpegError) {
+        let p = try allocated(avcodec_parameters_alloc(), "avcodec_parameters_alloc")
+        let result = avcodec_parameters_copy(p, source)
+        if result < 0 {
+            var q: UnsafeMutablePointer<AVCodecParameters>? = p
+            avcodec_parameters_free(&q)
+            throw FFmpegError(code: result, operation: "avcodec_parameters_copy")
+        }
+        self.pointer = p
+        self.timeBase = timeBase
+    }
+
+    init(context: UnsafePointer<AVCodecContext>) throws(FFmpegError) {
+        let p = try allocated(avcodec_parameters_alloc(), "avcodec_parameters_alloc")
+        let result = avcodec_parameters_from_context(p, context)
+        if result < 0 {
+            var q: UnsafeMutablePointer<AVCodecParameters>? = p
+            avcodec_parameters_free(&q)
+            throw FFmpegError(code: result, operation: "avcodec_parameters_from_context")
+        }
+        self.pointer = p
+        self.timeBase = Rational(context.pointee.time_base)
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVCodecParameters>? = pointer
+        avcodec_parameters_free(&p)
+    }
+
+    public var isVideo: Bool { pointer.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+    public var isAudio: Bool { pointer.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+    public var width: Int { Int(pointer.pointee.width) }
+    public var height: Int { Int(pointer.pointee.height) }
+    /// FFmpeg's short name for the codec: "h264", "hevc", "vp9", "ffv1", "mjpeg".
+    public var codecName: String { String(cString: avcodec_get_name(pointer.pointee.codec_id)) }
+    public var extradata: [UInt8] {
+        guard let d = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: d, count: Int(pointer.pointee.extradata_size)))
+    }
+    public var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
+    /// Whether every frame of this codec is a keyframe (MJPEG, FFV1, ProRes…).
+    public var isIntraOnly: Bool {
+        guard let d = avcodec_descriptor_get(pointer.pointee.codec_id) else { return false }
+        return d.pointee.props & AV_CODEC_PROP_INTRA_ONLY != 0
+    }
+}

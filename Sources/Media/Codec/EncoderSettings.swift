@@ -1,0 +1,61 @@
+import RecCore
+
+/// Everything a video encoder is opened with. Made from a preset plus the source's format.
+public struct EncoderSettings: Sendable, Equatable {
+    public enum RateControl: Sendable, Equatable {
+        /// Constant quality (x264/x265 `crf`, libvpx `crf` with zero bitrate, SVT-AV1 `crf`).
+        case crf(Double)
+        /// Average bitrate in bits per second.
+        case bitrate(Int)
+        /// A fixed quantiser scale (MJPEG's `-q:v`, 2 = best … 31 = worst).
+        case qscale(Double)
+        /// The encoder's own default (lossless codecs).
+        case encoderDefault
+    }
+
+    /// libavcodec encoder name: "libx264", "libx265", "libvpx-vp9", "libsvtav1", "ffv1", "mjpeg".
+    public var encoder: String
+    public var width: Int
+    public var height: Int
+    /// The pixel format the encoder takes; frames in other formats are converted with libswscale.
+    public var pixelFormat: PixelFormat
+    /// The encoder's time base. Capture times (microseconds) are rescaled into it once.
+    public var timeBase: Rational
+    /// The nominal frame rate, a hint for rate control; timestamps stay variable.
+    public var frameRate: Rational
+    /// A keyframe at least every this many frames (`gop_size`).
+    public var keyframeInterval: Int
+    public var rateControl: RateControl
+    /// Maximum consecutive B-frames (`max_b_frames`); nil keeps the encoder's default.
+    public var bFrames: Int?
+    /// Encoder speed preset ("veryfast") and tune ("zerolatency"), where the encoder has them.
+    public var speed: String?
+    public var tune: String?
+    /// Passed through to the encoder with `av_opt_set` semantics (an AVDictionary for `avcodec_open2`).
+    public var options: [String: String]
+    /// Extradata in the container's global header (MP4, Matroska) rather than in-band.
+    public var globalHeader: Bool
+    /// Encoder threads; 0 lets the encoder choose.
+    public var threads: Int
+
+    public init(encoder: String, width: Int, height: Int, pixelFormat: PixelFormat,
+                timeBase: Rational = Rational(1, 90_000), frameRate: Rational = Rational(30, 1),
+                keyframeInterval: Int = 30, rateControl: RateControl = .encoderDefault,
+                bFrames: Int? = nil, speed: String? = nil, tune: String? = nil,
+                options: [String: String] = [:], globalHeader: Bool = true, threads: Int = 0) {
+        self.encoder = encoder
+        self.width = width
+        self.height = height
+        self.pixelFormat = pixelFormat
+        self.timeBase = timeBase
+        self.frameRate = frameRate
+        self.keyframeInterval = keyframeInterval
+        self.rateControl = rateControl
+        self.bFrames = bFrames
+        self.speed = speed
+        self.tune = tune
+        self.options = options
+        self.globalHeader = globalHeader
+        self.threads = threads
+    }
+}

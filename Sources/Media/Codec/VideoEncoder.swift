@@ -1,0 +1,118 @@
+import CFFmpeg
+import RecCore
+
+/// A libavcodec video encoder. Owned by the encode thread; not shared.
+///
+/// The corresponding C functions are `avcodec_alloc_context3`, `avcodec_open2`,
+/// `avcodec_send_frame`, `avcodec_receive_packet` and `avcodec_free_context`.
+public final class VideoEncoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    public let settings: EncoderSettings
+    /// Parameters for the muxer's stream (codec, size, extradata); valid once the encoder is open.
+    public let parameters: CodecParameters
+    private let packet: UnsafeMutablePointer<AVPacket>
+
+    public init(_ settings: EncoderSettings) throws(FFmpegError) {
+        guard let codec = avcodec_find_encoder_by_name(settings.encoder) else {
+            throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "avcodec_find_encoder_by_name(\(settings.encoder))")
+        }
+        var ctx: UnsafeMutablePointer<AVCodecContext>? = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
+        var packet: UnsafeMutablePointer<AVPacket>? = nil
+        do throws(FFmpegError) {
+            let c = ctx!
+            c.pointee.width = Int32(settings.width)
+            c.pointee.height = Int32(settings.height)
+            c.pointee.pix_fmt = settings.pixelFormat.av
+            c.pointee.time_base = settings.timeBase.av
+            c.pointee.framerate = settings.frameRate.av
+            c.pointee.gop_size = Int32(max(1, settings.keyframeInterval))
+            c.pointee.thread_count = Int32(settings.threads)
+            if let b = settings.bFrames { c.pointee.max_b_frames = Int32(b) }
+            if settings.globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+            var dict: OpaquePointer? = nil
+            defer { av_dict_free(&dict) }
+            switch settings.rateControl {
+            case .crf(let q): av_dict_set(&dict, "crf", String(q), 0)
+            case .bitrate(let bps):
+                c.pointee.bit_rate = Int64(bps)
+                c.pointee.rc_max_rate = 0
+            case .qscale(let q):
+                c.pointee.flags |= AV_CODEC_FLAG_QSCALE
+                c.pointee.global_quality = Int32(q * Double(FF_QP2LAMBDA))
+            case .encoderDefault: break
+            }
+            if case .crf = settings.rateControl, settings.encoder == "libvpx-vp9" {
+                av_dict_set(&dict, "b", "0", 0)  // libvpx needs zero bitrate for pure constant quality
+            }
+            if let s = settings.speed { av_dict_set(&dict, "preset", s, 0) }
+            if let t = settings.tune { av_dict_set(&dict, "tune", t, 0) }
+            for (k, v) in settings.options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, k, v, 0) }
+            try check(avcodec_open2(c, codec, &dict), "avcodec_open2(\(settings.encoder))")
+            if let unused = av_dict_get(dict, "", nil, AV_DICT_IGNORE_SUFFIX) {
+                let key = String(cString: unused.pointee.key)
+                throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "\(settings.encoder) has no option '\(key)'")
+            }
+            packet = try allocated(av_packet_alloc(), "av_packet_alloc")
+            self.parameters = try CodecParameters(context: c)
+        } catch {
+            av_packet_free(&packet)
+            avcodec_free_context(&ctx)
+            throw error
+        }
+        self.context = ctx!
+        self.packet = packet!
+        self.settings = settings
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+        var c: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&c)
+    }
+
+    public var timeBase: Rational { Rational(context.pointee.time_base) }
+
+    /// Sends one frame whose `pts` is already in the encoder's time base, or nil to start draining.
+    public func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FFmpegError) {
+        try check(avcodec_send_frame(context, frame), "avcodec_send_frame")
+    }
+
+    /// The next packet, stamped in the encoder's time base.
+    public func receive() throws(FFmpegError) -> Received<EncodedPacket> {
+        let r = avcodec_receive_packet(context, packet)
+        if r == FFmpegError.again { return .needsInput }
+        if r == FFmpegError.eof { return .endOfStream }
+        try check(r, "avcodec_receive_packet")
+        defer { av_packet_unref(packet) }
+        return .output(EncodedPacket(avPacket: packet, timeBase: timeBase, streamIndex: 0))
+    }
+}
+
+extension EncodedPacket {
+    /// Copies an `AVPacket`'s bytes and times; a missing dts takes the pts and vice versa.
+    init(avPacket p: UnsafePointer<AVPacket>, timeBase: Rational, streamIndex: Int) {
+        let bytes = p.pointee.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(p.pointee.size))) } ?? []
+        var pts = p.pointee.pts
+        var dts = p.pointee.dts
+        if pts == CFFMPEG_NOPTS { pts = dts }
+        if dts == CFFMPEG_NOPTS { dts = pts }
+        self.init(data: bytes, pts: pts, dts: dts, duration: p.pointee.duration, timeBase: timeBase,
+                  isKeyframe: p.pointee.flags & AV_PKT_FLAG_KEY != 0, streamIndex: streamIndex)
+    }
+
+    /// Fills an `AVPacket` with a copy of the bytes (its own reference-counted buffer) and the times
+    /// rescaled into `target` once.
+    func fill(_ p: UnsafeMutablePointer<AVPacket>, rescaledTo target: Rational, streamIndex: Int32) throws(FFmpegError) {
+        try check(av_new_packet(p, Int32(data.count)), "av_new_packet")
+        data.withUnsafeBufferPointer { src in
+            if let base = src.baseAddress, let dst = p.pointee.data { dst.update(from: base, count: src.count) }
+        }
+        let from = timeBase.av, to = target.av
+        p.pointee.pts = cffmpeg_rescale(pts, from, to)
+        p.pointee.dts = cffmpeg_rescale(dts, from, to)
+        p.pointee.duration = cffmpeg_rescale(duration, from, to)
+        p.pointee.stream_index = streamIndex
+        if isKeyframe { p.pointee.flags |= AV_PKT_FLAG_KEY }
+    }
+}

@@ -1,0 +1,100 @@
+import CFFmpeg
+import RecCore
+
+/// Writes packets into a container file with libavformat. Owned by one thread.
+///
+/// Packets arrive in any time base and are rescaled once into the stream's time base, which the
+/// muxer chooses in `avformat_write_header`. Finishing a file is explicit: `finish()` writes the
+/// trailer, then closes the I/O context, then frees the format context, in FFmpeg mux.c's order.
+/// A muxer dropped without `finish()` closes its file as it stands (no trailer): that is what a
+/// crash would leave, and why recordings use formats that survive it.
+public final class Muxer {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    public let path: String
+    /// The stream time bases chosen by the muxer, by stream index.
+    public private(set) var streamTimeBases: [Rational] = []
+    public private(set) var bytesWritten: Int64 = 0
+
+    /// Creates the file and writes its header.
+    /// - Parameters:
+    ///   - container: libavformat's short name ("mp4", "matroska", "webm", "mov"); nil guesses from the path.
+    ///   - options: muxer options, e.g. `["movflags": "frag_keyframe+empty_moov+default_base_moof"]`.
+    /// The corresponding C functions are `avformat_alloc_output_context2`, `avformat_new_stream`,
+    /// `avio_open` and `avformat_write_header`.
+    public init(path: String, container: String?, streams: [CodecParameters],
+                options: [String: String] = [:]) throws(FFmpegError) {
+        self.path = path
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        try check(avformat_alloc_output_context2(&ctx, nil, container, path), "avformat_alloc_output_context2(\(container ?? path))")
+        var pkt = av_packet_alloc()
+        do throws(FFmpegError) {
+            let c = try allocated(ctx, "avformat_alloc_output_context2")
+            _ = try allocated(pkt, "av_packet_alloc")
+            for params in streams {
+                let st = try allocated(avformat_new_stream(c, nil), "avformat_new_stream")
+                try check(avcodec_parameters_copy(st.pointee.codecpar, params.pointer), "avcodec_parameters_copy")
+                st.pointee.codecpar.pointee.codec_tag = 0
+                st.pointee.time_base = params.timeBase.av
+            }
+            if c.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+                try check(avio_open(&c.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
+            }
+            var dict: OpaquePointer? = nil
+            defer { av_dict_free(&dict) }
+            for (k, v) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, k, v, 0) }
+            try check(avformat_write_header(c, &dict), "avformat_write_header(\(path))")
+        } catch {
+            if let c = ctx {
+                if c.pointee.pb != nil { avio_closep(&c.pointee.pb) }
+                avformat_free_context(c)
+            }
+            av_packet_free(&pkt)
+            throw error
+        }
+        self.context = ctx
+        self.packet = pkt!
+        for i in 0..<Int(ctx!.pointee.nb_streams) {
+            streamTimeBases.append(Rational(ctx!.pointee.streams[i]!.pointee.time_base))
+        }
+    }
+
+    deinit {
+        if let c = context {
+            if c.pointee.pb != nil { avio_closep(&c.pointee.pb) }
+            avformat_free_context(c)
+        }
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+    }
+
+    /// Writes one packet to stream `packet.streamIndex`, interleaving by dts.
+    /// The corresponding C function is `av_interleaved_write_frame`.
+    public func write(_ packet: EncodedPacket) throws(FFmpegError) {
+        guard let c = context else { throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "write after finish") }
+        let index = packet.streamIndex
+        precondition(index >= 0 && index < streamTimeBases.count, "stream index \(index) out of range")
+        try packet.fill(self.packet, rescaledTo: streamTimeBases[index], streamIndex: Int32(index))
+        try check(av_interleaved_write_frame(c, self.packet), "av_interleaved_write_frame(\(path))")
+        bytesWritten = c.pointee.pb.map { avio_tell($0) } ?? bytesWritten
+    }
+
+    /// Pushes buffered bytes to the operating system (so a crash after this loses none of them).
+    /// The corresponding C function is `avio_flush`.
+    public func flush() {
+        if let pb = context?.pointee.pb { avio_flush(pb) }
+    }
+
+    /// Writes the trailer and closes the file. The corresponding C functions are `av_write_trailer`,
+    /// `avio_closep` and `avformat_free_context`.
+    public func finish() throws(FFmpegError) {
+        guard let c = context else { return }
+        context = nil
+        let trailer = av_write_trailer(c)
+        bytesWritten = c.pointee.pb.map { avio_tell($0) } ?? bytesWritten
+        let closed = c.pointee.pb != nil ? avio_closep(&c.pointee.pb) : 0
+        avformat_free_context(c)
+        try check(trailer, "av_write_trailer(\(path))")
+        try check(closed, "avio_closep(\(path))")
+    }
+}

@@ -1,0 +1,78 @@
+import CFFmpeg
+import RecCore
+
+/// A libavfilter graph between the source and the encoder (`--filter "hflip"`, a preset's `filter`).
+/// Frames go in and come out with their capture times in microseconds. Owned by one thread.
+public final class FilterGraph {
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let source: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+    public let description: String
+    /// What comes out: size and pixel format after the filters.
+    public let output: VideoFormat
+    private let sinkTimeBase: Rational
+
+    /// Builds `buffer → description → buffersink` for frames of `input` stamped in microseconds.
+    /// The corresponding C functions are `avfilter_graph_create_filter`, `avfilter_graph_parse_ptr`
+    /// and `avfilter_graph_config`.
+    public init(_ description: String, input: VideoFormat) throws(FFmpegError) {
+        self.description = description
+        var g: UnsafeMutablePointer<AVFilterGraph>? = try allocated(avfilter_graph_alloc(), "avfilter_graph_alloc")
+        var src: UnsafeMutablePointer<AVFilterContext>? = nil
+        var snk: UnsafeMutablePointer<AVFilterContext>? = nil
+        do throws(FFmpegError) {
+            let args = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue):time_base=1/1000000:pixel_aspect=1/1"
+            try check(avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in", args, nil, g),
+                      "avfilter_graph_create_filter(buffer)")
+            try check(avfilter_graph_create_filter(&snk, avfilter_get_by_name("buffersink"), "out", nil, nil, g),
+                      "avfilter_graph_create_filter(buffersink)")
+            var outputs = avfilter_inout_alloc()
+            var inputs = avfilter_inout_alloc()
+            defer { avfilter_inout_free(&outputs); avfilter_inout_free(&inputs) }
+            guard let o = outputs, let i = inputs else {
+                throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "avfilter_inout_alloc")
+            }
+            o.pointee.name = av_strdup("in"); o.pointee.filter_ctx = src; o.pointee.pad_idx = 0; o.pointee.next = nil
+            i.pointee.name = av_strdup("out"); i.pointee.filter_ctx = snk; i.pointee.pad_idx = 0; i.pointee.next = nil
+            try check(avfilter_graph_parse_ptr(g, description, &inputs, &outputs, nil), "avfilter_graph_parse(\(description))")
+            try check(avfilter_graph_config(g, nil), "avfilter_graph_config(\(description))")
+        } catch {
+            avfilter_graph_free(&g)
+            throw error
+        }
+        self.graph = g
+        self.source = src!
+        self.sink = snk!
+        self.output = VideoFormat(width: Int(av_buffersink_get_w(snk)), height: Int(av_buffersink_get_h(snk)),
+                                  pixelFormat: PixelFormat(rawValue: av_buffersink_get_format(snk)))
+        self.sinkTimeBase = Rational(av_buffersink_get_time_base(snk))
+    }
+
+    deinit { avfilter_graph_free(&graph) }
+
+    /// Pushes a frame (nil at the end) and returns every frame the graph has ready.
+    /// The corresponding C functions are `av_buffersrc_add_frame_flags` and `av_buffersink_get_frame`.
+    public func process(_ frame: VideoFrame?) throws(FFmpegError) -> [VideoFrame] {
+        if let frame {
+            frame.pointer.pointee.pts = frame.captureTime.rescaled(to: .microseconds).value
+            try check(av_buffersrc_add_frame_flags(source, frame.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)),
+                      "av_buffersrc_add_frame")
+        } else {
+            try check(av_buffersrc_add_frame_flags(source, nil, 0), "av_buffersrc_add_frame(eof)")
+        }
+        var out: [VideoFrame] = []
+        while true {
+            let f = try allocated(av_frame_alloc(), "av_frame_alloc")
+            let r = av_buffersink_get_frame(sink, f)
+            if r < 0 {
+                var p: UnsafeMutablePointer<AVFrame>? = f
+                av_frame_free(&p)
+                if r == FFmpegError.again || r == FFmpegError.eof { break }
+                try check(r, "av_buffersink_get_frame")
+            }
+            let t = Timestamp(value: f.pointee.pts, timeBase: sinkTimeBase).rescaled(to: .microseconds)
+            out.append(VideoFrame(taking: f, captureTime: t, sequence: frame?.sequence ?? 0))
+        }
+        return out
+    }
+}

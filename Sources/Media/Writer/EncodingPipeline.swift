@@ -1,0 +1,92 @@
+import CFFmpeg
+import RecCore
+
+/// Frame in, packets out: the optional filter graph, pixel conversion when the encoder needs
+/// another format or size, and the encoder. Owned by the encode thread.
+///
+/// Time: a frame's capture time (microseconds, session timeline) is rescaled exactly once into the
+/// encoder's time base. Two frames that would land on the same tick (faster than the time base can
+/// tell apart) keep their order: the later one moves one tick on, so pts stay strictly increasing.
+public final class EncodingPipeline {
+    public let encoder: VideoEncoder
+    private let filter: FilterGraph?
+    private var scaler: Scaler?
+    private var lastPTS: Int64 = .min
+    public private(set) var framesIn = 0
+    public private(set) var framesEncoded = 0
+
+    /// - Parameters:
+    ///   - settings: the encoder; its width and height are ignored when zero and taken from the
+    ///     (filtered) input instead.
+    ///   - input: what the source delivers.
+    ///   - filter: a libavfilter graph description, or nil.
+    public init(settings: EncoderSettings, input: VideoFormat, filter: String?) throws(FFmpegError) {
+        var settings = settings
+        if let filter, !filter.isEmpty {
+            let graph = try FilterGraph(filter, input: input)
+            self.filter = graph
+            if settings.width == 0 || settings.height == 0 {
+                settings.width = graph.output.width
+                settings.height = graph.output.height
+            }
+        } else {
+            self.filter = nil
+            if settings.width == 0 || settings.height == 0 {
+                settings.width = input.width
+                settings.height = input.height
+            }
+        }
+        self.encoder = try VideoEncoder(settings)
+    }
+
+    /// The format frames must have when they reach the encoder.
+    public var encoderFormat: VideoFormat {
+        VideoFormat(width: encoder.settings.width, height: encoder.settings.height, pixelFormat: encoder.settings.pixelFormat)
+    }
+
+    /// Encodes one frame and hands every packet that is ready to `emit`.
+    public func encode(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        framesIn += 1
+        if let filter {
+            for f in try filter.process(frame) { try encodeFiltered(f, emit: emit) }
+        } else {
+            try encodeFiltered(frame, emit: emit)
+        }
+    }
+
+    /// Drains the filter graph and the encoder.
+    public func finish(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        if let filter {
+            for f in try filter.process(nil) { try encodeFiltered(f, emit: emit) }
+        }
+        try encoder.send(nil)
+        try drain(emit: emit)
+    }
+
+    private func encodeFiltered(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        var frame = frame
+        if frame.format != encoderFormat {
+            if scaler == nil || scaler!.input != frame.format {
+                scaler = try Scaler(from: frame.format, to: encoderFormat)
+            }
+            frame = try scaler!.scale(frame)
+        }
+        var pts = frame.captureTime.rescaled(to: encoder.timeBase).value
+        if pts <= lastPTS { pts = lastPTS + 1 }
+        lastPTS = pts
+        frame.pointer.pointee.pts = pts
+        frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        try encoder.send(frame.pointer)
+        framesEncoded += 1
+        try drain(emit: emit)
+    }
+
+    private func drain(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        while true {
+            switch try encoder.receive() {
+            case .output(let packet): try emit(packet)
+            case .needsInput, .endOfStream: return
+            }
+        }
+    }
+}
