@@ -1,0 +1,38 @@
+import Media
+import RecCore
+
+/// The built-in stand-in camera: a moving picture at a fixed rate, each frame stamped with its
+/// number (`FrameStamp`) and timed exactly at `n / fps` seconds. Needs no hardware.
+public final class TestPatternSource: FrameSource {
+    private let pattern: TestPattern
+    public let fps: Int
+    private var next: Int64 = 0
+    private var started = false
+
+    public init(width: Int = 1280, height: Int = 720, fps: Int = 30) {
+        self.pattern = TestPattern(width: width, height: height)
+        self.fps = fps
+    }
+
+    public var format: VideoFormat { pattern.format }
+    public var nominalFrameRate: Rational? { Rational(Int32(fps), 1) }
+    public var description: String { "test pattern \(pattern.width)x\(pattern.height)@\(fps)" }
+    public var droppedFrames: Int { 0 }
+
+    public func start() throws(RecError) { started = true }
+
+    public func nextFrame() throws(RecError) -> VideoFrame? {
+        guard started else { return nil }
+        let time = Timestamp.microseconds(next * 1_000_000 / Int64(fps))
+        do {
+            let frame = try VideoFrame(format: pattern.format, captureTime: time, sequence: next)
+            pattern.draw(Int(next), into: frame)
+            next += 1
+            return frame
+        } catch {
+            throw error.recError("the stand-in camera could not allocate a frame")
+        }
+    }
+
+    public func stop() { started = false }
+}

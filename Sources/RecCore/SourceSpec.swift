@@ -1,0 +1,62 @@
+/// What `--source` names: the stand-in camera, a file, or a V4L2 device.
+public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
+    /// `test` or `test:1280x720@30`: the built-in stand-in camera.
+    case testPattern(width: Int?, height: Int?, fps: Int?)
+    /// `file:PATH`: any video FFmpeg reads, delivered as if it were a camera.
+    case file(path: String)
+    /// `/dev/video0`, `v4l2:/dev/video0` or a `/dev/v4l/by-id/…` path.
+    case camera(path: String)
+    /// No `--source`: the first capture device.
+    case defaultCamera
+
+    public static func parse(_ text: String?) throws(RecError) -> SourceSpec {
+        guard let text, !text.isEmpty else { return .defaultCamera }
+        if text == "test" { return .testPattern(width: nil, height: nil, fps: nil) }
+        if text.hasPrefix("test:") {
+            let mode = String(text.dropFirst(5))
+            let parts = mode.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count <= 2, let size = try? Self.parseSize(String(parts[0])) else {
+                throw .usage("'\(text)' is not a test source; write test or test:WIDTHxHEIGHT@FPS, e.g. test:1280x720@30")
+            }
+            var fps: Int? = nil
+            if parts.count == 2 {
+                guard let f = Int(parts[1]), f > 0, f <= 1000 else {
+                    throw .usage("'\(parts[1])' is not a frame rate in '\(text)'; use a whole number such as 30")
+                }
+                fps = f
+            }
+            return .testPattern(width: size.width, height: size.height, fps: fps)
+        }
+        if text.hasPrefix("file:") {
+            let path = String(text.dropFirst(5))
+            guard !path.isEmpty else { throw .usage("'file:' needs a path, e.g. --source file:talk.mp4") }
+            return .file(path: path)
+        }
+        if text.hasPrefix("v4l2:") { return .camera(path: String(text.dropFirst(5))) }
+        if text.hasPrefix("/dev/") { return .camera(path: text) }
+        throw .usage("unknown source '\(text)'; use test, test:1280x720@30, file:PATH or a camera such as /dev/video0 (see 'rec devices')")
+    }
+
+    /// Parses `WIDTHxHEIGHT` with both sides even and between 16 and 16384.
+    public static func parseSize(_ text: String) throws(RecError) -> (width: Int, height: Int) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw .usage("'\(text)' is not a size; write WIDTHxHEIGHT, e.g. 1280x720")
+        }
+        guard (16...16384).contains(w), (16...16384).contains(h), w % 2 == 0, h % 2 == 0 else {
+            throw .usage("size \(text) is out of range; width and height must be even and from 16 to 16384")
+        }
+        return (w, h)
+    }
+
+    public var description: String {
+        switch self {
+        case .testPattern(let w, let h, let fps):
+            if let w, let h { return "test:\(w)x\(h)" + (fps.map { "@\($0)" } ?? "") }
+            return "test"
+        case .file(let path): return "file:\(path)"
+        case .camera(let path): return path
+        case .defaultCamera: return "default camera"
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Media
+
+/// The bounded queue between the capture thread and the encode thread.
+///
+/// `.dropNewest` is the camera's "discard late frames" policy: when the encoder has fallen
+/// `capacity` frames behind, the new frame is dropped and counted, and capture never waits.
+/// `.block` makes the producer wait for room instead (`--pace off`: nothing is lost by waiting on a
+/// file). `@unchecked Sendable`: this is the type that owns the lock; every field is touched only
+/// with `condition` held.
+final class FrameQueue: @unchecked Sendable {
+    enum Policy { case dropNewest, block }
+
+    private let condition = NSCondition()
+    private var items: [VideoFrame] = []
+    private var head = 0
+    private var closed = false
+    private(set) var dropped = 0
+    let capacity: Int
+    let policy: Policy
+
+    init(capacity: Int, policy: Policy) {
+        self.capacity = max(1, capacity)
+        self.policy = policy
+    }
+
+    /// Queues a frame; returns false if it was dropped (queue full under `.dropNewest`, or closed).
+    @discardableResult
+    func push(_ frame: VideoFrame) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while policy == .block && count >= capacity && !closed { condition.wait() }
+        if closed { return false }
+        if count >= capacity {
+            dropped += 1
+            return false
+        }
+        items.append(frame)
+        condition.broadcast()
+        return true
+    }
+
+    /// The next frame, waiting for one; nil once the queue is closed and empty.
+    func pop() -> VideoFrame? {
+        condition.lock()
+        defer { condition.unlock() }
+        while count == 0 && !closed { condition.wait() }
+        guard count > 0 else { return nil }
+        let frame = items[head]
+        head += 1
+        if head > 64 && head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        condition.broadcast()
+        return frame
+    }
+
+    /// No more frames: the consumer drains what is queued and then gets nil.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var depth: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return count
+    }
+
+    var droppedCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return dropped
+    }
+
+    private var count: Int { items.count - head }
+}

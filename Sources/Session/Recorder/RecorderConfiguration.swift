@@ -1,0 +1,50 @@
+import Media
+import RecCore
+
+/// How a recording runs: encoding, optional filter, where the file goes, pacing and limits.
+public struct RecorderConfiguration: Sendable {
+    public enum Pace: String, Sendable, CaseIterable {
+        /// Deliver frames at their timestamps, like a camera; late frames are dropped and counted.
+        case realtime
+        /// Deliver frames as fast as the encoder takes them; the capture thread waits, nothing drops.
+        case off
+    }
+
+    public struct Output: Sendable {
+        public var path: String
+        public var container: ContainerFormat
+        public init(path: String, container: ContainerFormat) {
+            self.path = path
+            self.container = container
+        }
+    }
+
+    /// The encoder; a zero width or height means "the source's (after the filter)".
+    public var encoder: EncoderSettings
+    /// Keyframe interval in seconds; turned into frames from the source's rate when it is known.
+    public var keyframeSeconds: Double
+    public var filter: String?
+    /// The file to write, or nil to keep only the ring (a replay buffer).
+    public var output: Output?
+    public var pace: Pace
+    public var frameLimit: Int?
+    public var durationLimit: Timestamp?
+    /// Frames that may wait between capture and encoder before late ones are dropped.
+    public var queueCapacity: Int
+    /// Seconds `start()` waits for the first frame before giving up.
+    public var startTimeout: Double
+
+    public init(encoder: EncoderSettings, keyframeSeconds: Double = 1, filter: String? = nil, output: Output?,
+                pace: Pace = .realtime, frameLimit: Int? = nil, durationLimit: Timestamp? = nil,
+                queueCapacity: Int = 16, startTimeout: Double = 5) {
+        self.encoder = encoder
+        self.keyframeSeconds = keyframeSeconds
+        self.filter = filter
+        self.output = output
+        self.pace = pace
+        self.frameLimit = frameLimit
+        self.durationLimit = durationLimit
+        self.queueCapacity = queueCapacity
+        self.startTimeout = startTimeout
+    }
+}
