@@ -16,6 +16,9 @@ public struct EncodedPacket: Sendable {
     public var streamIndex: Int
     /// When the frame was captured, on the session's timeline (0 = first frame), if known.
     public var captureTime: Timestamp?
+    /// Decoded for reference but not presented: an MP4 edit list hides it (FFmpeg's
+    /// `AV_PKT_FLAG_DISCARD`). A player decodes it and shows nothing.
+    public var isHidden = false
 
     public init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
                 isKeyframe: Bool, streamIndex: Int = 0, captureTime: Timestamp? = nil) {

@@ -42,11 +42,12 @@ public final class VideoDecoder {
         avcodec_free_context(&c)
     }
 
-    /// Sends one packet (times in `timeBase`), or nil to drain. Returns false if the decoder must
+    /// Sends one packet (times in `timeBase`), or nil to drain. A hidden packet is decoded for
+    /// reference and its frame dropped. Returns false if the decoder must
     /// give frames before it takes this packet (`EAGAIN`); send it again after receiving.
     /// The corresponding C function is `avcodec_send_packet`.
     @discardableResult
-    public func send(_ packet: EncodedPacket?, discard: Bool = false) throws(FFmpegError) -> Bool {
+    public func send(_ packet: EncodedPacket?) throws(FFmpegError) -> Bool {
         guard let packet else {
             let r = avcodec_send_packet(context, nil)
             if r == FFmpegError.eof { return true }
@@ -54,7 +55,6 @@ public final class VideoDecoder {
             return true
         }
         try packet.fill(self.packet, rescaledTo: timeBase, streamIndex: 0)
-        if discard { self.packet.pointee.flags |= AV_PKT_FLAG_DISCARD }
         defer { av_packet_unref(self.packet) }
         let r = avcodec_send_packet(context, self.packet)
         if r == FFmpegError.again { return false }

@@ -99,6 +99,7 @@ extension EncodedPacket {
         if dts == CFFMPEG_NOPTS { dts = pts }
         self.init(data: bytes, pts: pts, dts: dts, duration: p.pointee.duration, timeBase: timeBase,
                   isKeyframe: p.pointee.flags & AV_PKT_FLAG_KEY != 0, streamIndex: streamIndex)
+        self.isHidden = p.pointee.flags & AV_PKT_FLAG_DISCARD != 0
     }
 
     /// Fills an `AVPacket` with a copy of the bytes (its own reference-counted buffer) and the times
@@ -114,5 +115,6 @@ extension EncodedPacket {
         p.pointee.duration = cffmpeg_rescale(duration, from, to)
         p.pointee.stream_index = streamIndex
         if isKeyframe { p.pointee.flags |= AV_PKT_FLAG_KEY }
+        if isHidden { p.pointee.flags |= AV_PKT_FLAG_DISCARD }
     }
 }

@@ -7,11 +7,21 @@ import RecCore
 /// Time: a frame's capture time (microseconds, session timeline) is rescaled exactly once into the
 /// encoder's time base. Two frames that would land on the same tick (faster than the time base can
 /// tell apart) keep their order: the later one moves one tick on, so pts stay strictly increasing.
+///
+/// Durations: encoders leave packet durations empty, so a frame's duration is the gap to the next
+/// frame (variable frame rate kept), and a packet is handed on once its frame's duration is known —
+/// usually at once, since encoders hold frames back longer than one frame; the last frame lasts as
+/// long as the one before it (or one nominal frame).
 public final class EncodingPipeline {
     public let encoder: VideoEncoder
     private let filter: FilterGraph?
     private var scaler: Scaler?
     private var lastPTS: Int64 = .min
+    /// Frame durations by pts, known once the next frame arrives, and packets waiting for theirs.
+    private var durations: [Int64: Int64] = [:]
+    private var lastDuration: Int64 = 0
+    private var waiting: [EncodedPacket] = []
+    private var waitingHead = 0
     public private(set) var framesIn = 0
     public private(set) var framesEncoded = 0
 
@@ -60,7 +70,12 @@ public final class EncodingPipeline {
             for f in try filter.process(nil) { try encodeFiltered(f, emit: emit) }
         }
         try encoder.send(nil)
+        if lastPTS != .min {
+            durations[lastPTS] = lastDuration > 0 ? lastDuration
+                : Timestamp.rescale(1, from: encoder.settings.frameRate.inverted, to: encoder.timeBase)
+        }
         try drain(emit: emit)
+        try release(emit: emit, all: true)
     }
 
     private func encodeFiltered(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
@@ -73,6 +88,10 @@ public final class EncodingPipeline {
         }
         var pts = frame.captureTime.rescaled(to: encoder.timeBase).value
         if pts <= lastPTS { pts = lastPTS + 1 }
+        if lastPTS != .min {
+            lastDuration = pts - lastPTS
+            durations[lastPTS] = lastDuration
+        }
         lastPTS = pts
         frame.pointer.pointee.pts = pts
         frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
@@ -84,9 +103,24 @@ public final class EncodingPipeline {
     private func drain(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         while true {
             switch try encoder.receive() {
-            case .output(let packet): try emit(packet)
-            case .needsInput, .endOfStream: return
+            case .output(let packet): waiting.append(packet)
+            case .needsInput, .endOfStream: return try release(emit: emit, all: false)
             }
+        }
+    }
+
+    /// Hands on waiting packets, in order, whose durations are known (all of them at the end).
+    private func release(emit: (EncodedPacket) throws(FFmpegError) -> Void, all: Bool) throws(FFmpegError) {
+        while waitingHead < waiting.count {
+            var packet = waiting[waitingHead]
+            guard let duration = durations.removeValue(forKey: packet.pts) ?? (all ? lastDuration : nil) else { break }
+            packet.duration = duration
+            waitingHead += 1
+            try emit(packet)
+        }
+        if waitingHead == waiting.count {
+            waiting.removeAll(keepingCapacity: true)
+            waitingHead = 0
         }
     }
 }
