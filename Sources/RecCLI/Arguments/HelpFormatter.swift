@@ -30,7 +30,7 @@ enum HelpFormatter {
         let subcommands = subcommandRows(path)
         if !subcommands.isEmpty {
             let helpPath = (["help"] + path.dropFirst().map { $0.configuration.name } + ["<subcommand>"])
-            let see = "See '\(commandName(Array(path.prefix(1)))) \(helpPath.joined(separator: " "))' for detailed help."
+            let see = "See '\(path[0].configuration.name) \(helpPath.joined(separator: " "))' for detailed help."
             sections.append(["SUBCOMMANDS:"] + subcommands + [""] + wrap(see, indent: "  "))
         }
         if !config.examples.isEmpty {
