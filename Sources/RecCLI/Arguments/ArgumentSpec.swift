@@ -1,0 +1,80 @@
+/// One declared command-line argument: an option with a value (`--source NAME`, `-o FILE`,
+/// `--from=12s`), a flag (`--force`), or a positional argument (`rec trim INPUT`).
+///
+/// A command lists its arguments in `static let arguments: [ArgumentSpec]`; the parser reads the
+/// command line against that list and the command reads typed values back by `name`.
+public struct ArgumentSpec: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case option
+        case flag
+        case positional
+    }
+
+    public var kind: Kind
+    /// The long name without dashes (`"source"` is `--source`), or a positional argument's name.
+    public var name: String
+    /// A one-letter alias: `"o"` makes `-o` mean `--output`.
+    public var short: Character?
+    /// What help shows for the value: `"time"` gives `--from <time>`.
+    public var valueName: String
+    /// One sentence ending with a period.
+    public var help: String
+    /// The value used when the option is absent; help shows it as `(default: …)`.
+    public var defaultValue: String?
+    /// The only values accepted, if not empty; help shows them as `(values: …)`.
+    public var choices: [String]
+    public var isRequired: Bool
+    /// Whether the option may be given more than once (`--filter a --filter b`).
+    public var isRepeatable: Bool
+
+    /// An option that takes a value: `--name <value>`, `--name=<value>` or `-s <value>`.
+    public static func option(
+        _ name: String,
+        short: Character? = nil,
+        value: String? = nil,
+        default defaultValue: String? = nil,
+        choices: [String] = [],
+        required: Bool = false,
+        repeatable: Bool = false,
+        help: String
+    ) -> ArgumentSpec {
+        ArgumentSpec(
+            kind: .option, name: name, short: short, valueName: value ?? name, help: help,
+            defaultValue: defaultValue, choices: choices, isRequired: required, isRepeatable: repeatable
+        )
+    }
+
+    /// A switch without a value: `--force`; read it with `ParsedValues.flag(_:)`.
+    public static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {
+        ArgumentSpec(
+            kind: .flag, name: name, short: short, valueName: name, help: help,
+            defaultValue: nil, choices: [], isRequired: false, isRepeatable: true
+        )
+    }
+
+    /// A positional argument, matched in declaration order: `rec trim <input>`.
+    public static func positional(
+        _ name: String,
+        optional: Bool = false,
+        help: String
+    ) -> ArgumentSpec {
+        ArgumentSpec(
+            kind: .positional, name: name, short: nil, valueName: name, help: help,
+            defaultValue: nil, choices: [], isRequired: !optional, isRepeatable: false
+        )
+    }
+
+    /// How the argument is written in messages: `--source`, `-o` alone never, `<input>`.
+    public var displayName: String {
+        kind == .positional ? "<\(name)>" : "--\(name)"
+    }
+
+    /// `--source <source>`, `--force`, or `<input>`.
+    var synopsis: String {
+        switch kind {
+        case .option: "--\(name) <\(valueName)>"
+        case .flag: "--\(name)"
+        case .positional: "<\(name)>"
+        }
+    }
+}

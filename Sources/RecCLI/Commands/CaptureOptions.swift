@@ -1,0 +1,24 @@
+import RecCore
+
+/// The capture and encoding choices `rec record` and `rec start` share, as given.
+/// Sizes and times stay text until the integrator wires in RecCore's parsers.
+struct CaptureOptions: Sendable, Equatable {
+    /// The arguments behind these options, in help order.
+    static let arguments: [ArgumentSpec] = [.source, .preset, .size, .fps, .filter, .duration]
+
+    var source: String?
+    var preset: String?
+    var size: String?
+    var fps: Double?
+    var filters: [String]
+    var duration: String?
+
+    init(_ values: ParsedValues) throws(RecError) {
+        source = try values.value("source")
+        preset = try values.value("preset")
+        size = try values.value("size")
+        fps = try values.value("fps")
+        filters = try values.values("filter")
+        duration = try values.value("duration")
+    }
+}

@@ -1,0 +1,25 @@
+import RecCore
+
+/// `rec presets show NAME`: print one preset's settings.
+struct PresetsShowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "show",
+        abstract: "Show the settings of one encoding preset."
+    )
+    static let arguments: [ArgumentSpec] = [
+        .positional("name", help: "The preset to show, as listed by 'rec presets'."),
+        .json,
+    ]
+
+    var name: String
+    var json: Bool
+
+    init(_ values: ParsedValues) throws(RecError) {
+        name = try values.require("name")
+        json = values.flag("json")
+    }
+
+    func run(_ context: CommandContext) throws(RecError) -> Int32 {
+        throw .notImplemented("presets show")
+    }
+}

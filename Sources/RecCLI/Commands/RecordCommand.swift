@@ -1,0 +1,50 @@
+import RecCore
+
+/// `rec record`: capture frames from a source and encode them into a file.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        name: "record",
+        abstract: "Record frames from a camera, a test pattern or a file into a video file.",
+        examples: [
+            Example("Record ten seconds from the first camera.", "rec record --source /dev/video0 --duration 10s -o cam.mkv"),
+            Example("Record 300 frames of the test pattern as fast as possible.", "rec record --source test --frames 300 --pace off -o test.mkv"),
+        ]
+    )
+    static let arguments: [ArgumentSpec] = CaptureOptions.arguments + [
+        .option("pixel-format", value: "format", help: "The pixel format to ask the camera for, such as yuyv422 or mjpeg."),
+        .option(
+            "pace", value: "pace", default: Pace.realtime.rawValue, choices: Pace.allValueStrings,
+            help: "Whether a test pattern or file delivers frames at their frame rate or as fast as possible."
+        ),
+        .option("frames", value: "count", help: "Stop after this many frames."),
+        .output("The file to record into; its extension picks the container."),
+        .force, .json,
+    ]
+
+    /// How fast a test pattern or file source delivers frames.
+    enum Pace: String, CaseIterable, ArgumentValue {
+        case realtime, off
+    }
+
+    var capture: CaptureOptions
+    var pixelFormat: String?
+    var pace: Pace
+    var frames: Int?
+    var output: String?
+    var force: Bool
+    var json: Bool
+
+    init(_ values: ParsedValues) throws(RecError) {
+        capture = try CaptureOptions(values)
+        pixelFormat = try values.value("pixel-format")
+        pace = try values.require("pace")
+        frames = try values.value("frames")
+        output = try values.value("output")
+        force = values.flag("force")
+        json = values.flag("json")
+    }
+
+    func run(_ context: CommandContext) throws(RecError) -> Int32 {
+        throw .notImplemented("record")
+    }
+}

@@ -1,0 +1,90 @@
+import RecCore
+import Testing
+
+@testable import RecCLI
+
+/// Every registered command, found by walking the tree from `rec`.
+private func allCommands(from command: any ParsableCommand.Type = RootCommand.self) -> [any ParsableCommand.Type] {
+    [command] + command.configuration.subcommands.flatMap { allCommands(from: $0) }
+}
+
+@Suite("Command declarations")
+struct CommandDeclarationTests {
+    @Test func everyCommandIsRegistered() {
+        #expect(allCommands().map { $0.configuration.name }.sorted() == [
+            "devices", "presets", "rec", "record", "save", "show", "snapshot", "start", "status", "stop", "trim",
+        ])
+    }
+
+    @Test("Help sentences end with a period and names are unique", arguments: allCommands().map { $0 as any ParsableCommand.Type })
+    func declarations(_ command: any ParsableCommand.Type) {
+        #expect(command.configuration.abstract.hasSuffix("."))
+        for spec in command.arguments {
+            #expect(spec.help.hasSuffix("."), "help for \(spec.displayName)")
+            #expect(!spec.name.hasPrefix("-"))
+        }
+        let names = command.arguments.map(\.name)
+        #expect(Set(names).count == names.count)
+        let shorts = command.arguments.compactMap(\.short)
+        #expect(Set(shorts).count == shorts.count)
+    }
+
+    @Test func recordReadsTypedValues() throws {
+        let record = try RecordCommand.parse([
+            "--source", "test", "--fps=29.97", "--pace", "off", "--filter", "hflip", "--filter", "vflip",
+            "--frames", "300", "-o", "out.mkv", "--json",
+        ])
+        #expect(record.capture.source == "test")
+        #expect(record.capture.fps == 29.97)
+        #expect(record.capture.filters == ["hflip", "vflip"])
+        #expect(record.pace == .off)
+        #expect(record.frames == 300)
+        #expect(record.output == "out.mkv")
+        #expect(record.json && !record.force)
+        #expect(try RecordCommand.parse([]).pace == .realtime)
+    }
+
+    @Test func trimReadsTypedValues() throws {
+        let trim = try TrimCommand.parse(["in.mkv", "--from", "12s", "--to=15s", "-o", "clip.mkv", "--dry-run"])
+        #expect(trim.input == "in.mkv")
+        #expect(trim.range.from == "12s" && trim.range.to == "15s" && trim.range.last == nil)
+        #expect(trim.output == "clip.mkv")
+        #expect(trim.dryRun && !trim.keyframe)
+    }
+
+    @Test func startDefaults() throws {
+        let start = try StartCommand.parse([])
+        #expect(start.session == "default")
+        #expect(start.buffer == "30s")
+        #expect(start.startTimeout == "10s")
+    }
+
+    @Test("validate() rejects contradictions", arguments: [
+        (TrimCommand.self as any ParsableCommand.Type, ["in.mkv", "--keyframe", "--reencode"]),
+        (TrimCommand.self, ["in.mkv", "--last", "2s", "--from", "1s"]),
+        (StartCommand.self, ["--no-file", "--output", "a.mkv"]),
+    ])
+    func contradictions(_ command: any ParsableCommand.Type, _ arguments: [String]) {
+        #expect(throws: RecError.self) { try command.parse(arguments) }
+    }
+}
+
+@Suite("Console")
+struct ConsoleTests {
+    @Test("Colour only on a TTY without NO_COLOR", arguments: [
+        (true, [:], true), (true, ["NO_COLOR": "1"], false), (true, ["NO_COLOR": ""], true), (false, [:], false),
+    ] as [(Bool, [String: String], Bool)])
+    func color(_ isTTY: Bool, _ environment: [String: String], _ expected: Bool) {
+        #expect(ConsoleCapture().console(isTTY: isTTY, environment: environment).useColor == expected)
+    }
+
+    @Test func captureKeepsStreamsApart() {
+        let capture = ConsoleCapture()
+        let console = capture.console()
+        console.print("out")
+        console.printError("err")
+        console.writeOutput("more")
+        #expect(capture.output == "out\nmore")
+        #expect(capture.error == "err\n")
+    }
+}
