@@ -43,7 +43,7 @@ public final class AssetWriter {
         if container == .mp4 || container == .mov, packetsWritten > 0 {
             let temporary = path + ".finishing"
             try Remuxer.remux(from: path, to: temporary, container: container.muxerName,
-                              options: ["movflags": "+faststart"])
+                              options: ["movflags": "+faststart"], startAtZero: true)
             guard rename(temporary, path) == 0 else {
                 unlink(temporary)
                 throw FFmpegError(code: -errno, operation: "rename(\(temporary), \(path))")

@@ -1,4 +1,7 @@
+import Foundation
+import Media
 import RecCore
+import Session
 
 /// `rec record`: capture frames from a source and encode them into a file.
 struct RecordCommand: ParsableCommand {
@@ -45,6 +48,37 @@ struct RecordCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
-        throw .notImplemented("record")
+        FFmpegLog.quiet()
+        let console = context.console
+        let setup = try RecordingSetup(capture: capture, environment: context.environment)
+        let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: setup.choice.container))
+        let container = try OutputFile.container(for: path, presetContainer: setup.choice.container)
+        try OutputFile.checkWritable(path, force: force)
+        var configuration = setup.configuration(output: .init(path: path, container: container),
+                                                pace: pace == .off ? .off : .realtime)
+        configuration.frameLimit = frames
+        let recorder = Recorder(source: try setup.makeSource(), configuration: configuration)
+        let signals = StopSignals { recorder.requestStop() }
+        defer { withExtendedLifetime(signals) {} }
+        try recorder.waitUntilStarted()
+        if console.isTTY && !json {
+            while !recorder.waitUntilFinished(seconds: 0.5) {
+                console.writeOutput("\r\u{1B}[K" + StatusLine.line(recorder.currentStats))
+            }
+            console.writeOutput("\r\u{1B}[K")
+        } else {
+            recorder.waitUntilFinished()
+        }
+        let stats = recorder.currentStats
+        if json {
+            console.print(RecordingSummary(stats: stats, preset: setup.choice.name).json)
+        } else {
+            console.print(RecordingSummary(stats: stats, preset: setup.choice.name).text)
+        }
+        if let error = stats.lastError, stats.state == .failed {
+            console.printError("rec: \(error)")
+            return 1
+        }
+        return 0
     }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import Media
+import RecCore
+
+/// Output paths: resolved against the command's working folder, never overwritten without
+/// `--force`, and with an extension that names a container rec writes.
+enum OutputFile {
+    /// An absolute path for `path`, resolved against the current folder.
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let cwd = FileManager.default.currentDirectoryPath
+        return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.path
+    }
+
+    /// `rec-YYYYMMDD-HHMMSS.<ext>` in the current folder, for recordings without `-o`.
+    static func defaultName(container: ContainerFormat, date: Date = Date()) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "yyyyMMdd-HHmmss"
+        return "rec-\(f.string(from: date)).\(container.rawValue)"
+    }
+
+    /// Checks that `path` may be written: its folder exists, and it does not exist unless `force`.
+    static func checkWritable(_ path: String, force: Bool) throws(RecError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw .usage("\(path) is a folder; give a file name with -o") }
+            if !force { throw .usage("\(path) already exists; pass --force to overwrite it, or choose another -o") }
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            throw .usage("the folder \(folder) does not exist; create it or choose another -o")
+        }
+    }
+
+    /// The container for `path` from its extension, or the preset's when it has none we know.
+    static func container(for path: String, presetContainer: ContainerFormat) throws(RecError) -> ContainerFormat {
+        if let c = ContainerFormat(path: path) { return c }
+        let ext = (path as NSString).pathExtension
+        if ext.isEmpty { return presetContainer }
+        throw .usage("rec cannot write '.\(ext)' files; use .mp4, .mov, .mkv or .webm")
+    }
+}

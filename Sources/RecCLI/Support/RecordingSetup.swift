@@ -1,0 +1,55 @@
+import Media
+import RecCore
+import Session
+
+/// The capture options of `rec record` and `rec start`, checked and turned into a source and a
+/// recorder configuration.
+struct RecordingSetup {
+    var spec: SourceSpec
+    var choice: EncodingChoice
+    var size: (width: Int, height: Int)?
+    var fps: Int?
+    var filter: String?
+    var duration: Timestamp?
+
+    init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
+        spec = try SourceSpec.parse(capture.source)
+        choice = try EncodingChoice.resolve(preset: capture.preset, environment: environment)
+        if let s = capture.size { size = try SourceSpec.parseSize(s) } else { size = choice.size }
+        if let f = capture.fps {
+            guard f > 0, f <= 1000, f == f.rounded() else {
+                throw .usage("--fps \(f) is not a whole number of frames per second from 1 to 1000")
+            }
+            fps = Int(f)
+        } else {
+            fps = choice.fps
+        }
+        let filters = (choice.filter.map { [$0] } ?? []) + capture.filters
+        filter = filters.isEmpty ? nil : filters.joined(separator: ",")
+        if let d = capture.duration {
+            duration = try DurationText.parse(d)
+        }
+    }
+
+    func makeSource() throws(RecError) -> FrameSource {
+        try SourceFactory.make(spec, size: size, fps: fps)
+    }
+
+    func configuration(output: RecorderConfiguration.Output?, pace: RecorderConfiguration.Pace) -> RecorderConfiguration {
+        var c = RecorderConfiguration(encoder: choice.settings, keyframeSeconds: choice.keyframeSeconds,
+                                      filter: filter, output: output, pace: pace)
+        c.durationLimit = duration
+        return c
+    }
+}
+
+/// Interim duration parsing until the shared time parser lands.
+enum DurationText {
+    static func parse(_ text: String) throws(RecError) -> Timestamp {
+        var t = text
+        var scale = 1.0
+        if t.hasSuffix("ms") { t.removeLast(2); scale = 0.001 } else if t.hasSuffix("s") { t.removeLast() }
+        guard let v = Double(t), v > 0 else { throw .usage("'\(text)' is not a duration; use 10s or 1500ms") }
+        return Timestamp(seconds: v * scale)
+    }
+}

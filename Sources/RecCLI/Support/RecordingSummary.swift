@@ -1,0 +1,53 @@
+import Foundation
+import RecCore
+import Session
+
+/// The end-of-recording report, for people and (`--json`) for scripts.
+struct RecordingSummary: Encodable {
+    var state: String
+    var path: String?
+    var preset: String
+    var source: String
+    var mode: String
+    var duration: Double
+    var frames: Int
+    var framesEncoded: Int
+    var droppedLate: Int
+    var droppedBySource: Int
+    var realFrameRate: Double
+    var bitrate: Double
+    var bytes: Int64
+    var error: String?
+
+    init(stats s: RecorderStats, preset: String) {
+        state = s.state.rawValue
+        path = s.outputPath
+        self.preset = preset
+        source = s.source
+        mode = s.mode
+        duration = s.lastCaptureTime.seconds + (s.realFrameRate > 0 ? 1 / s.realFrameRate : 0)
+        frames = s.framesCaptured
+        framesEncoded = s.framesEncoded
+        droppedLate = s.droppedLate
+        droppedBySource = s.droppedBySource
+        realFrameRate = (s.realFrameRate * 1000).rounded() / 1000
+        bitrate = s.bitrate.rounded()
+        bytes = s.outputBytes
+        error = s.lastError
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    var text: String {
+        var lines = ["recorded \(path ?? "(no file)")",
+                     "  \(frames) frames in \(TimeText.clock(duration)), \(String(format: "%.2f", realFrameRate)) fps real, "
+                        + "dropped \(droppedLate) late + \(droppedBySource) by the source",
+                     "  \(source), \(mode), preset \(preset), \(StatusLine.bitrate(bitrate)), \(StatusLine.bytes(bytes))"]
+        if let error { lines.append("  error: \(error)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,25 @@
+import Dispatch
+import Foundation
+
+/// Turns SIGINT and SIGTERM into a clean stop: the first one calls `onStop`; the handlers stay
+/// installed while the value lives, so a second Ctrl-C does not kill a file being finished.
+final class StopSignals {
+    private let sources: [any DispatchSourceSignal]
+
+    init(onStop: @escaping @Sendable () -> Void) {
+        let queue = DispatchQueue(label: "rec.signals")
+        sources = [SIGINT, SIGTERM].map { sig in
+            signal(sig, SIG_IGN)
+            let s = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            s.setEventHandler(handler: onStop)
+            s.resume()
+            return s
+        }
+    }
+
+    deinit {
+        for s in sources { s.cancel() }
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+    }
+}

@@ -1,0 +1,44 @@
+/// Gives packets of one stream, arriving in decode order, their presentation durations when the
+/// demuxer left them empty: a frame lasts until the next frame in presentation order.
+///
+/// Streaming: packets are held in a window deep enough for any encoder's reordering (B-frame
+/// pyramids reorder a handful of frames), and each leaves the window with its duration once a
+/// later-presented frame has been seen. The last frame lasts as long as the one before it.
+public struct DurationFiller {
+    private var window: [EncodedPacket] = []
+    /// The pts of recent packets, released or not: a frame's successor may have been decoded first.
+    private var recent: [Int64] = []
+    private let depth: Int
+    private var lastDuration: Int64 = 0
+
+    public init(depth: Int = 32) {
+        self.depth = depth
+    }
+
+    /// Adds a packet; returns the packets that are ready, in the order they came.
+    public mutating func push(_ packet: EncodedPacket) -> [EncodedPacket] {
+        window.append(packet)
+        recent.append(packet.pts)
+        if recent.count > 3 * depth { recent.removeFirst(recent.count - 2 * depth) }
+        var ready: [EncodedPacket] = []
+        while window.count > depth { ready.append(release(window.removeFirst())) }
+        return ready
+    }
+
+    /// The packets still held, with durations.
+    public mutating func finish() -> [EncodedPacket] {
+        var ready: [EncodedPacket] = []
+        while !window.isEmpty { ready.append(release(window.removeFirst())) }
+        return ready
+    }
+
+    private mutating func release(_ packet: EncodedPacket) -> EncodedPacket {
+        var p = packet
+        if p.duration <= 0 {
+            let next = recent.lazy.filter { $0 > p.pts }.min()
+            p.duration = next.map { $0 - p.pts } ?? lastDuration
+        }
+        lastDuration = p.duration
+        return p
+    }
+}
