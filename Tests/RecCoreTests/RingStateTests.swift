@@ -66,6 +66,22 @@ import Testing
         #expect(ring.stats.start == Self.t(30))
     }
 
+    @Test func capsHoldOnRandomBFrameStreams() {
+        for seed in 0..<10 {
+            let lengths = (0..<40).map { ($0 * 7 + seed * 3) % 11 + 1 }
+            let stream = SyntheticStream.make(gopLengths: lengths, bFrames: seed % 4, timeBase: Self.tb,
+                                              duration: { Int64($0 % 3 + 1) }, size: { i, key in key ? 500 : i % 90 + 10 })
+            var ring = RingState(limits: RingLimits(maxDuration: .microseconds(2_000_000 + Int64(seed) * 300_000),
+                                                    maxBytes: 3_000 + seed * 500))
+            for packet in stream.packets {
+                ring.append(packet)
+                Self.checkInvariants(ring)
+            }
+            #expect(ring.stats.evictedPackets + ring.stats.packets == stream.packets.count)
+            #expect(ring.packets.map(\.pts) == stream.packets.suffix(ring.stats.packets).map(\.pts))
+        }
+    }
+
     @Test func snapshotWithoutBFrames() throws {
         var ring = RingState()
         for packet in Self.ipp(gops: 4).packets { ring.append(packet) }
@@ -136,7 +152,7 @@ import Testing
         ring.clear(upTo: Self.t(30))
         let outside = #expect(throws: RecError.self) { try ring.snapshot(from: Self.t(0), to: Self.t(60)) }
         #expect(outside?.code == .usage)
-        #expect(outside?.message == "0:00.000–0:02.000 is not in the ring, which holds 0:01.000–0:04.000; choose times inside it")
+        #expect(outside?.message == "0:00.000–0:02.000 is outside the ring, which holds 0:01.000–0:04.000; choose times inside it")
         #expect(throws: RecError.self) { try ring.snapshot(from: Self.t(60), to: Self.t(121)) }
         #expect(throws: RecError.self) { try ring.snapshot(from: Self.t(60), to: Self.t(60)) }
     }

@@ -52,7 +52,16 @@ import Testing
         let selection = TimeSelection(from: .offset(Self.us(from)), to: .offset(Self.us(to)))
         let error = #expect(throws: RecError.self) { try selection.resolve(on: live) }
         #expect(error?.code == .usage)
-        #expect(error?.message.contains("outside what is available (1:40.000–6:40.000)") == true)
+        #expect(error?.message.contains("is outside the recording, which holds 1:40.000–6:40.000; choose times inside it") == true)
+    }
+
+    @Test func resolvesAgainstStreamTimeBases() throws {
+        // A file in 1/90000 ticks holding 0–2 s; the result is in microseconds.
+        let ticks = Timeline(availableStart: Timestamp(value: 0, timeBase: Rational(1, 90_000)),
+                             availableEnd: Timestamp(value: 180_000, timeBase: Rational(1, 90_000)))
+        let range = try TimeSelection(from: .offset(Self.us(0.5)), to: .fromEnd(Self.us(0.25))).resolve(on: ticks)
+        #expect(range.lowerBound.value == 500_000 && range.upperBound.value == 1_750_000)
+        #expect(range.upperBound.timeBase == .microseconds)
     }
 
     @Test func rejectsLiveTimesOnFiles() {

@@ -17,8 +17,7 @@ public enum CutPlanner {
     public static func plan(packets: [PacketTiming], timeBase: Rational, from: Timestamp, to: Timestamp,
                             mode: CutPlan.Mode = .exact, strategy: CutPlan.Strategy) throws(RecError) -> CutPlan {
         guard from < to else {
-            throw .usage("the start \(from.clockText) is not before the end \(to.clockText); "
-                + "--from must come before --to")
+            throw .reversedRange(from: from, to: to)
         }
         guard let minPTS = packets.map(\.pts).min(),
               let maxEnd = packets.map({ $0.pts + $0.duration }).max() else {
@@ -26,8 +25,8 @@ public enum CutPlanner {
         }
         let available = (Timestamp(value: minPTS, timeBase: timeBase), Timestamp(value: maxEnd, timeBase: timeBase))
         guard from >= available.0, to <= available.1 else {
-            throw .usage("\(Timestamp.rangeText(from, to)) is outside the stream, which holds "
-                + "\(Timestamp.rangeText(available.0, available.1)); choose times inside it")
+            throw .unavailableRange(from: from, to: to, holder: "the stream",
+                                    availableFrom: available.0, availableTo: available.1)
         }
         let toTick = firstTick(atOrAfter: to, in: timeBase)
         var run = try CutRun(packets, from: firstTick(atOrAfter: from, in: timeBase), to: toTick,

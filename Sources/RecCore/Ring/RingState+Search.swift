@@ -11,15 +11,13 @@ extension RingState {
     /// Copies packet references only (the byte arrays are shared, not copied).
     public func snapshot(from: Timestamp, to: Timestamp) throws(RecError) -> [EncodedPacket] {
         guard from < to else {
-            throw .usage("the start \(from.clockText) is not before the end \(to.clockText); "
-                + "--from must come before --to")
+            throw .reversedRange(from: from, to: to)
         }
         guard let start = firstPresentationTime, let end = endTime else {
             throw .usage("the ring is empty: nothing has been recorded yet; try again in a moment")
         }
         guard from >= start, to <= end else {
-            throw .usage("\(Timestamp.rangeText(from, to)) is not in the ring, which holds "
-                + "\(Timestamp.rangeText(start, end)); choose times inside it")
+            throw .unavailableRange(from: from, to: to, holder: "the ring", availableFrom: start, availableTo: end)
         }
         let first = keyframeIndices[keyframeSlot(atOrBefore: from) ?? 0]
         let slotAfter = firstKeyframeSlot(after: to, inclusive: true)

@@ -30,14 +30,13 @@ public struct TimeSelection: Sendable, Equatable {
         let upper = try to.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? end
         if clampsStart && lower < start { lower = start }
         guard lower < upper else {
-            throw .usage("the start \(lower.clockText) is not before the end \(upper.clockText); "
-                + "--from must come before --to")
+            throw .reversedRange(from: lower, to: upper)
         }
         let upperMayBeFuture = to.map(Self.isLive) ?? false
         let lowerMayBeFuture = from.map(Self.isLive) ?? false
         guard lower >= start, upper <= end || upperMayBeFuture, lower < end || lowerMayBeFuture else {
-            throw .usage("\(Timestamp.rangeText(lower, upper)) is outside what is available "
-                + "(\(timeline.availableText)); choose times inside it")
+            throw .unavailableRange(from: lower, to: upper, holder: "the recording",
+                                    availableFrom: timeline.availableStart, availableTo: timeline.availableEnd)
         }
         return lower..<upper
     }

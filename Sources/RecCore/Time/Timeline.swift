@@ -18,7 +18,4 @@ public struct Timeline: Sendable, Equatable {
         self.now = now
         self.wallClockAtZero = wallClockAtZero
     }
-
-    /// `0:00.000–4:59.966`, for messages.
-    public var availableText: String { Timestamp.rangeText(availableStart, availableEnd) }
 }
