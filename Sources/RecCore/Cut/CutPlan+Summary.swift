@@ -19,11 +19,13 @@ extension CutPlan {
         case .spliceReencode:
             lines.append(("re-encoded", frames(reencodedFrames)))
         }
+        var keyframes = keyframesUsed.makeIterator() // one per copy segment, in order
         for segment in segments {
             switch segment {
             case .copy(let range):
+                let keyframe = keyframes.next().map(clock) ?? "?"
                 lines.append(("copy", "packets \(range.lowerBound)–\(range.upperBound - 1) "
-                    + "from the keyframe at \(clock(keyframesUsedPTS(range)))"))
+                    + "from the keyframe at \(keyframe)"))
             case .reencode(let decode, let present):
                 lines.append(("re-encode", "\(clock(present.lowerBound))–\(clock(present.upperBound)) "
                     + "decoding packets \(decode.lowerBound)–\(decode.upperBound - 1)"))
@@ -32,14 +34,5 @@ extension CutPlan {
         let width = lines.map(\.0.count).max() ?? 0
         return lines.map { $0.0 + String(repeating: " ", count: width - $0.0.count + 2) + $0.1 }
             .joined(separator: "\n")
-    }
-
-    /// The pts of the keyframe a copy segment starts from (segments and `keyframesUsed` align).
-    private func keyframesUsedPTS(_ range: Range<Int>) -> Int64 {
-        let copies = segments.compactMap { segment -> Range<Int>? in
-            if case .copy(let r) = segment { return r }
-            return nil
-        }
-        return keyframesUsed[copies.firstIndex(of: range) ?? 0]
     }
 }

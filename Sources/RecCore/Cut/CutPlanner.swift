@@ -11,7 +11,10 @@
 ///   previous one) when the run starts with hidden frames, copies whole GOPs after that, and
 ///   re-encodes the last GOP's selected frames when copying it would present frames at or after
 ///   `to`. Intra-only streams and keyframe-aligned cuts of streams without B-frames re-encode nothing.
-/// - `.keyframe` mode moves the start back to that keyframe's pts, so nothing is hidden at the head.
+/// - `.keyframe` mode moves the start back to that keyframe's pts, so nothing is hidden at the head;
+///   the end stays exact in both modes.
+/// Open GOPs are handled only as far as never starting on a keyframe presented after the first
+/// selected frame; hidden leading frames of the start keyframe may then decode badly.
 public enum CutPlanner {
     /// Plans the cut of `[from, to)` from one video stream's packets.
     public static func plan(packets: [PacketTiming], timeBase: Rational, from: Timestamp, to: Timestamp,
