@@ -26,6 +26,13 @@ import Testing
         #expect(try ahead.resolve(on: live) == Self.us(400.1)..<Self.us(420.1))
     }
 
+    @Test func hugeTimesDoNotOverflow() throws {
+        let huge = try TimeParser.duration("2562047788h")
+        let ahead = try TimeSelection(from: .now, to: .fromNow(huge)).resolve(on: live)
+        #expect(ahead.upperBound.value == Int64.max)
+        #expect(throws: RecError.self) { try TimeSelection(from: .fromEnd(huge)).resolve(on: live) }
+    }
+
     @Test func resolvesWallClock() throws {
         let selection = TimeSelection(from: .wallClock(Self.us(1_150)), to: .wallClock(Self.us(1_160.5)))
         #expect(try selection.resolve(on: live) == Self.us(150)..<Self.us(160.5))

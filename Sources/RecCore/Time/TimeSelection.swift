@@ -61,7 +61,10 @@ public struct TimeSelection: Sendable, Equatable {
                 throw .usage("'now' and '+' times only apply to a running session; "
                     + "give times from the start such as 12s or 1:30")
             }
-            if case .fromNow(let d) = spec { return .microseconds(us(now) + us(d)) }
+            if case .fromNow(let d) = spec {
+                let (sum, overflow) = us(now).addingReportingOverflow(us(d))
+                return .microseconds(overflow ? .max : sum)
+            }
             return .microseconds(us(now))
         case .wallClock(let wall):
             guard let zero = timeline.wallClockAtZero else {
