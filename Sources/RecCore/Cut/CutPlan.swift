@@ -1,0 +1,56 @@
+/// How to cut `[requestedFrom, requestedTo)` out of a video stream so that the clip presents
+/// exactly the frames whose pts fall in that range, from 0, with their original durations.
+/// Made by `CutPlanner`; executed by the clip writer in `Media`.
+///
+/// All `Int64` fields are ticks of `timeBase`; all packet indices are decode-order indices into
+/// the packets the plan was made from.
+public struct CutPlan: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        /// Present exactly the frames in the range.
+        case exact
+        /// `--keyframe`: start at the keyframe at or before the range's first frame, hide nothing.
+        case keyframe
+    }
+
+    public enum Strategy: Sendable, Equatable {
+        /// The container has edit lists (MP4, MOV): copy from a keyframe and hide the preroll and
+        /// trailing references with an edit list from `firstPresentedPTS` to `presentedEndPTS`.
+        case editList
+        /// The container has none (Matroska, WebM): re-encode the frames before the first usable
+        /// keyframe (and a tail that would otherwise present extra frames), copy the rest.
+        case spliceReencode
+    }
+
+    public enum Segment: Sendable, Equatable {
+        /// Copy these packets as they are.
+        case copy(Range<Int>)
+        /// Decode these packets and re-encode the frames whose pts lie in `presentPTS`.
+        case reencode(decode: Range<Int>, presentPTS: Range<Int64>)
+    }
+
+    public var mode: Mode
+    public var strategy: Strategy
+    /// In clip order; copy segments start on keyframes.
+    public var segments: [Segment]
+    public var timeBase: Rational
+    public var requestedFrom: Timestamp
+    public var requestedTo: Timestamp
+    /// The pts that becomes 0 in the clip.
+    public var firstPresentedPTS: Int64
+    /// The end (pts + duration) of the last frame presented.
+    public var presentedEndPTS: Int64
+    public var presentedFrames: Int
+    /// Frames copied but hidden before the start by the edit list.
+    public var prerollFrames: Int
+    /// Frames copied only as references of earlier-presented frames, hidden after the end.
+    public var trailingHiddenFrames: Int
+    public var reencodedFrames: Int
+    /// The pts of the keyframes copy segments start from.
+    public var keyframesUsed: [Int64]
+
+    /// The presented range on the source timeline.
+    public var presentedStart: Timestamp { Timestamp(value: firstPresentedPTS, timeBase: timeBase) }
+    public var presentedEnd: Timestamp { Timestamp(value: presentedEndPTS, timeBase: timeBase) }
+    /// Whether any frame is decoded and encoded again.
+    public var needsReencode: Bool { reencodedFrames > 0 }
+}

@@ -1,0 +1,16 @@
+/// How much a `RingState` holds: whichever cap bites first. The ring never drops below two
+/// keyframes (two GOPs), so a stream with very long GOPs may exceed both.
+public struct RingLimits: Sendable, Equatable {
+    /// The longest span held, measured on presentation times (first keyframe to newest frame's end).
+    public var maxDuration: Timestamp
+    /// The most packet bytes held.
+    public var maxBytes: Int
+
+    public init(maxDuration: Timestamp, maxBytes: Int) {
+        self.maxDuration = maxDuration
+        self.maxBytes = maxBytes
+    }
+
+    /// Five minutes or 1 GiB.
+    public static let replay = RingLimits(maxDuration: .microseconds(300_000_000), maxBytes: 1 << 30)
+}

@@ -1,0 +1,93 @@
+/// The packet ring's whole policy, as a plain value (no lock, no threads): the encoded packets of
+/// one video stream in decode order, bounded by `RingLimits`.
+///
+/// Invariants: the first packet is a keyframe; keyframe presentation times increase; eviction
+/// removes whole GOPs from the old end and always leaves at least two keyframes. `PacketRing`
+/// wraps this in a `Mutex` for use across threads.
+public struct RingState: Sendable {
+    public let limits: RingLimits
+    /// The packets held, in decode order.
+    public private(set) var packets: [EncodedPacket] = []
+    /// Indices into `packets` of the keyframes, ascending (their pts ascend too).
+    private(set) var keyframeIndices: [Int] = []
+    /// The time base all packets share (that of the first packet held).
+    public private(set) var timeBase: Rational?
+    /// Largest `pts + duration` held.
+    private var endValue: Int64 = .min
+    private var bytes = 0
+    private var evicted = 0
+    private var cleared = 0
+
+    public init(limits: RingLimits = .replay) {
+        self.limits = limits
+    }
+
+    /// Adds the next packet in decode order, then evicts old GOPs while a cap is exceeded.
+    ///
+    /// Packets before the first keyframe cannot be decoded and are dropped. A discontinuity (a
+    /// new time base, or a keyframe not later than the previous one, as after an encoder restart)
+    /// empties the ring first, so times held always form one timeline.
+    public mutating func append(_ packet: EncodedPacket) {
+        if let timeBase, packet.timeBase != timeBase || isDiscontinuity(packet) {
+            evicted += packets.count
+            removeAll()
+        }
+        if packets.isEmpty && !packet.isKeyframe {
+            evicted += 1
+            return
+        }
+        timeBase = packet.timeBase
+        if packet.isKeyframe { keyframeIndices.append(packets.count) }
+        packets.append(packet)
+        bytes += packet.size
+        endValue = max(endValue, packet.pts + packet.duration)
+        while keyframeIndices.count > 2 && isOverLimits {
+            evicted += dropLeading(upTo: keyframeIndices[1])
+        }
+    }
+
+    public var stats: RingStats {
+        RingStats(start: firstPresentationTime, end: endTime, bytes: bytes, packets: packets.count,
+                  keyframes: keyframeIndices.count, evictedPackets: evicted, clearedPackets: cleared)
+    }
+
+    /// Presentation time of the first keyframe held.
+    var firstPresentationTime: Timestamp? { packets.first?.presentationTime }
+
+    /// End of the latest-presented frame held.
+    var endTime: Timestamp? {
+        guard let timeBase, !packets.isEmpty else { return nil }
+        return Timestamp(value: endValue, timeBase: timeBase)
+    }
+
+    private var isOverLimits: Bool {
+        guard let timeBase, let first = packets.first else { return false }
+        let span = Timestamp(value: endValue - first.pts, timeBase: timeBase)
+        return bytes > limits.maxBytes || span > limits.maxDuration
+    }
+
+    private func isDiscontinuity(_ packet: EncodedPacket) -> Bool {
+        guard packet.isKeyframe, let last = keyframeIndices.last else { return false }
+        return packet.pts <= packets[last].pts
+    }
+
+    /// Removes `packets[..<index]` (`index` is a keyframe or the end) and returns how many.
+    mutating func dropLeading(upTo index: Int) -> Int {
+        guard index > 0 else { return 0 }
+        bytes -= packets[..<index].reduce(0) { $0 + $1.size }
+        packets.removeFirst(index)
+        keyframeIndices = keyframeIndices.compactMap { $0 >= index ? $0 - index : nil }
+        if packets.isEmpty { removeAll() }
+        return index
+    }
+
+    private mutating func removeAll() {
+        packets.removeAll(keepingCapacity: true)
+        keyframeIndices.removeAll(keepingCapacity: true)
+        bytes = 0
+        endValue = .min
+        timeBase = nil
+    }
+
+    mutating func countCleared(_ count: Int) { cleared += count }
+}

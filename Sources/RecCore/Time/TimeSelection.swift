@@ -1,0 +1,77 @@
+/// The `--from`/`--to` pair (or `--last`) of a command, resolved against a `Timeline` into a
+/// half-open range `[from, to)` in microseconds.
+///
+/// Missing ends default to what is available. Ends given as `now` or `+20s` may lie after the
+/// newest frame (a live session waits for them); every other end must be available.
+public struct TimeSelection: Sendable, Equatable {
+    public var from: TimeSpec?
+    public var to: TimeSpec?
+    /// `--last` moves a start before the oldest frame up to it instead of failing.
+    public var clampsStart: Bool
+
+    public init(from: TimeSpec? = nil, to: TimeSpec? = nil) {
+        self.from = from
+        self.to = to
+        self.clampsStart = false
+    }
+
+    /// `--last 30s`: the 30 seconds up to the newest frame (or less, if less is held).
+    public static func last(_ duration: Timestamp) -> TimeSelection {
+        var selection = TimeSelection(from: .fromEnd(duration), to: nil)
+        selection.clampsStart = true
+        return selection
+    }
+
+    /// The concrete range, or a `.usage` error saying what is available.
+    public func resolve(on timeline: Timeline) throws(RecError) -> Range<Timestamp> {
+        let start = timeline.availableStart.rescaled(to: .microseconds)
+        let end = timeline.availableEnd.rescaled(to: .microseconds)
+        var lower = try from.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? start
+        let upper = try to.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? end
+        if clampsStart && lower < start { lower = start }
+        guard lower < upper else {
+            throw .reversedRange(from: lower, to: upper)
+        }
+        let upperMayBeFuture = to.map(Self.isLive) ?? false
+        let lowerMayBeFuture = from.map(Self.isLive) ?? false
+        guard lower >= start, upper <= end || upperMayBeFuture, lower < end || lowerMayBeFuture else {
+            throw .unavailableRange(from: lower, to: upper, holder: "the recording",
+                                    availableFrom: timeline.availableStart, availableTo: timeline.availableEnd)
+        }
+        return lower..<upper
+    }
+
+    private static func isLive(_ spec: TimeSpec) -> Bool {
+        switch spec {
+        case .now, .fromNow: true
+        default: false
+        }
+    }
+
+    /// One end on the timeline, in microseconds.
+    private static func place(_ spec: TimeSpec, on timeline: Timeline) throws(RecError) -> Timestamp {
+        func us(_ t: Timestamp) -> Int64 { t.rescaled(to: .microseconds).value }
+        switch spec {
+        case .offset(let t):
+            return .microseconds(us(t))
+        case .fromEnd(let d):
+            return .microseconds(us(timeline.availableEnd) - us(d))
+        case .now, .fromNow:
+            guard let now = timeline.now else {
+                throw .usage("'now' and '+' times only apply to a running session; "
+                    + "give times from the start such as 12s or 1:30")
+            }
+            if case .fromNow(let d) = spec {
+                let (sum, overflow) = us(now).addingReportingOverflow(us(d))
+                return .microseconds(overflow ? .max : sum)
+            }
+            return .microseconds(us(now))
+        case .wallClock(let wall):
+            guard let zero = timeline.wallClockAtZero else {
+                throw .usage("this recording has no wall-clock start time; "
+                    + "give times from the start such as 12s or 1:30")
+            }
+            return .microseconds(us(wall) - us(zero))
+        }
+    }
+}
