@@ -1,3 +1,4 @@
+import Foundation
 import RecCore
 
 /// The `--from`, `--to` and `--last` of `rec trim` and `rec save`, as given.
@@ -11,6 +12,13 @@ struct ClipRange: Sendable, Equatable {
         from = try values.value("from")
         to = try values.value("to")
         last = try values.value("last")
+    }
+
+    /// The parsed selection; `-30s` counts back from the end, `now` and `+T` only in sessions.
+    func selection(timeZone: TimeZone = .current) throws(RecError) -> TimeSelection {
+        if let last { return .last(try TimeParser.duration(last)) }
+        return TimeSelection(from: try from.map { t throws(RecError) in try TimeParser.position(t, timeZone: timeZone) },
+                             to: try to.map { t throws(RecError) in try TimeParser.position(t, timeZone: timeZone) })
     }
 
     /// `--last` says where the clip starts and ends, so it excludes `--from` and `--to`.

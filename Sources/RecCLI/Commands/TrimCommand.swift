@@ -1,3 +1,5 @@
+import Foundation
+import Media
 import RecCore
 
 /// `rec trim`: cut a frame-exact clip out of a recording.
@@ -52,6 +54,48 @@ struct TrimCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
-        throw .notImplemented("trim")
+        FFmpegLog.quiet()
+        let console = context.console
+        let inputPath = OutputFile.absolute(input)
+        guard FileManager.default.fileExists(atPath: inputPath) else {
+            throw .usage("no such file: \(input)")
+        }
+        guard range.from != nil || range.to != nil || range.last != nil else {
+            throw .usage("say which part to keep: --from T --to T, or --last D (e.g. --from 1:02 --to 1:30)")
+        }
+        let reader = try FileClipReader(path: inputPath)
+        guard let length = reader.length else {
+            throw .usage("\(input) does not say how long it is, so rec cannot place the cut; remux it first (ffmpeg -i in -c copy out.mkv)")
+        }
+        let wanted = try range.selection().resolve(on: Timeline(availableStart: .zero, availableEnd: length))
+        var outputPath: String? = nil
+        var container = ContainerFormat(path: inputPath) ?? .mkv
+        if let output {
+            let path = OutputFile.absolute(output)
+            container = try OutputFile.container(for: path, presetContainer: container)
+            if path == inputPath { throw .usage("the clip cannot overwrite its own input; choose another -o") }
+            if !dryRun { try OutputFile.checkWritable(path, force: force) }
+            outputPath = path
+        } else if !dryRun {
+            throw .usage("say where to write the clip with -o FILE (or use --dry-run to see the plan)")
+        }
+        let read = try reader.read(from: wanted.lowerBound, to: wanted.upperBound)
+        let plan = try CutPlanner.plan(packets: read.source.video.packets, from: read.from, to: read.to,
+                                       mode: keyframe ? .keyframe : .exact,
+                                       strategy: container.hasEditLists ? .editList : .spliceReencode)
+        if dryRun {
+            console.print(json ? ClipReportText(plan: plan, path: nil, bytes: nil, origin: reader.start).json : plan.summary)
+            return 0
+        }
+        var settings: EncoderSettings? = nil
+        if reencode {
+            settings = try EncodingChoice.resolve(preset: preset, environment: context.environment).settings
+        } else {
+            try ClipContainer.check(codec: read.source.video.parameters.codecName, container: container, path: outputPath!)
+        }
+        let report = try ClipWriter.write(read.source, plan: plan, to: outputPath!, container: container, reencode: settings)
+        let text = ClipReportText(plan: report.plan, path: report.path, bytes: report.bytes, origin: reader.start)
+        console.print(json ? text.json : text.text)
+        return 0
     }
 }

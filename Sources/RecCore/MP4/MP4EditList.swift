@@ -93,11 +93,11 @@ public enum MP4EditList {
         }
     }
 
-    static func readUInt32(_ b: [UInt8], _ at: Int) -> UInt32 {
+    public static func readUInt32(_ b: [UInt8], _ at: Int) -> UInt32 {
         UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
     }
 
-    static func readUInt64(_ b: [UInt8], _ at: Int) -> UInt64 {
+    public static func readUInt64(_ b: [UInt8], _ at: Int) -> UInt64 {
         UInt64(readUInt32(b, at)) << 32 | UInt64(readUInt32(b, at + 4))
     }
 

@@ -1,0 +1,100 @@
+import Foundation
+import RecCore
+
+/// Writes the clip a `CutPlan` describes: copied packets, re-encoded heads and tails where the
+/// container has no edit lists, other streams cut to the same range, into a temporary file that is
+/// renamed over `path` only once it is complete. Runs on whatever thread calls it (a save's own
+/// thread, never capture or encode).
+public enum ClipWriter {
+    public struct Report: Sendable {
+        public var path: String
+        public var plan: CutPlan
+        public var bytes: Int64
+        public var otherPackets: Int
+    }
+
+    /// - Parameters:
+    ///   - reencode: settings for `--reencode` (the whole range encoded again); nil copies.
+    public static func write(_ source: ClipSource, plan: CutPlan, to path: String, container: ContainerFormat,
+                             reencode: EncoderSettings? = nil) throws(RecError) -> Report {
+        var plan = plan
+        if reencode != nil, let whole = wholeRange(plan) {
+            plan.segments = [.reencode(decode: whole, presentPTS: plan.firstPresentedPTS..<plan.presentedEndPTS)]
+            plan.reencodedFrames = plan.presentedFrames
+            plan.prerollFrames = 0
+            plan.trailingHiddenFrames = 0
+        }
+        let temporary = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent).partial-\(getpid())"
+        do {
+            let job = try ClipJob(source: source, plan: plan, container: container, reencode: reencode)
+            let others = try job.run(to: temporary)
+            if container.hasEditLists && plan.mode == .exact && reencode == nil {
+                try EditListPatch.apply(to: temporary, trackID: 1, duration: plan.presentedEndPTS - plan.firstPresentedPTS,
+                                        timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
+            }
+            guard rename(temporary, path) == 0 else {
+                throw RecError.runtime("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+            return Report(path: path, plan: plan, bytes: size ?? 0, otherPackets: others)
+        } catch let error as RecError {
+            unlink(temporary)
+            throw error
+        } catch let error as FFmpegError {
+            unlink(temporary)
+            throw error.recError("writing the clip \(path) failed")
+        } catch {
+            unlink(temporary)
+            throw .runtime("writing the clip \(path) failed", cause: "\(error)")
+        }
+    }
+
+    private static func wholeRange(_ plan: CutPlan) -> Range<Int>? {
+        var lower = Int.max, upper = Int.min
+        for s in plan.segments {
+            switch s {
+            case .copy(let r), .reencode(decode: let r, presentPTS: _):
+                lower = min(lower, r.lowerBound)
+                upper = max(upper, r.upperBound)
+            }
+        }
+        return lower < upper ? lower..<upper : nil
+    }
+}
+
+/// Rewrites an MP4's edit list so the track ends exactly where the clip does (`MP4EditList`).
+enum EditListPatch {
+    static func apply(to path: String, trackID: UInt32, duration: Int64, timeBase: Rational,
+                      movieTimeScale: Int32) throws {
+        // Round down: a frame starting exactly at the end must stay hidden.
+        let ticks = duration.multipliedFullWidth(by: Int64(timeBase.num) * Int64(movieTimeScale))
+        let (movieDuration, _) = Int64(timeBase.den).dividingFullWidth(ticks)
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        defer { try? handle.close() }
+        var offset: UInt64 = 0
+        let size = try handle.seekToEnd()
+        while offset + 8 <= size {
+            try handle.seek(toOffset: offset)
+            let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
+            guard header.count >= 8 else { break }
+            var boxSize = UInt64(MP4EditList.readUInt32(header, 0))
+            if boxSize == 1, header.count >= 16 { boxSize = MP4EditList.readUInt64(header, 8) }
+            if boxSize == 0 { boxSize = size - offset }
+            guard boxSize >= 8 else { throw RecError.runtime("malformed MP4 box at \(offset) in \(path)") }
+            if String(decoding: header[4..<8], as: UTF8.self) == "moov" {
+                try handle.seek(toOffset: offset)
+                var moov = [UInt8](try handle.read(upToCount: Int(boxSize)) ?? Data())
+                do {
+                    try MP4EditList.setDuration(movieDuration, trackID: trackID, moov: &moov)
+                } catch {
+                    throw RecError.runtime("cannot set the clip's end in \(path)", cause: "\(error)")
+                }
+                try handle.seek(toOffset: offset)
+                try handle.write(contentsOf: moov)
+                return
+            }
+            offset += boxSize
+        }
+        throw RecError.runtime("no moov box in \(path)")
+    }
+}
