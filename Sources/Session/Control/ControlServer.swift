@@ -155,15 +155,21 @@ public final class ControlServer: Sendable {
 
     /// Registers a new client and starts its thread, or turns it away.
     private func admit(_ fd: Int32) {
-        let id = state.withLock { state -> UInt64? in
-            guard state.phase == .listening, state.connections.count < options.maxClients else { return nil }
+        let admission = state.withLock { state -> Result<UInt64, ControlError> in
+            guard state.phase == .listening else {
+                return .failure(ControlError(.runtime, "session '\(session)' is stopping"))
+            }
+            guard state.connections.count < options.maxClients else {
+                return .failure(ControlError(.runtime, "session '\(session)' is serving \(options.maxClients) clients already; try again"))
+            }
             state.nextID += 1
             state.connections[state.nextID] = (fd, nil)
-            return state.nextID
+            return .success(state.nextID)
         }
-        guard let id else {
-            let reply = ControlResponse(id: nil, reply: .runtime("the session is serving \(options.maxClients) clients already (or stopping); try again"))
-            _ = UnixSocket.sendAll(fd, ControlCodec.encode(reply))
+        guard case .success(let id) = admission else {
+            if case .failure(let refusal) = admission {
+                _ = UnixSocket.sendAll(fd, ControlCodec.encode(ControlResponse(id: nil, reply: .error(refusal))))
+            }
             close(fd)
             return
         }
