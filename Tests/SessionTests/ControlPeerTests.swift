@@ -23,15 +23,16 @@ struct ControlPeerTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/perl", "-MIO::Socket::UNIX", "-e",
-                             "my $s = IO::Socket::UNIX->new(Type => SOCK_STREAM(), Peer => $ARGV[0]) or die \"connect: $!\\n\"; "
+                             "$SIG{PIPE} = 'IGNORE'; my $s = IO::Socket::UNIX->new(Type => SOCK_STREAM(), Peer => $ARGV[0]) or die \"connect: $!\\n\"; "
                              + "print $s qq({\"v\":1,\"id\":1,\"type\":\"status\"}\\n); print scalar <$s>;",
                              running.folder.socketPath]
         let output = Pipe()
         process.standardOutput = output
+        process.standardError = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == 0, "\(text)")
         let response = try ControlCodec.decodeResponse(Array(text.utf8.filter { $0 != UInt8(ascii: "\n") }))
         #expect(response.reply == .runtime("permission denied: this session belongs to uid 0 and you are uid 65534; run rec as that user"))
         #expect(running.handler.seen.withLock { $0.isEmpty })

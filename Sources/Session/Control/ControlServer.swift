@@ -58,6 +58,9 @@ public final class ControlServer: Sendable {
 
     /// Creates the socket (`socket`, `bind`, `chmod 0600`, `listen`) and starts the accept thread.
     public func start() throws(RecError) {
+        guard state.withLock({ $0.phase == .idle }) else {
+            throw .runtime("this control server was already started; make a new one")
+        }
         let fd = try UnixSocket.make()
         do {
             try bindAndListen(fd)
