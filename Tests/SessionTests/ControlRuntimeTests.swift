@@ -88,15 +88,17 @@ struct ControlRuntimeTests {
         #expect(try running.connect().send(.hello) == .ok(.hello(HelloBody(session: "default", pid: getpid()))))
     }
 
-    @Test("a folder whose pid is dead is stale and a new claim replaces it")
-    func deadPIDIsStale() throws {
+    @Test("a folder whose pid is dead or invalid is stale and a new claim replaces it", arguments: [
+        (Int32.max - 1, "pid \(Int32.max - 1) is not running"), (0, "no valid pid"), (-1, "no valid pid"),
+    ])
+    func deadPIDIsStale(pid: Int32, reason expected: String) throws {
         let temp = TempRuntime()
-        let folder = try temp.runtime.claim("old", source: "a", pid: Int32.max - 1)
+        let folder = try temp.runtime.claim("old", source: "a", pid: pid)
         guard case .stale(let reason) = try temp.runtime.inspect("old") else {
-            Issue.record("dead pid not seen as stale")
+            Issue.record("pid \(pid) not seen as stale")
             return
         }
-        #expect(reason.contains("not running"))
+        #expect(reason.contains(expected))
         #expect(throws: Never.self) { try temp.runtime.checkAvailable("old") }
         let again = try temp.runtime.claim("old", source: "b")
         #expect(again == folder)

@@ -8,3 +8,16 @@ public protocol ControlHandler: Sendable {
     /// map a `RecError` with `ControlReply(error)`.
     func handle(_ request: ControlRequest) -> ControlReply
 }
+
+/// A handler made from a closure, for tests and small sessions.
+public struct ClosureControlHandler: ControlHandler {
+    private let body: @Sendable (ControlRequest) -> ControlReply
+
+    public init(_ body: @escaping @Sendable (ControlRequest) -> ControlReply) {
+        self.body = body
+    }
+
+    public func handle(_ request: ControlRequest) -> ControlReply {
+        body(request)
+    }
+}

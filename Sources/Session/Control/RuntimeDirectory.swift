@@ -46,7 +46,7 @@ public struct RuntimeDirectory: Sendable, Equatable {
         let folder = try folder(named: name)
         var status = stat()
         guard lstat(folder.path, &status) == 0 else { return .absent }
-        guard let pid = folder.readPID() else { return .stale(reason: "it has no pid file") }
+        guard let pid = folder.readPID(), pid > 0 else { return .stale(reason: "it has no valid pid file") }
         guard kill(pid, 0) == 0 || errno == EPERM else { return .stale(reason: "pid \(pid) is not running") }
         switch try UnixSocket.connect(to: folder.socketPath) {
         case .success(let fd):
