@@ -1,0 +1,38 @@
+/// What a client asks a session to do: the `type` of a request and its fields.
+public enum ControlCommand: Sendable, Equatable {
+    /// Greeting: answered by the server itself with its protocol version, session name and pid.
+    case hello
+    /// The session's state and counters.
+    case status
+    /// Write part of the ring to a file.
+    case save(SaveRequest)
+    /// Write the latest frame to an image.
+    case snapshot(SnapshotRequest)
+    /// Finish the recording and end the session.
+    case stop
+
+    /// The wire name, the request's `type`.
+    public var type: String {
+        switch self {
+        case .hello: "hello"
+        case .status: "status"
+        case .save: "save"
+        case .snapshot: "snapshot"
+        case .stop: "stop"
+        }
+    }
+
+    /// Every wire name, in documentation order.
+    public static let types = ["hello", "status", "save", "snapshot", "stop"]
+}
+
+/// One request: a command and the `id` its reply will carry.
+public struct ControlRequest: Sendable, Equatable {
+    public var id: ControlID
+    public var command: ControlCommand
+
+    public init(id: ControlID, command: ControlCommand) {
+        self.id = id
+        self.command = command
+    }
+}

@@ -1,0 +1,19 @@
+/// The wire form of a request: `{"v":1,"id":…,"type":"save",…fields}`, the command's fields
+/// beside `v`, `id` and `type`. Decoding, with its error replies, is `ControlCodec.decodeRequest`.
+extension ControlRequest: Encodable {
+    private enum Keys: String, CodingKey {
+        case v, id, type
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(ControlCodec.version, forKey: .v)
+        try c.encode(id, forKey: .id)
+        try c.encode(command.type, forKey: .type)
+        switch command {
+        case .hello, .status, .stop: break
+        case .save(let fields): try fields.encode(to: encoder)
+        case .snapshot(let fields): try fields.encode(to: encoder)
+        }
+    }
+}

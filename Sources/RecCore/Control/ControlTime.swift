@@ -1,0 +1,73 @@
+/// A point in time (or, for `last`, a length of time) in a `save` request.
+///
+/// On the wire it is either a string in rec's time syntax, parsed by the session exactly as the
+/// command line would (`"-30s"`, `"14:03:05"`, `"00:01:10.5"`), or structured:
+/// a number is seconds on the session's timeline (0 = first frame), `{"ago": 12.5}` is seconds
+/// before the request arrived, `{"unix": 1764424985.25}` is a wall-clock time.
+public enum ControlTime: Sendable, Equatable, Codable {
+    /// rec's time syntax, unparsed: the session parses it.
+    case text(String)
+    /// Seconds since the session's first frame (JSON number).
+    case seconds(Double)
+    /// Seconds before now (`{"ago": s}`).
+    case ago(Double)
+    /// Seconds since 1970-01-01 UTC (`{"unix": s}`).
+    case unix(Double)
+
+    private enum Keys: String, CodingKey {
+        case ago, unix
+    }
+
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.singleValueContainer() {
+            if let text = try? container.decode(String.self) {
+                self = .text(text)
+                return
+            }
+            if let seconds = try? container.decode(Double.self) {
+                self = .seconds(seconds)
+                return
+            }
+        }
+        guard let keyed = try? decoder.container(keyedBy: Keys.self) else {
+            throw ControlTime.mismatch(decoder)
+        }
+        if let ago = try keyed.decodeIfPresent(Double.self, forKey: .ago) {
+            self = .ago(ago)
+        } else if let unix = try keyed.decodeIfPresent(Double.self, forKey: .unix) {
+            self = .unix(unix)
+        } else {
+            throw ControlTime.mismatch(decoder)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .text(let text):
+            var c = encoder.singleValueContainer()
+            try c.encode(text)
+        case .seconds(let s):
+            var c = encoder.singleValueContainer()
+            try c.encode(s)
+        case .ago(let s):
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(s, forKey: .ago)
+        case .unix(let s):
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(s, forKey: .unix)
+        }
+    }
+
+    /// True for the forms that can mean a length of time (`last`): text and plain seconds.
+    public var isDuration: Bool {
+        switch self {
+        case .text, .seconds: true
+        case .ago, .unix: false
+        }
+    }
+
+    private static func mismatch(_ decoder: any Decoder) -> DecodingError {
+        .typeMismatch(ControlTime.self, .init(codingPath: decoder.codingPath, debugDescription:
+            "a time must be a string (rec's time syntax), a number of seconds, {\"ago\": s} or {\"unix\": s}"))
+    }
+}

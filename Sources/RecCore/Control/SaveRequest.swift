@@ -1,0 +1,56 @@
+/// The fields of a `save` request: which part of the ring to write, and where.
+///
+/// The range is `from`…`to` (a missing `to` means now), or `last` (that much before now), or,
+/// with none of them, everything the ring holds. `output` is an absolute path, because the
+/// session's working folder is not the client's.
+public struct SaveRequest: Sendable, Equatable, Codable {
+    public var from: ControlTime?
+    public var to: ControlTime?
+    public var last: ControlTime?
+    /// Absolute path of the file to write.
+    public var output: String
+    /// Start the clip on the keyframe at or before `from` instead of exactly at `from`.
+    public var keyframe: Bool
+    /// Drop what was saved from the ring afterwards, so the next save does not repeat it.
+    public var clear: Bool
+    /// Overwrite `output` if it exists.
+    public var force: Bool
+
+    public init(from: ControlTime? = nil, to: ControlTime? = nil, last: ControlTime? = nil, output: String,
+                keyframe: Bool = false, clear: Bool = false, force: Bool = false) {
+        self.from = from
+        self.to = to
+        self.last = last
+        self.output = output
+        self.keyframe = keyframe
+        self.clear = clear
+        self.force = force
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case from, to, last, output, keyframe, clear, force
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        from = try c.decodeIfPresent(ControlTime.self, forKey: .from)
+        to = try c.decodeIfPresent(ControlTime.self, forKey: .to)
+        last = try c.decodeIfPresent(ControlTime.self, forKey: .last)
+        output = try c.decode(String.self, forKey: .output)
+        keyframe = try c.decodeIfPresent(Bool.self, forKey: .keyframe) ?? false
+        clear = try c.decodeIfPresent(Bool.self, forKey: .clear) ?? false
+        force = try c.decodeIfPresent(Bool.self, forKey: .force) ?? false
+    }
+
+    /// The checks JSON decoding cannot make; nil when the request makes sense.
+    public func problem() -> String? {
+        if let problem = ControlPaths.problem(output, field: "output") { return problem }
+        if last != nil && (from != nil || to != nil) {
+            return "give either 'last' or 'from'/'to', not both"
+        }
+        if let last, !last.isDuration {
+            return "'last' must be a string in rec's time syntax or a number of seconds"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,96 @@
+import Glibc
+import RecCore
+
+/// One open connection to a session's control socket, for one thread: send requests, read
+/// replies with a timeout. Closed by `close()` or when released.
+public final class ControlConnection {
+    /// The session's name, for messages.
+    public let session: String
+    private var fd: Int32
+    private var framer = LineFramer(maxLineBytes: ControlConnection.maxReplyBytes)
+    private var pending: [LineFramer.Event] = []
+    private var nextID: Int64 = 1
+
+    /// Replies may be larger than requests; this bounds them.
+    public static let maxReplyBytes = 1 << 20
+
+    /// Connects to the socket at `socketPath`. A missing socket or a refused connection are
+    /// runtime errors that say how to start the session.
+    public init(socketPath: String, session: String) throws(RecError) {
+        self.session = session
+        switch try UnixSocket.connect(to: socketPath) {
+        case .success(let fd):
+            self.fd = fd
+        case .failure(let error):
+            throw ControlConnection.connectError(error, session: session, path: socketPath)
+        }
+    }
+
+    deinit {
+        if fd >= 0 { Glibc.close(fd) }
+    }
+
+    /// Closes the connection; further calls fail.
+    public func close() {
+        if fd >= 0 { Glibc.close(fd) }
+        fd = -1
+    }
+
+    /// Sends `command` with the next id and returns the reply to it. `timeout` bounds the wait
+    /// for the reply (a long save needs more than a status).
+    public func send(_ command: ControlCommand, timeout: Duration = ControlClient.defaultTimeout) throws(RecError) -> ControlReply {
+        let id = ControlID.number(nextID)
+        nextID += 1
+        try sendLine(ControlCodec.encode(ControlRequest(id: id, command: command)))
+        let response = try receive(timeout: timeout)
+        if let echoed = response.id, echoed != id {
+            throw .runtime("session '\(session)' answered request \(echoed) instead of \(id); this rec and the session disagree on the protocol")
+        }
+        return response.reply
+    }
+
+    /// Writes raw bytes (one or more lines, or anything else: tests use it to send garbage).
+    public func sendLine(_ bytes: [UInt8]) throws(RecError) {
+        guard fd >= 0, UnixSocket.sendAll(fd, bytes) else {
+            throw .runtime("lost the connection to session '\(session)' while sending", cause: errorText(errno))
+        }
+    }
+
+    /// Reads the next reply, waiting at most `timeout`.
+    public func receive(timeout: Duration = ControlClient.defaultTimeout) throws(RecError) -> ControlResponse {
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while pending.isEmpty {
+            let left = deadline - ContinuousClock.now
+            guard fd >= 0, left > .zero, UnixSocket.waitReadable(fd, milliseconds: max(1, UnixSocket.milliseconds(left))) else {
+                throw .runtime("session '\(session)' did not answer within \(timeout); it may be busy, try again (or give a longer timeout)")
+            }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                if let last = framer.finish() { pending.append(last); break }
+                throw .runtime("session '\(session)' closed the connection without answering; it may have stopped or crashed (see its log)")
+            }
+            pending += framer.feed(buffer[..<n])
+        }
+        switch pending.removeFirst() {
+        case .oversized(let limit):
+            throw .runtime("session '\(session)' sent a reply over \(limit) bytes")
+        case .line(let line):
+            return try ControlCodec.decodeResponse(line)
+        }
+    }
+
+    private static func connectError(_ error: Errno, session: String, path: String) -> RecError {
+        switch error.code {
+        case ENOENT, ENOTDIR:
+            return .runtime("no session '\(session)' is running; start one with '\(SessionName.startCommand(for: session))'")
+        case ECONNREFUSED:
+            return .runtime("session '\(session)' is not answering (its socket refuses connections; it probably crashed); start it again with '\(SessionName.startCommand(for: session))'")
+        case EACCES, EPERM:
+            return .runtime("cannot reach session '\(session)': permission denied on \(path); it belongs to another user")
+        default:
+            return .runtime("cannot connect to session '\(session)'", cause: "connect \(path): \(error.description)")
+        }
+    }
+}

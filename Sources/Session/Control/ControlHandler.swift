@@ -1,0 +1,23 @@
+import RecCore
+
+/// What the session does with each request. The server calls it on the connection's own thread,
+/// so calls run concurrently (a slow `save` does not hold up `status`) and must be thread-safe.
+/// `hello` is answered by the server and never reaches the handler.
+public protocol ControlHandler: Sendable {
+    /// The reply to `request`; the server adds the request's `id`. Throwing is not offered:
+    /// map a `RecError` with `ControlReply(error)`.
+    func handle(_ request: ControlRequest) -> ControlReply
+}
+
+/// A handler made from a closure, for tests and small sessions.
+public struct ClosureControlHandler: ControlHandler {
+    private let body: @Sendable (ControlRequest) -> ControlReply
+
+    public init(_ body: @escaping @Sendable (ControlRequest) -> ControlReply) {
+        self.body = body
+    }
+
+    public func handle(_ request: ControlRequest) -> ControlReply {
+        body(request)
+    }
+}

@@ -1,0 +1,183 @@
+import Dispatch
+import Foundation
+import Glibc
+import RecCore
+import Synchronization
+
+/// Listens on a session's control socket and answers requests through a `ControlHandler`.
+///
+/// One dedicated thread accepts; each client gets its own thread, which checks the peer's uid
+/// (`SO_PEERCRED`), reads lines through a `LineFramer`, decodes them with `ControlCodec` and
+/// writes one reply per request. Bad input gets an error reply and the connection reads on.
+public final class ControlServer: Sendable {
+    /// Limits and policy; the defaults suit a session.
+    public struct Options: Sendable {
+        /// Longest request accepted, in bytes.
+        public var maxLineBytes = LineFramer.defaultMaxLineBytes
+        /// Clients served at once; more are told to retry and closed.
+        public var maxClients = 32
+        /// The uid allowed to connect (the session's own by default).
+        public var allowedUID: UInt32 = getuid()
+        /// How long writing a reply may block on a client that does not read.
+        public var sendTimeout: Duration = .seconds(10)
+
+        public init() {}
+    }
+
+    /// The socket's path.
+    public let socketPath: String
+    /// The session name given in `hello` replies.
+    public let session: String
+    let handler: any ControlHandler
+    let options: Options
+    let state = Mutex(State())
+    /// Signalled by each thread as it ends, so `stop()` can wait without spinning.
+    let threadEnded = DispatchSemaphore(value: 0)
+
+    struct State {
+        enum Phase { case idle, listening, stopping, stopped }
+        var phase = Phase.idle
+        var listenFD: Int32 = -1
+        var accepting = false
+        var nextID: UInt64 = 0
+        /// Live connections by id: their fd (for `shutdown` at stop) and thread.
+        var connections: [UInt64: (fd: Int32, thread: pthread_t?)] = [:]
+    }
+
+    public init(socketPath: String, session: String, handler: some ControlHandler, options: Options = Options()) {
+        self.socketPath = socketPath
+        self.session = session
+        self.handler = handler
+        self.options = options
+    }
+
+    /// A server on `folder`'s `control.sock`.
+    public convenience init(folder: SessionFolder, handler: some ControlHandler, options: Options = Options()) {
+        self.init(socketPath: folder.socketPath, session: folder.name, handler: handler, options: options)
+    }
+
+    /// Creates the socket (`socket`, `bind`, `chmod 0600`, `listen`) and starts the accept thread.
+    public func start() throws(RecError) {
+        guard state.withLock({ $0.phase == .idle }) else {
+            throw .runtime("this control server was already started; make a new one")
+        }
+        let fd = try UnixSocket.make()
+        do {
+            try bindAndListen(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        let started = state.withLock { state -> Bool in
+            guard state.phase == .idle else { return false }
+            state.phase = .listening
+            state.listenFD = fd
+            state.accepting = true
+            return true
+        }
+        guard started else {
+            close(fd)
+            unlink(socketPath)
+            throw .runtime("this control server was already started")
+        }
+        let thread = Thread { [self] in acceptLoop(fd) }
+        thread.name = "rec-control-accept"
+        thread.start()
+    }
+
+    /// True between `start()` and `stop()`.
+    public var isListening: Bool { state.withLock { $0.phase == .listening } }
+
+    /// Clients connected right now.
+    public var clientCount: Int { state.withLock { $0.connections.count } }
+
+    /// Stops accepting, removes the socket, lets requests being handled finish and send their
+    /// replies, then returns once every server thread has ended. Safe to call twice, and from a
+    /// handler (that connection's thread is not waited for; it ends after its reply).
+    public func stop() {
+        let me = pthread_self()
+        let wasListening = state.withLock { state -> Bool in
+            guard state.phase == .listening else { return false }
+            state.phase = .stopping
+            shutdown(state.listenFD, Int32(SHUT_RDWR))
+            for connection in state.connections.values {
+                shutdown(connection.fd, Int32(SHUT_RD))
+            }
+            return true
+        }
+        if wasListening { unlink(socketPath) }
+        while true {
+            let done = state.withLock { state in
+                !state.accepting && state.connections.values.allSatisfy { $0.thread.map { pthread_equal($0, me) != 0 } ?? false }
+            }
+            if done { break }
+            _ = threadEnded.wait(timeout: .now() + .milliseconds(200))
+        }
+        state.withLock { $0.phase = .stopped }
+    }
+
+    private func bindAndListen(_ fd: Int32) throws(RecError) {
+        let bound = try UnixSocket.withAddress(socketPath) { bind(fd, $0, $1) }
+        if bound != 0 {
+            let error = errno
+            if error == EADDRINUSE {
+                throw .runtime("the control socket \(socketPath) already exists; is another session using this folder?")
+            }
+            throw .runtime("cannot create the control socket \(socketPath)", cause: "bind: \(errorText(error))")
+        }
+        guard chmod(socketPath, 0o600) == 0, listen(fd, 16) == 0 else {
+            let error = errno
+            unlink(socketPath)
+            throw .runtime("cannot listen on the control socket \(socketPath)", cause: errorText(error))
+        }
+    }
+
+    private func acceptLoop(_ listenFD: Int32) {
+        defer {
+            state.withLock { state in
+                state.accepting = false
+                close(listenFD)
+                state.listenFD = -1
+            }
+            threadEnded.signal()
+        }
+        while state.withLock({ $0.phase == .listening }) {
+            guard UnixSocket.waitReadable(listenFD, milliseconds: 500) else { continue }
+            let fd = accept(listenFD, nil, nil)
+            if fd < 0 {
+                switch errno {
+                case EINTR, ECONNABORTED, EAGAIN: continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM: usleep(50_000); continue
+                default: return
+                }
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            admit(fd)
+        }
+    }
+
+    /// Registers a new client and starts its thread, or turns it away.
+    private func admit(_ fd: Int32) {
+        let admission = state.withLock { state -> Result<UInt64, ControlError> in
+            guard state.phase == .listening else {
+                return .failure(ControlError(.runtime, "session '\(session)' is stopping"))
+            }
+            guard state.connections.count < options.maxClients else {
+                return .failure(ControlError(.runtime, "session '\(session)' is serving \(options.maxClients) clients already; try again"))
+            }
+            state.nextID += 1
+            state.connections[state.nextID] = (fd, nil)
+            return .success(state.nextID)
+        }
+        guard case .success(let id) = admission else {
+            if case .failure(let refusal) = admission {
+                _ = UnixSocket.sendAll(fd, ControlCodec.encode(ControlResponse(id: nil, reply: .error(refusal))))
+            }
+            close(fd)
+            return
+        }
+        let thread = Thread { [self] in serve(id: id, fd: fd) }
+        thread.name = "rec-control-client"
+        thread.start()
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import RecCore
+
+/// What `session.json` in a session's folder says about it: written at start, read by
+/// `rec status --all` and by a second `rec start` of the same name.
+public struct SessionInfo: Sendable, Equatable, Codable {
+    public var name: String
+    public var pid: Int32
+    /// The frame source, as the user named it.
+    public var source: String
+    public var startedAt: Date
+    /// The control protocol version the session speaks.
+    public var protocolVersion: Int
+
+    public init(name: String, pid: Int32, source: String, startedAt: Date, protocolVersion: Int = ControlCodec.version) {
+        self.name = name
+        self.pid = pid
+        self.source = source
+        self.startedAt = startedAt
+        self.protocolVersion = protocolVersion
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, pid, source, startedAt = "started_at", protocolVersion = "protocol"
+    }
+
+    /// The JSON written to `session.json`.
+    func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return try encoder.encode(self)
+    }
+
+    static func decode(_ data: Data) -> SessionInfo? {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(SessionInfo.self, from: data)
+    }
+
+    /// The start time as local wall-clock time, "14:03:05".
+    public var startedAtText: String {
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm:ss"
+        return formatter.string(from: startedAt)
+    }
+}
