@@ -59,7 +59,8 @@ public struct FileClipReader {
             throw error.recError("reading \(path) failed")
         }
         for s in fillers.keys { packets[s, default: []].append(contentsOf: fillers[s]!.finish()) }
-        let videoPackets = packets[videoIndex] ?? []
+        var videoPackets = packets[videoIndex] ?? []
+        DecodeTimes.repair(&videoPackets)
         let others = demuxer.streams.filter { $0.index != videoIndex && !(packets[$0.index] ?? []).isEmpty }
             .map { ClipSource.Stream(parameters: $0.parameters, packets: packets[$0.index]!) }
         return (ClipSource(video: .init(parameters: video.parameters, packets: videoPackets), others: others), absFrom, absTo)
