@@ -94,6 +94,8 @@ final class FakeV4L2System: VideoDeviceSystem {
         calls.append("close")
         guard let handle = handles.removeValue(forKey: fd) else { return calls.append("close of unknown fd \(fd)") }
         if handle.camera?.streamingHandle == fd { handle.camera?.streamingHandle = nil }
+        if handle.streaming { calls.append("close while streaming") }
+        if handle.buffers.contains(where: { mappings[$0.memory] != nil }) { calls.append("close while mapped") }
         handle.freeBuffers()
     }
 

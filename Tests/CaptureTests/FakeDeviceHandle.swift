@@ -229,6 +229,7 @@ final class FakeHandle {
         guard !buffers.isEmpty else { return .failure(.invalid) }
         if let owner = camera?.streamingHandle, owner != fd { return .failure(.busy) }
         camera?.streamingHandle = fd
+        system.calls.append("STREAMON")
         streaming = true
         sequence = 0
         nextFrameTime = system.clock + intervalMicroseconds
@@ -236,6 +237,7 @@ final class FakeHandle {
     }
 
     private func streamOff(_ fd: Int32) -> Result<Void, DeviceErrno> {
+        system.calls.append("STREAMOFF")
         streaming = false
         queued = []
         done = []
