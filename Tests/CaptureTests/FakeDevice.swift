@@ -22,6 +22,9 @@ struct FakeFaults {
     var reappearAs: String?
     /// No frames after this many were produced (the watchdog's case).
     var stallAfterFrames: Int?
+    /// S_FMT and S_PARM settle on these whatever was asked, as a stubborn driver does.
+    var forcedSize: FrameSize?
+    var forcedInterval: Rational?
     /// Timestamps flagged unknown (not CLOCK_MONOTONIC), as some drivers do.
     var unknownTimestamps = false
 }
@@ -94,7 +97,7 @@ final class FakeV4L2System: VideoDeviceSystem {
         calls.append("close")
         guard let handle = handles.removeValue(forKey: fd) else { return calls.append("close of unknown fd \(fd)") }
         if handle.camera?.streamingHandle == fd { handle.camera?.streamingHandle = nil }
-        if handle.streaming { calls.append("close while streaming") }
+        if handle.streaming, handle.camera?.present == true { calls.append("close while streaming") }
         if handle.buffers.contains(where: { mappings[$0.memory] != nil }) { calls.append("close while mapped") }
         handle.freeBuffers()
     }

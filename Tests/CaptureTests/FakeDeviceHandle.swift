@@ -149,6 +149,7 @@ final class FakeHandle {
         size = ModeNegotiator.candidateSizes(chosen, near: wanted).min {
             abs($0.width - wanted.width) + abs($0.height - wanted.height) < abs($1.width - wanted.width) + abs($1.height - wanted.height)
         }!
+        size = system.faults.forcedSize ?? size
         setLayout()
         return getFormat(f)
     }
@@ -173,6 +174,7 @@ final class FakeHandle {
                 interval = wanted.doubleValue < min.doubleValue ? min : wanted.doubleValue > max.doubleValue ? max : wanted
             }
         }
+        if set, let forced = system.faults.forcedInterval { interval = forced }
         p.pointee.parm.capture.capability = CV4L2_CAP_TIMEPERFRAME
         p.pointee.parm.capture.timeperframe = fract(interval)
         return .success(())

@@ -149,15 +149,25 @@ struct V4L2StreamingTests {
         #expect(zip(frames.dropFirst(), frames).allSatisfy { $0.captureTime.value > $1.captureTime.value + 30_000 })
     }
 
-    @Test func driverAdjustmentsAreReadBackAndNoted() throws {
-        var odd = FakeProfile.stepwise
-        odd.formats = [odd.formats[0]]
-        let system = FakeV4L2System([(odd, "/dev/video0", nil)])
+    @Test func stepwiseSizesSnapIntoTheRange() throws {
+        let system = FakeV4L2System([(.stepwise, "/dev/video0", nil)])
         let camera = Self.camera(system, "1000x700", 25)
         try camera.start()
-        #expect(camera.mode?.size == FrameSize(width: 992, height: 696))
+        #expect(camera.mode == CameraMode(fourcc: .nv12, size: FrameSize(width: 992, height: 696), interval: Rational(1, 25)))
         #expect(camera.format.width == 992)
         #expect(camera.notes.first?.hasPrefix("this camera has no 1000x700") == true)
+        #expect(try camera.nextFrame()?.format.height == 696)
+    }
+
+    @Test func whatTheDriverReallySetIsReadBackAndNoted() throws {
+        let system = FakeV4L2System.webcam(faults: FakeFaults(forcedSize: FrameSize(width: 640, height: 480), forcedInterval: Rational(1, 15)))
+        let camera = Self.camera(system, "1280x720", 10)
+        try camera.start()
+        #expect(camera.mode == CameraMode(fourcc: .yuyv, size: FrameSize(width: 640, height: 480), interval: Rational(1, 15)))
+        #expect(camera.format == VideoFormat(width: 640, height: 480, pixelFormat: .yuyv422))
+        #expect(camera.nominalFrameRate == Rational(15, 1))
+        #expect(camera.notes == ["asked for 1280x720, the driver chose 640x480", "asked for 10 fps, the driver set 15 fps"])
+        #expect(try camera.nextFrame()?.format.width == 640)
     }
 
     @Test func droppingTheCameraWithoutStopReleasesEverything() throws {
