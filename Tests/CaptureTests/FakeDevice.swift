@@ -20,6 +20,8 @@ struct FakeFaults {
     /// It comes back this long after the unplug (nil: never), as this node.
     var reappearAfterMicroseconds: Int64?
     var reappearAs: String?
+    /// Opens of the reappeared node that fail with EACCES first, before udev fixes its permissions.
+    var deniedOpensAfterReappear = 0
     /// No frames after this many were produced (the watchdog's case).
     var stallAfterFrames: Int?
     /// S_FMT and S_PARM settle on these whatever was asked, as a stubborn driver does.
@@ -87,6 +89,10 @@ final class FakeV4L2System: VideoDeviceSystem {
         checkReappearance()
         if let error = faults.openError { return .failure(error) }
         let camera = cameras.first { $0.present && ($0.node == path || $0.stableLink == path) }
+        if camera?.goneAt ?? 0 > 0, faults.deniedOpensAfterReappear > 0 {
+            faults.deniedOpensAfterReappear -= 1
+            return .failure(.accessDenied)
+        }
         guard camera != nil || otherNodes[path] != nil else { return .failure(.noEntry) }
         nextFD += 1
         handles[nextFD] = FakeHandle(camera: camera, caps: otherNodes[path], system: self)

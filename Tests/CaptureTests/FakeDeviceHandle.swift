@@ -81,11 +81,13 @@ final class FakeHandle {
     }
 
     private func enumFormat(_ desc: UnsafeMutablePointer<v4l2_fmtdesc>) -> Result<Void, DeviceErrno> {
-        let formats = camera?.profile.formats ?? []
+        let native = camera?.profile.formats ?? []
+        let formats = native + (camera?.profile.emulated ?? [])
         guard desc.pointee.type == CV4L2_BUF_TYPE_VIDEO_CAPTURE, Int(desc.pointee.index) < formats.count else { return .failure(.invalid) }
         let format = formats[Int(desc.pointee.index)]
         desc.pointee.pixelformat = format.fourcc.rawValue
-        desc.pointee.flags = format.isCompressed ? CV4L2_FMT_FLAG_COMPRESSED : 0
+        desc.pointee.flags = (format.isCompressed ? CV4L2_FMT_FLAG_COMPRESSED : 0)
+            | (Int(desc.pointee.index) >= native.count ? CV4L2_FMT_FLAG_EMULATED : 0)
         setCString(&desc.pointee.description, format.name)
         return .success(())
     }

@@ -31,6 +31,21 @@ struct V4L2DiscoveryTests {
         }
     }
 
+    @Test func unreadableNodesMeanPermissionAdviceNotNoCameras() {
+        let system = FakeV4L2System.webcam(faults: FakeFaults(openError: .accessDenied))
+        #expect(throws: RecError.runtime("no permission to open /dev/video0; add yourself to the 'video' group: sudo usermod -aG video $USER, then log in again",
+                                         cause: "Permission denied", location: "/dev/video0")) {
+            try V4L2Discovery.requireCameras(system: system)
+        }
+    }
+
+    @Test func emulatedFormatsAreLeftOut() {
+        var profile = FakeProfile.lowRateYUYV
+        profile.emulated = [CameraFormat(fourcc: FourCC("RGB3")!, name: "RGB3", isCompressed: false, sizes: profile.formats[0].sizes)]
+        let cameras = V4L2Discovery.cameras(system: FakeV4L2System([(profile, "/dev/video0", nil)]))
+        #expect(cameras.first?.formats.map(\.fourcc.description) == ["YUYV"])
+    }
+
     @Test func textListsFormatsSizesAndRates() {
         let text = CameraListFormatter.text(V4L2Discovery.cameras(system: FakeV4L2System.webcam()))
         #expect(text == """

@@ -77,7 +77,8 @@ struct V4L2FaultTests {
     }
 
     @Test func unplugIsRecognisableAndReopenContinuesTheTimeline() throws {
-        let faults = FakeFaults(unplugAfterFrames: 4, reappearAfterMicroseconds: 2_000_000, reappearAs: "/dev/video2")
+        let faults = FakeFaults(unplugAfterFrames: 4, reappearAfterMicroseconds: 2_000_000, reappearAs: "/dev/video2",
+                                deniedOpensAfterReappear: 2)
         let system = FakeV4L2System.webcam(faults: faults)
         let camera = S.camera(system, "640x480", 30)
         try camera.start()
@@ -88,7 +89,8 @@ struct V4L2FaultTests {
         S.expectReleased(system)
 
         try camera.reopen(waitingUpTo: 10)
-        #expect(system.calls.contains("open /dev/v4l/by-id/usb-Fake_HD_Pro_Webcam_C920-video-index0"))
+        #expect(system.calls.filter { $0 == "open /dev/v4l/by-id/usb-Fake_HD_Pro_Webcam_C920-video-index0" }.count == 3)
+        #expect(system.faults.deniedOpensAfterReappear == 0)
         let after = try S.frames(camera, 3)
         #expect(after.map(\.sequence) == [4, 5, 6])
         #expect(after.map(S.number) == [0, 1, 2])

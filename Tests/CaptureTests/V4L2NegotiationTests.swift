@@ -60,6 +60,11 @@ struct V4L2NegotiationTests {
         #expect(chosen.notes == ["this camera has no 1600x900; it offers 1920x1080, 1280x720 and 640x480 — try --size 1280x720"])
     }
 
+    @Test func missingSizeOnARangeNamesTheRange() throws {
+        let chosen = try ModeNegotiator.choose(CameraRequest(size: FrameSize(width: 1000, height: 700)), from: FakeProfile.stepwise.formats)
+        #expect(chosen.notes == ["this camera has no 1000x700; it offers 64x64 to 1920x1080 in steps of 16x8 — try --size 992x696"])
+    }
+
     @Test func exactSizeFailsWithTheSameAdvice() {
         let request = CameraRequest(size: FrameSize(width: 1920, height: 1080), frameRate: Rational(15, 1), exactSize: true)
         #expect(throws: RecError.usage("this camera has no 1920x1080; it offers 640x480 and 320x240 — try --size 640x480")) {

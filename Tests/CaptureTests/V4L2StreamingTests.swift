@@ -98,6 +98,9 @@ struct V4L2StreamingTests {
         #expect(jpegs.map(\.sequence) == [0, 1, 2, 3, 4])
         #expect(jpegs[0].captureTime == .zero && jpegs[4].captureTime > jpegs[3].captureTime)
         #expect(jpegs.allSatisfy { $0.data.prefix(2) == [0xFF, 0xD8] && $0.data.suffix(2) == [0xFF, 0xD9] })
+        let packet = jpegs[2].encodedPacket(frameDuration: .microseconds(33_333))
+        #expect(packet.pts == jpegs[2].captureTime.value && packet.dts == packet.pts && packet.isKeyframe)
+        #expect(packet.data == jpegs[2].data && packet.timeBase == .microseconds && packet.duration == 33_333)
         camera.stop()
         Self.expectReleased(system)
     }

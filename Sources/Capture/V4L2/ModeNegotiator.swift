@@ -71,7 +71,7 @@ public enum ModeNegotiator {
         }
         if offered.contains(wanted) { return wanted }
         let fallback = offered.first { $0.width <= wanted.width && $0.height <= wanted.height } ?? offered.last!
-        let message = "this camera has no \(wanted); it offers \(list(offered.map(\.description))) — try --size \(fallback)"
+        let message = "this camera has no \(wanted); it offers \(offeredSizes(formats)) — try --size \(fallback)"
         if request.exactSize { throw .usage(message) }
         notes.append(message)
         return fallback
@@ -128,6 +128,21 @@ public enum ModeNegotiator {
             if fallback.doubleValue > max.doubleValue { return max }
             return fallback
         }
+    }
+
+    /// "1280x720 and 640x480", "64x64 to 1920x1080 in steps of 16x8".
+    static func offeredSizes(_ formats: [CameraFormat]) -> String {
+        var sizes = Set<FrameSize>()
+        var ranges: [String] = []
+        for format in formats {
+            switch format.sizes {
+            case .discrete(let modes): sizes.formUnion(modes.map(\.size))
+            case .stepwise(let min, let max, let step, _):
+                let range = step == FrameSize(width: 1, height: 1) ? "any size from \(min) to \(max)" : "\(min) to \(max) in steps of \(step)"
+                if !ranges.contains(range) { ranges.append(range) }
+            }
+        }
+        return list(sizes.sorted(by: >).map(\.description) + ranges)
     }
 
     /// "a", "a and b", "a, b and c".

@@ -78,7 +78,8 @@ extension V4L2Camera {
                 continue
             case .failure(.noDevice): throw unplugged()
             case .failure(.io):
-                errorFrames += 1 // EIO: the driver lost a frame; the next DQBUF goes on
+                errorFrames += 1 // EIO: the driver lost a frame; wait for the next one
+                try waitForBuffer(stream, since: started)
                 continue
             case .failure(let e): throw CameraFault.device(stream.path, "VIDIOC_DQBUF", e)
             }

@@ -100,15 +100,20 @@ public final class V4L2Camera: FrameSource {
         let target = info?.stablePath ?? path
         let deadline = system.monotonicMicroseconds() + Int64(seconds * 1_000_000)
         while true {
-            do throws(RecError) {
-                try open(target)
-                clock.resume()
-                return
-            } catch where error.isCameraUnplugged || (error.location == target && error.code == .usage) {
-                stop() // not there yet (ENOENT), or gone again mid-setup: wait and look again
-            } catch {
-                stop()
-                throw error
+            if system.videoDeviceNodes().contains(target) || system.stableLinks().contains(where: { $0.link == target }) {
+                do throws(RecError) {
+                    clock.resume()
+                    try open(target)
+                    return
+                } catch where error.isCameraUnplugged || error.location == target
+                    && (error.code == .usage || error.cause == DeviceErrno.accessDenied.description) {
+                    // Gone again mid-setup, or udev has not yet given the new node its group and
+                    // permissions: wait and look again.
+                    stop()
+                } catch {
+                    stop()
+                    throw error
+                }
             }
             guard system.monotonicMicroseconds() < deadline else { throw CameraFault.didNotReturn(target, seconds: seconds) }
             system.sleep(milliseconds: 250)
@@ -124,6 +129,14 @@ public struct CompressedFrame: Sendable {
     /// On the session timeline, as for `VideoFrame.captureTime`.
     public var captureTime: Timestamp
     public var sequence: Int64
+
+    /// The JPEG as a packet for a muxer (every JPEG is a keyframe), timed in microseconds on the
+    /// session timeline; `frameDuration` is usually the camera's interval.
+    public func encodedPacket(frameDuration: Timestamp, streamIndex: Int = 0) -> EncodedPacket {
+        let time = captureTime.rescaled(to: .microseconds).value
+        return EncodedPacket(data: data, pts: time, dts: time, duration: frameDuration.rescaled(to: .microseconds).value,
+                             timeBase: .microseconds, isKeyframe: true, streamIndex: streamIndex, captureTime: captureTime)
+    }
 }
 
 /// Where the rows of a raw frame are in a driver buffer.

@@ -15,7 +15,9 @@ struct V4L2Queries {
         }
     }
 
-    /// `VIDIOC_ENUM_FMT` until EINVAL, each with its sizes and intervals.
+    /// `VIDIOC_ENUM_FMT` until EINVAL, each with its sizes and intervals. Formats libv4l2 only
+    /// emulates (converting in software, `V4L2_FMT_FLAG_EMULATED`) are left out: rec reads the
+    /// camera's own formats.
     func formats() -> [CameraFormat] {
         var result: [CameraFormat] = []
         for index in 0..<UInt32(64) {
@@ -23,6 +25,7 @@ struct V4L2Queries {
             desc.index = index
             desc.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
             guard case .success = system.control(fd, CV4L2_VIDIOC_ENUM_FMT, &desc) else { break }
+            if desc.flags & CV4L2_FMT_FLAG_EMULATED != 0 { continue }
             let fourcc = FourCC(rawValue: desc.pixelformat)
             result.append(CameraFormat(fourcc: fourcc, name: cString(desc.description),
                                        isCompressed: desc.flags & CV4L2_FMT_FLAG_COMPRESSED != 0,
