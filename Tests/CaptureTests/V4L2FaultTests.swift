@@ -51,7 +51,7 @@ struct V4L2FaultTests {
     @Test func metadataNodeIsNotACamera() {
         let system = FakeV4L2System.webcam()
         let error = #expect(throws: RecError.self) { try S.camera(system, "640x480", 30, path: "/dev/video1").start() }
-        #expect(error?.message == "/dev/video1 cannot capture video (it may be a camera's metadata node); see `rec devices` for the capture nodes")
+        #expect(error?.message == "/dev/video1 cannot capture video (it is not a camera, or it is a camera's metadata node); see `rec devices` for the capture nodes")
         S.expectReleased(system)
     }
 

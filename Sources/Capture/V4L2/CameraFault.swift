@@ -32,7 +32,7 @@ public enum CameraFault {
     }
 
     static func notCapture(_ path: String) -> RecError {
-        .usage("\(path) cannot capture video (it may be a camera's metadata node); see `rec devices` for the capture nodes",
+        .usage("\(path) cannot capture video (it is not a camera, or it is a camera's metadata node); see `rec devices` for the capture nodes",
                location: path)
     }
 

@@ -99,6 +99,7 @@ extension V4L2Camera {
         case ENOENT, ENODEV, ENXIO: CameraFault.notFound(target, existing: V4L2Discovery.cameras(system: system))
         case EBUSY: CameraFault.busy(target, holders: system.processesHolding(resolved(target)), cause: e)
         case EACCES, EPERM: CameraFault.accessDenied(target)
+        case ENOTTY: CameraFault.notCapture(target) // libv4l2's answer for a file that is no video device
         default: CameraFault.device(target, "opening it", e)
         }
     }
