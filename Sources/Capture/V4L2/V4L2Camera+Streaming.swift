@@ -84,6 +84,9 @@ extension V4L2Camera {
             case .failure(let e): throw CameraFault.device(stream.path, "VIDIOC_DQBUF", e)
             }
             let index = Int(buffer.index)
+            guard stream.buffers.indices.contains(index) else {
+                throw CameraFault.device(stream.path, "VIDIOC_DQBUF (buffer index \(index) out of range)", .invalid)
+            }
             defer { stream.queue(index) }
             let numbered = clock.sequence(buffer.sequence)
             sequenceGaps += numbered.skipped
