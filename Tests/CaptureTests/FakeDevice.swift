@@ -13,6 +13,8 @@ struct FakeFaults {
     var sequenceSkips: [Int: UInt32] = [:]
     /// Frames (by production count) the driver marks V4L2_BUF_FLAG_ERROR.
     var errorFrames: Set<Int> = []
+    /// Frames (by production count) whose JPEG is cut short to its first 64 bytes, as when USB loses packets.
+    var truncatedJPEGs: Set<Int> = []
     /// The next this-many DQBUF calls and poll calls fail with EINTR first.
     var interruptions = 0
     /// The camera is unplugged once this many frames were produced.

@@ -260,7 +260,7 @@ final class FakeHandle {
             | (system.faults.errorFrames.contains(number) ? CV4L2_BUF_FLAG_ERROR : 0) | CV4L2_BUF_FLAG_DONE
         if fourcc.isJPEG {
             let jpeg = TestJPEG.numbered(system.jpeg(for: size), number)
-            buffer.bytesused = min(jpeg.count, buffer.length)
+            buffer.bytesused = min(system.faults.truncatedJPEGs.contains(number) ? 64 : jpeg.count, buffer.length)
             jpeg.withUnsafeBytes { buffer.memory.copyMemory(from: $0.baseAddress!, byteCount: buffer.bytesused) }
         } else {
             buffer.bytesused = sizeImage

@@ -89,6 +89,27 @@ struct V4L2StreamingTests {
         Self.expectReleased(system)
     }
 
+    @Test func undecodableJPEGsAreSkippedAndCounted() throws {
+        let system = FakeV4L2System.webcam(faults: FakeFaults(truncatedJPEGs: [2, 3]))
+        let camera = Self.camera(system, "640x480", 30, .mjpeg)
+        try camera.start()
+        let frames = try Self.frames(camera, 4)
+        #expect(frames.map(\.sequence) == [0, 1, 4, 5])
+        #expect(camera.errorFrames == 2)
+        #expect(camera.droppedFrames == 2)
+    }
+
+    @Test func aCameraWhoseJPEGsNeverDecodeTripsTheWatchdog() throws {
+        let system = FakeV4L2System.webcam(faults: FakeFaults(truncatedJPEGs: Set(1..<1000)))
+        let camera = Self.camera(system, "640x480", 30, .mjpeg)
+        try camera.start()
+        #expect(try Self.frames(camera, 1).count == 1)
+        #expect(throws: RecError.runtime("no frame from /dev/video0 decoded as JPEG for 5 s; try --pixel-format YUYV", location: "/dev/video0")) {
+            try camera.nextFrame()
+        }
+        #expect(camera.errorFrames >= 140)
+    }
+
     @Test func mjpegBytesComeThroughForCopyPresets() throws {
         let system = FakeV4L2System.webcam()
         let camera = Self.camera(system, "640x480", 30, .mjpeg)

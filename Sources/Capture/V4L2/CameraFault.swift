@@ -46,6 +46,10 @@ public enum CameraFault {
                  + "(check the cable and lighting, or whether another program took it) and try again", location: path)
     }
 
+    static func undecodable(_ path: String, seconds: Double) -> RecError {
+        .runtime("no frame from \(path) decoded as JPEG for \(formatSeconds(seconds)) s; try --pixel-format YUYV", location: path)
+    }
+
     static func unplugged(_ path: String) -> RecError {
         .runtime("\(path) was unplugged (or stopped responding) while recording; plug it back in", cause: unpluggedCause,
                  location: path)

@@ -86,7 +86,7 @@ extension V4L2Camera {
         case .nv12: format = VideoFormat(width: mode.size.width, height: mode.size.height, pixelFormat: .nv12)
         default:
             do { decoder = try MJPEGDecoder() } catch { throw error.recError("cannot decode MJPEG from \(path)") }
-            if let first = try nextDecodedFrame() {
+            if let first = try nextDecodedFrame(keepingJPEG: true) {
                 pending = first
                 format = first.frame.format
             }

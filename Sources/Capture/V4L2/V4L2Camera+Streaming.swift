@@ -1,4 +1,3 @@
-import CFFmpeg
 import CV4L2
 import Glibc
 import Media
@@ -21,7 +20,7 @@ extension V4L2Camera {
             return first.frame
         }
         guard let mode else { throw RecError.runtime("\(path) is not started; call start() first") }
-        if mode.fourcc.isJPEG { return try nextDecodedFrame()?.frame }
+        if mode.fourcc.isJPEG { return try nextDecodedFrame(keepingJPEG: false)?.frame }
         let target = format
         return try withNextBuffer { buffer throws(RecError) in
             do throws(FFmpegError) {
@@ -48,17 +47,23 @@ extension V4L2Camera {
         return try withNextBuffer { CompressedFrame(data: Array($0.bytes), captureTime: $0.captureTime, sequence: $0.sequence) }
     }
 
-    /// The next JPEG decoded, with its bytes; a JPEG that fails to decode is counted and skipped.
-    func nextDecodedFrame() throws(RecError) -> (frame: VideoFrame, jpeg: CompressedFrame)? {
+    /// The next JPEG decoded, and its bytes when `keepingJPEG` (else empty); a JPEG that fails
+    /// to decode is counted and skipped.
+    func nextDecodedFrame(keepingJPEG: Bool) throws(RecError) -> (frame: VideoFrame, jpeg: CompressedFrame)? {
         guard let decoder else { return nil }
+        let started = system.monotonicMicroseconds()
         while true {
             let decoded = try withNextBuffer { buffer -> (frame: VideoFrame, jpeg: CompressedFrame)? in
                 guard let frame = try? decoder.decode(buffer.bytes, captureTime: buffer.captureTime, sequence: buffer.sequence)
                 else { return nil }
-                return (frame, CompressedFrame(data: Array(buffer.bytes), captureTime: buffer.captureTime, sequence: buffer.sequence))
+                return (frame, CompressedFrame(data: keepingJPEG ? Array(buffer.bytes) : [],
+                                               captureTime: buffer.captureTime, sequence: buffer.sequence))
             }
             if let decoded { return decoded }
             errorFrames += 1
+            if Double(system.monotonicMicroseconds() - started) / 1_000_000 >= options.watchdogSeconds {
+                throw CameraFault.undecodable(path, seconds: options.watchdogSeconds)
+            }
         }
     }
 
