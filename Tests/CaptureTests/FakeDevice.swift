@@ -29,6 +29,9 @@ struct FakeFaults {
     /// S_FMT and S_PARM settle on these whatever was asked, as a stubborn driver does.
     var forcedSize: FrameSize?
     var forcedInterval: Rational?
+    /// G_PARM without V4L2_CAP_TIMEPERFRAME (fixed-rate cameras), or S_PARM failing with this.
+    var noFrameRateControl = false
+    var setParmError: DeviceErrno?
     /// Timestamps flagged unknown (not CLOCK_MONOTONIC), as some drivers do.
     var unknownTimestamps = false
 }

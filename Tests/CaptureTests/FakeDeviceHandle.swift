@@ -167,6 +167,7 @@ final class FakeHandle {
 
     private func parm(_ set: Bool, _ p: UnsafeMutablePointer<v4l2_streamparm>) -> Result<Void, DeviceErrno> {
         guard p.pointee.type == CV4L2_BUF_TYPE_VIDEO_CAPTURE else { return .failure(.invalid) }
+        if set, let error = system.faults.setParmError { return .failure(error) }
         if set, let format, let offered = ModeNegotiator.intervals(of: format, at: size),
            let wanted = rational(p.pointee.parm.capture.timeperframe) {
             switch offered {
@@ -177,7 +178,7 @@ final class FakeHandle {
             }
         }
         if set, let forced = system.faults.forcedInterval { interval = forced }
-        p.pointee.parm.capture.capability = CV4L2_CAP_TIMEPERFRAME
+        p.pointee.parm.capture.capability = system.faults.noFrameRateControl ? 0 : CV4L2_CAP_TIMEPERFRAME
         p.pointee.parm.capture.timeperframe = fract(interval)
         return .success(())
     }

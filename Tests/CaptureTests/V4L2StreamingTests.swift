@@ -194,6 +194,14 @@ struct V4L2StreamingTests {
         #expect(try camera.nextFrame()?.format.width == 640)
     }
 
+    @Test(arguments: [FakeFaults(noFrameRateControl: true), FakeFaults(setParmError: .invalid)])
+    func camerasThatKeepTheirOwnRateStillStream(_ faults: FakeFaults) throws {
+        let camera = Self.camera(FakeV4L2System.webcam(faults: faults), "640x480", 15)
+        try camera.start()
+        #expect(camera.notes.first?.hasSuffix("it runs at its own rate") == true, "\(camera.notes)")
+        #expect(try camera.nextFrame() != nil)
+    }
+
     @Test func droppingTheCameraWithoutStopReleasesEverything() throws {
         let system = FakeV4L2System.webcam()
         do {

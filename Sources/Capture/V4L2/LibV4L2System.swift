@@ -4,7 +4,7 @@ import Glibc
 
 /// The real seam: libv4l2 (which converts exotic formats and works around driver quirks) for
 /// the device calls, the file system for /dev and /proc.
-public final class LibV4L2System: VideoDeviceSystem {
+public final class LibV4L2System: VideoDeviceSystem, Sendable {
     public init() {}
 
     /// The corresponding C function is `v4l2_open`.

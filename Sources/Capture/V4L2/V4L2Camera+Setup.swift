@@ -67,7 +67,14 @@ extension V4L2Camera {
             return actual
         }
         parm.parm.capture.timeperframe = v4l2_fract(numerator: UInt32(wanted.interval.num), denominator: UInt32(wanted.interval.den))
-        try check(system.control(stream.fd, CV4L2_VIDIOC_S_PARM, &parm).mapError { V4L2StreamError("VIDIOC_S_PARM", $0) }, stream.path)
+        switch system.control(stream.fd, CV4L2_VIDIOC_S_PARM, &parm) {
+        case .success: break
+        case .failure(let e) where e == .busy || e == .noDevice:
+            try check(.failure(V4L2StreamError("VIDIOC_S_PARM", e)), stream.path)
+        case .failure(let e):
+            // Some drivers claim TIMEPERFRAME and still refuse it; the camera keeps its own rate.
+            notes.append("\(stream.path) refused the frame rate (\(e)); it runs at its own rate")
+        }
         _ = system.control(stream.fd, CV4L2_VIDIOC_G_PARM, &parm)
         if let set = rational(parm.parm.capture.timeperframe) {
             actual.interval = set
