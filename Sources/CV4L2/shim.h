@@ -4,6 +4,7 @@
 #define CV4L2_SHIM_H
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -35,4 +36,47 @@ static const unsigned long CV4L2_VIDIOC_QBUF = VIDIOC_QBUF;
 static const unsigned long CV4L2_VIDIOC_DQBUF = VIDIOC_DQBUF;
 static const unsigned long CV4L2_VIDIOC_STREAMON = VIDIOC_STREAMON;
 static const unsigned long CV4L2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
+
+// Pixel formats (v4l2_fourcc is a function-like macro, so Swift cannot see V4L2_PIX_FMT_*).
+static const uint32_t CV4L2_PIX_FMT_YUYV = V4L2_PIX_FMT_YUYV;
+static const uint32_t CV4L2_PIX_FMT_UYVY = V4L2_PIX_FMT_UYVY;
+static const uint32_t CV4L2_PIX_FMT_NV12 = V4L2_PIX_FMT_NV12;
+static const uint32_t CV4L2_PIX_FMT_YUV420 = V4L2_PIX_FMT_YUV420;
+static const uint32_t CV4L2_PIX_FMT_MJPEG = V4L2_PIX_FMT_MJPEG;
+static const uint32_t CV4L2_PIX_FMT_JPEG = V4L2_PIX_FMT_JPEG;
+static const uint32_t CV4L2_PIX_FMT_H264 = V4L2_PIX_FMT_H264;
+static const uint32_t CV4L2_PIX_FMT_RGB24 = V4L2_PIX_FMT_RGB24;
+static const uint32_t CV4L2_PIX_FMT_GREY = V4L2_PIX_FMT_GREY;
+
+// Capability flags (struct v4l2_capability.capabilities / device_caps).
+static const uint32_t CV4L2_CAP_VIDEO_CAPTURE = V4L2_CAP_VIDEO_CAPTURE;
+static const uint32_t CV4L2_CAP_STREAMING = V4L2_CAP_STREAMING;
+static const uint32_t CV4L2_CAP_DEVICE_CAPS = V4L2_CAP_DEVICE_CAPS;
+static const uint32_t CV4L2_CAP_META_CAPTURE = V4L2_CAP_META_CAPTURE;
+static const uint32_t CV4L2_CAP_TIMEPERFRAME = V4L2_CAP_TIMEPERFRAME;
+
+// Buffer flags (struct v4l2_buffer.flags).
+static const uint32_t CV4L2_BUF_FLAG_MAPPED = V4L2_BUF_FLAG_MAPPED;
+static const uint32_t CV4L2_BUF_FLAG_QUEUED = V4L2_BUF_FLAG_QUEUED;
+static const uint32_t CV4L2_BUF_FLAG_DONE = V4L2_BUF_FLAG_DONE;
+static const uint32_t CV4L2_BUF_FLAG_ERROR = V4L2_BUF_FLAG_ERROR;
+static const uint32_t CV4L2_BUF_FLAG_TIMESTAMP_MASK = V4L2_BUF_FLAG_TIMESTAMP_MASK;
+static const uint32_t CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC;
+static const uint32_t CV4L2_FMT_FLAG_COMPRESSED = V4L2_FMT_FLAG_COMPRESSED;
+static const uint32_t CV4L2_FMT_FLAG_EMULATED = V4L2_FMT_FLAG_EMULATED;
+
+// Enumerations, as plain integers for the structs' __u32 fields.
+static const uint32_t CV4L2_BUF_TYPE_VIDEO_CAPTURE = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+static const uint32_t CV4L2_MEMORY_MMAP = V4L2_MEMORY_MMAP;
+static const uint32_t CV4L2_FIELD_ANY = V4L2_FIELD_ANY;
+static const uint32_t CV4L2_FIELD_NONE = V4L2_FIELD_NONE;
+static const uint32_t CV4L2_FRMSIZE_TYPE_DISCRETE = V4L2_FRMSIZE_TYPE_DISCRETE;
+static const uint32_t CV4L2_FRMSIZE_TYPE_CONTINUOUS = V4L2_FRMSIZE_TYPE_CONTINUOUS;
+static const uint32_t CV4L2_FRMSIZE_TYPE_STEPWISE = V4L2_FRMSIZE_TYPE_STEPWISE;
+static const uint32_t CV4L2_FRMIVAL_TYPE_DISCRETE = V4L2_FRMIVAL_TYPE_DISCRETE;
+static const uint32_t CV4L2_FRMIVAL_TYPE_CONTINUOUS = V4L2_FRMIVAL_TYPE_CONTINUOUS;
+static const uint32_t CV4L2_FRMIVAL_TYPE_STEPWISE = V4L2_FRMIVAL_TYPE_STEPWISE;
+
+// mmap(2) results and flags for the seam.
+static void *const CV4L2_MAP_FAILED = MAP_FAILED;
 #endif

@@ -1,0 +1,71 @@
+import RecCore
+
+/// The errors a V4L2 camera gives the user, each saying what to try next.
+public enum CameraFault {
+    /// The `cause` of the error `nextFrame()` throws when the camera went away mid-stream (ENODEV,
+    /// POLLERR); test for it with `RecError.isCameraUnplugged`, then call `V4L2Camera.reopen`.
+    public static let unpluggedCause = "ENODEV: camera unplugged"
+
+    static func noCameras() -> RecError {
+        .runtime("no cameras found (no /dev/video* capture device); use --source test for the built-in stand-in camera")
+    }
+
+    static func busy(_ path: String, holders: [String], cause: DeviceErrno) -> RecError {
+        let who = holders.isEmpty ? "another program" : holders.joined(separator: ", ")
+        let hint = holders.isEmpty ? "close the other program (`fuser \(path)` shows it) and try again"
+                                   : "close it and try again"
+        return .runtime("\(path) is in use by \(who); \(hint)", cause: "\(cause)", location: path)
+    }
+
+    static func accessDenied(_ path: String) -> RecError {
+        .runtime("no permission to open \(path); add yourself to the 'video' group: sudo usermod -aG video $USER, then log in again",
+                 cause: "\(DeviceErrno.accessDenied)", location: path)
+    }
+
+    static func notFound(_ path: String, existing: [CameraInfo]) -> RecError {
+        if existing.isEmpty {
+            return .usage("no such device \(path), and no camera is connected; use --source test for the built-in stand-in camera",
+                          location: path)
+        }
+        let list = existing.map { "\($0.path) (\($0.card))" }.joined(separator: ", ")
+        return .usage("no such device \(path); cameras here: \(list) — see `rec devices`", location: path)
+    }
+
+    static func notCapture(_ path: String) -> RecError {
+        .usage("\(path) cannot capture video (it is not a camera, or it is a camera's metadata node); see `rec devices` for the capture nodes",
+               location: path)
+    }
+
+    static func device(_ path: String, _ operation: String, _ error: DeviceErrno) -> RecError {
+        .runtime("\(path) failed while \(operation); unplug and replug the camera, or try another --size or --fps",
+                 cause: "\(operation): \(error)", location: path)
+    }
+
+    static func watchdog(_ path: String, seconds: Double) -> RecError {
+        .runtime("no frame from \(path) for \(formatSeconds(seconds)) s; the camera stopped delivering frames "
+                 + "(check the cable and lighting, or whether another program took it) and try again", location: path)
+    }
+
+    static func undecodable(_ path: String, seconds: Double) -> RecError {
+        .runtime("no frame from \(path) decoded as JPEG for \(formatSeconds(seconds)) s; try --pixel-format YUYV", location: path)
+    }
+
+    static func unplugged(_ path: String) -> RecError {
+        .runtime("\(path) was unplugged (or stopped responding) while recording; plug it back in", cause: unpluggedCause,
+                 location: path)
+    }
+
+    static func didNotReturn(_ path: String, seconds: Double) -> RecError {
+        .runtime("\(path) did not come back within \(formatSeconds(seconds)) s; plug it in and start again",
+                 cause: unpluggedCause, location: path)
+    }
+
+    private static func formatSeconds(_ s: Double) -> String {
+        s == s.rounded() ? String(Int(s)) : String(s)
+    }
+}
+
+extension RecError {
+    /// True for the error a camera throws when it was unplugged mid-stream.
+    public var isCameraUnplugged: Bool { cause == CameraFault.unpluggedCause }
+}

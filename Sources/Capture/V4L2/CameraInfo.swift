@@ -1,0 +1,101 @@
+import RecCore
+
+/// A picture size in pixels.
+public struct FrameSize: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses "1280x720".
+    public init?(_ text: String) {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        self.init(width: w, height: h)
+    }
+
+    public var area: Int { width * height }
+    public var description: String { "\(width)x\(height)" }
+
+    /// Orders by area, then width.
+    public static func < (a: FrameSize, b: FrameSize) -> Bool { (a.area, a.width) < (b.area, b.width) }
+}
+
+/// The frame intervals (seconds per frame) a camera offers at one size: a list (`V4L2_FRMIVAL_TYPE_DISCRETE`)
+/// or a range (`STEPWISE`, or `CONTINUOUS` with a step of 1/∞ written as `step == nil`).
+public enum FrameIntervals: Hashable, Sendable {
+    case discrete([Rational])
+    case stepwise(min: Rational, max: Rational, step: Rational?)
+
+    /// The highest frame rate offered, in frames per second.
+    public var maxRate: Double {
+        switch self {
+        case .discrete(let list): list.map { 1 / $0.doubleValue }.max() ?? 0
+        case .stepwise(let min, _, _): 1 / min.doubleValue
+        }
+    }
+}
+
+/// One size a format offers and the intervals at that size.
+public struct SizeMode: Hashable, Sendable {
+    public var size: FrameSize
+    public var intervals: FrameIntervals
+
+    public init(size: FrameSize, intervals: FrameIntervals) {
+        self.size = size
+        self.intervals = intervals
+    }
+}
+
+/// The sizes a format offers: a list of sizes (`V4L2_FRMSIZE_TYPE_DISCRETE`), or a range
+/// (`STEPWISE`; `CONTINUOUS` is a range with a step of 1x1), with the intervals measured at the
+/// largest size (the slowest, so a safe estimate for smaller ones).
+public enum FrameSizes: Hashable, Sendable {
+    case discrete([SizeMode])
+    case stepwise(min: FrameSize, max: FrameSize, step: FrameSize, intervals: FrameIntervals)
+}
+
+/// One pixel format a camera offers (`VIDIOC_ENUM_FMT`) and its sizes.
+public struct CameraFormat: Hashable, Sendable {
+    public var fourcc: FourCC
+    /// The driver's description, e.g. "Motion-JPEG".
+    public var name: String
+    public var isCompressed: Bool
+    public var sizes: FrameSizes
+
+    public init(fourcc: FourCC, name: String, isCompressed: Bool, sizes: FrameSizes) {
+        self.fourcc = fourcc
+        self.name = name
+        self.isCompressed = isCompressed
+        self.sizes = sizes
+    }
+}
+
+/// A video capture device as `rec devices` shows it.
+public struct CameraInfo: Hashable, Sendable {
+    /// The node, e.g. "/dev/video0".
+    public var path: String
+    /// The /dev/v4l/by-id link to it, which survives replugging into another port; nil if none.
+    public var stablePath: String?
+    /// `v4l2_capability.card`, e.g. "HD Pro Webcam C920".
+    public var card: String
+    public var driver: String
+    public var busInfo: String
+    /// The node's own capabilities (`device_caps` when the driver reports them).
+    public var capabilities: UInt32
+    public var formats: [CameraFormat]
+
+    public init(path: String, stablePath: String?, card: String, driver: String, busInfo: String,
+                capabilities: UInt32, formats: [CameraFormat]) {
+        self.path = path
+        self.stablePath = stablePath
+        self.card = card
+        self.driver = driver
+        self.busInfo = busInfo
+        self.capabilities = capabilities
+        self.formats = formats
+    }
+}

@@ -1,0 +1,82 @@
+import CV4L2
+import Foundation
+import Glibc
+
+/// The real seam: libv4l2 (which converts exotic formats and works around driver quirks) for
+/// the device calls, the file system for /dev and /proc.
+public final class LibV4L2System: VideoDeviceSystem, Sendable {
+    public init() {}
+
+    /// The corresponding C function is `v4l2_open`.
+    public func open(_ path: String, flags: Int32) -> Result<Int32, DeviceErrno> {
+        let fd = cv4l2_open(path, flags | O_CLOEXEC)
+        return fd < 0 ? .failure(DeviceErrno(cv4l2_errno())) : .success(fd)
+    }
+
+    /// The corresponding C function is `v4l2_close`.
+    public func close(_ fd: Int32) { _ = cv4l2_close(fd) }
+
+    /// The corresponding C function is `v4l2_ioctl`.
+    public func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Result<Void, DeviceErrno> {
+        cv4l2_ioctl(fd, request, argument) < 0 ? .failure(DeviceErrno(cv4l2_errno())) : .success(())
+    }
+
+    /// The corresponding C function is `v4l2_mmap`.
+    public func mmap(_ fd: Int32, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, DeviceErrno> {
+        let address = cv4l2_mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, offset)
+        guard let address, address != CV4L2_MAP_FAILED else { return .failure(DeviceErrno(cv4l2_errno())) }
+        return .success(address)
+    }
+
+    /// The corresponding C function is `v4l2_munmap`.
+    public func munmap(_ address: UnsafeMutableRawPointer, length: Int) { _ = cv4l2_munmap(address, length) }
+
+    /// The corresponding C function is `poll`.
+    public func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) -> Result<Int16, DeviceErrno> {
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        let n = Glibc.poll(&entry, 1, timeoutMilliseconds)
+        if n < 0 { return .failure(DeviceErrno(errno)) }
+        return .success(n == 0 ? 0 : entry.revents)
+    }
+
+    public func videoDeviceNodes() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+        return names.compactMap { name -> (Int, String)? in
+            guard name.hasPrefix("video"), let n = Int(name.dropFirst(5)) else { return nil }
+            return (n, "/dev/" + name)
+        }.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    public func stableLinks() -> [(link: String, target: String)] {
+        let directory = "/dev/v4l/by-id"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.sorted().compactMap { name in
+            let link = directory + "/" + name
+            guard let resolved = realpath(link, nil) else { return nil }
+            defer { free(resolved) }
+            return (link, String(cString: resolved))
+        }
+    }
+
+    public func processesHolding(_ path: String) -> [String] {
+        let me = getpid()
+        let pids = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { Int32($0) }
+        return pids.filter { $0 != me }.compactMap { pid in
+            let fdDirectory = "/proc/\(pid)/fd"
+            guard let fds = try? FileManager.default.contentsOfDirectory(atPath: fdDirectory) else { return nil }
+            let holds = fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: fdDirectory + "/" + $0)) == path }
+            guard holds else { return nil }
+            let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+            return "\(name) (pid \(pid))"
+        }
+    }
+
+    public func monotonicMicroseconds() -> Int64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
+    }
+
+    public func sleep(milliseconds: Int) { usleep(UInt32(milliseconds) * 1_000) }
+}

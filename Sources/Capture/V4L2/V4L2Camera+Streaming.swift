@@ -1,0 +1,146 @@
+import CV4L2
+import Glibc
+import Media
+import RecCore
+
+/// A filled driver buffer, borrowed for the length of a `withNextBuffer` closure: `bytes` points
+/// into the mmap'd queue and must not escape it.
+struct BorrowedBuffer {
+    var bytes: UnsafeRawBufferPointer
+    var captureTime: Timestamp
+    var sequence: Int64
+}
+
+extension V4L2Camera {
+    /// Blocks until the next frame: YUYV and NV12 copied once into a new frame (row by row,
+    /// honouring the driver's bytes per line), MJPEG decoded.
+    public func nextFrame() throws(RecError) -> VideoFrame? {
+        if let first = pending {
+            pending = nil
+            return first.frame
+        }
+        guard let mode else { throw RecError.runtime("\(path) is not started; call start() first") }
+        if mode.fourcc.isJPEG { return try nextDecodedFrame(keepingJPEG: false)?.frame }
+        let target = format
+        return try withNextBuffer { buffer throws(RecError) in
+            do throws(FFmpegError) {
+                let frame = try VideoFrame(format: target, captureTime: buffer.captureTime, sequence: buffer.sequence)
+                copyRows(buffer.bytes, into: frame)
+                return frame
+            } catch {
+                throw error.recError("cannot allocate a \(target) frame")
+            }
+        }
+    }
+
+    /// The next frame exactly as the camera compressed it (MJPEG: one JPEG image), for `copy`
+    /// presets that store it without re-encoding. Use instead of `nextFrame()`, not with it.
+    public func nextCompressedFrame() throws(RecError) -> CompressedFrame? {
+        if let first = pending {
+            pending = nil
+            return first.jpeg
+        }
+        guard let mode, mode.fourcc.isJPEG else {
+            throw RecError.usage("\(path) delivers raw \(mode?.fourcc.description ?? "") frames, not JPEG; "
+                                 + "a copy preset needs --pixel-format MJPG")
+        }
+        return try withNextBuffer { CompressedFrame(data: Array($0.bytes), captureTime: $0.captureTime, sequence: $0.sequence) }
+    }
+
+    /// The next JPEG decoded, and its bytes when `keepingJPEG` (else empty); a JPEG that fails
+    /// to decode is counted and skipped.
+    func nextDecodedFrame(keepingJPEG: Bool) throws(RecError) -> (frame: VideoFrame, jpeg: CompressedFrame)? {
+        guard let decoder else { return nil }
+        let started = system.monotonicMicroseconds()
+        while true {
+            let decoded = try withNextBuffer { buffer -> (frame: VideoFrame, jpeg: CompressedFrame)? in
+                guard let frame = try? decoder.decode(buffer.bytes, captureTime: buffer.captureTime, sequence: buffer.sequence)
+                else { return nil }
+                return (frame, CompressedFrame(data: keepingJPEG ? Array(buffer.bytes) : [],
+                                               captureTime: buffer.captureTime, sequence: buffer.sequence))
+            }
+            if let decoded { return decoded }
+            errorFrames += 1
+            if Double(system.monotonicMicroseconds() - started) / 1_000_000 >= options.watchdogSeconds {
+                throw CameraFault.undecodable(path, seconds: options.watchdogSeconds)
+            }
+        }
+    }
+
+    /// Waits for a filled buffer, lends it to `body`, and queues it back to the driver when
+    /// `body` returns or throws. Error-flagged and short buffers are counted and skipped;
+    /// sequence gaps are counted. Throws the watchdog error after `Options.watchdogSeconds`
+    /// without a frame, and the unplugged error (`isCameraUnplugged`) on ENODEV or POLLERR.
+    func withNextBuffer<R>(_ body: (BorrowedBuffer) throws(RecError) -> R) throws(RecError) -> R {
+        guard let stream else { throw RecError.runtime("\(path) is not started; call start() first") }
+        let started = system.monotonicMicroseconds()
+        while true {
+            let buffer: v4l2_buffer
+            switch stream.dequeue() {
+            case .success(let b): buffer = b
+            case .failure(.again):
+                try waitForBuffer(stream, since: started)
+                continue
+            case .failure(.noDevice): throw unplugged()
+            case .failure(.io):
+                errorFrames += 1 // EIO: the driver lost a frame; wait for the next one
+                try waitForBuffer(stream, since: started)
+                continue
+            case .failure(let e): throw CameraFault.device(stream.path, "VIDIOC_DQBUF", e)
+            }
+            let index = Int(buffer.index)
+            guard stream.buffers.indices.contains(index) else {
+                throw CameraFault.device(stream.path, "VIDIOC_DQBUF (buffer index \(index) out of range)", .invalid)
+            }
+            defer { stream.queue(index) }
+            let numbered = clock.sequence(buffer.sequence)
+            sequenceGaps += numbered.skipped
+            let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(stream.buffers[index])
+                .prefix(Int(min(buffer.bytesused, UInt32(stream.buffers[index].count)))))
+            if buffer.flags & CV4L2_BUF_FLAG_ERROR != 0 || bytes.count < layout.minimumBytes {
+                errorFrames += 1
+                continue
+            }
+            let monotonic = buffer.flags & CV4L2_BUF_FLAG_TIMESTAMP_MASK == CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC
+            let time = monotonic ? Int64(buffer.timestamp.tv_sec) * 1_000_000 + Int64(buffer.timestamp.tv_usec)
+                                 : system.monotonicMicroseconds()
+            return try body(BorrowedBuffer(bytes: bytes, captureTime: clock.captureTime(time), sequence: numbered.sequence))
+        }
+    }
+
+    /// poll(2) until the node is readable; the watchdog and unplug checks live here.
+    private func waitForBuffer(_ stream: V4L2Stream, since started: Int64) throws(RecError) {
+        switch system.waitReadable(stream.fd, timeoutMilliseconds: options.pollMilliseconds) {
+        case .success(let revents):
+            if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw unplugged() }
+        case .failure(.noDevice): throw unplugged()
+        case .failure(let e): throw CameraFault.device(stream.path, "poll", e)
+        }
+        let waited = Double(system.monotonicMicroseconds() - started) / 1_000_000
+        if waited >= options.watchdogSeconds { throw CameraFault.watchdog(stream.path, seconds: options.watchdogSeconds) }
+    }
+
+    /// Releases the dead device and returns the error the recorder recognises.
+    private func unplugged() -> RecError {
+        let target = stream?.path ?? path
+        stop()
+        return CameraFault.unplugged(target)
+    }
+
+    /// One copy from the driver's rows into the frame's planes (YUYV: one plane; NV12: Y then UV).
+    private func copyRows(_ source: UnsafeRawBufferPointer, into frame: VideoFrame) {
+        let width = format.width, height = format.height
+        let planes = format.pixelFormat == .nv12 ? [(rows: height, bytes: width), (rows: height / 2, bytes: width)]
+                                                 : [(rows: height, bytes: width * 2)]
+        var offset = 0
+        for (index, plane) in planes.enumerated() {
+            guard let destination = frame.plane(index) else { continue }
+            for row in 0..<plane.rows {
+                (destination.base + row * destination.bytesPerRow)
+                    .update(from: (source.baseAddress! + offset + row * layout.bytesPerLine).assumingMemoryBound(to: UInt8.self),
+                            count: plane.bytes)
+            }
+            offset += plane.rows * layout.bytesPerLine
+        }
+    }
+}

@@ -1,0 +1,146 @@
+import Media
+import RecCore
+
+/// A V4L2 camera (a USB webcam, a capture card) as a `FrameSource`.
+///
+/// `start()` opens the node non-blocking, chooses a mode with `ModeNegotiator`, sets it, reads back
+/// what the driver really set (differences go to `notes`), maps `Options.bufferCount` buffers and
+/// starts streaming. `nextFrame()` waits for a filled buffer, copies it once into a frame (YUYV,
+/// NV12) or decodes it (MJPEG), and hands the buffer straight back to the driver.
+///
+/// Capture times are the driver's CLOCK_MONOTONIC timestamps (our own clock at dequeue when the
+/// driver's are not monotonic), minus the first frame's: 0 is the first frame. If the camera is
+/// unplugged, `nextFrame()` throws an error with `isCameraUnplugged`; `reopen(waitingUpTo:)` waits
+/// for it to come back and continues the same timeline and sequence numbers.
+public final class V4L2Camera: FrameSource {
+    /// Tuning that rarely needs changing.
+    public struct Options: Sendable {
+        /// mmap buffers to ask the driver for (it may give more).
+        public var bufferCount: Int
+        /// Throw the watchdog error when no frame came for this long.
+        public var watchdogSeconds: Double
+        /// How long one poll(2) waits before checking the watchdog.
+        public var pollMilliseconds: Int32
+
+        public init(bufferCount: Int = 4, watchdogSeconds: Double = 5, pollMilliseconds: Int32 = 250) {
+            self.bufferCount = bufferCount
+            self.watchdogSeconds = watchdogSeconds
+            self.pollMilliseconds = pollMilliseconds
+        }
+    }
+
+    /// The node or /dev/v4l/by-id link the camera was asked for.
+    public let path: String
+    public let request: CameraRequest
+    public let options: Options
+    let system: any VideoDeviceSystem
+
+    /// The device as discovered at `start()`: card, driver, stable path, formats.
+    public internal(set) var info: CameraInfo?
+    /// The mode the driver really set, after `start()`.
+    public internal(set) var mode: CameraMode?
+    /// What the user should hear about the mode: fallbacks and what the driver changed.
+    public internal(set) var notes: [String] = []
+    public internal(set) var format = VideoFormat(width: 0, height: 0, pixelFormat: .none)
+    /// Buffers the driver flagged V4L2_BUF_FLAG_ERROR, and frames that failed to decode.
+    public internal(set) var errorFrames = 0
+    /// Frames the driver dropped: gaps in the buffers' sequence numbers.
+    public internal(set) var sequenceGaps = 0
+
+    var stream: V4L2Stream?
+    var decoder: MJPEGDecoder?
+    var layout = RawLayout(bytesPerLine: 0, minimumBytes: 0)
+    /// The first frame, held by `start()` for MJPEG to learn the decoded format.
+    var pending: (frame: VideoFrame, jpeg: CompressedFrame)?
+    var clock = CaptureClock()
+
+    /// A camera at `path` ("/dev/video0" or a /dev/v4l/by-id link); nothing is opened until `start()`.
+    /// Tests pass a fake driver as `system`.
+    public init(path: String, request: CameraRequest = CameraRequest(), options: Options = Options(),
+                system: any VideoDeviceSystem = LibV4L2System()) {
+        self.path = path
+        self.request = request
+        self.options = options
+        self.system = system
+    }
+
+    deinit { stream?.close() }
+
+    public var nominalFrameRate: Rational? { mode?.frameRate }
+
+    /// Gaps in the driver's sequence numbers plus error-flagged or undecodable buffers.
+    public var droppedFrames: Int { sequenceGaps + errorFrames }
+
+    /// "/dev/video0 (HD Pro Webcam C920) MJPG 1920x1080@30".
+    public var description: String {
+        [path, info.map { "(\($0.card))" }, mode?.description].compactMap { $0 }.joined(separator: " ")
+    }
+
+    public func start() throws(RecError) {
+        guard stream == nil else { return }
+        do { try open(path) } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// Stops streaming, unmaps the buffers and closes the device; safe to call more than once.
+    public func stop() {
+        pending = nil
+        stream?.close()
+        stream = nil
+        decoder = nil
+    }
+
+    /// After an unplug: waits up to `seconds` for the same camera (by its /dev/v4l/by-id name when
+    /// it has one, so a new /dev/videoN number does not matter) to come back, then opens it in
+    /// the same mode. Capture times and sequence numbers continue from before the unplug.
+    public func reopen(waitingUpTo seconds: Double = 10) throws(RecError) {
+        stop()
+        let target = info?.stablePath ?? path
+        let deadline = system.monotonicMicroseconds() + Int64(seconds * 1_000_000)
+        while true {
+            if system.videoDeviceNodes().contains(target) || system.stableLinks().contains(where: { $0.link == target }) {
+                do throws(RecError) {
+                    clock.resume()
+                    try open(target)
+                    return
+                } catch where error.isCameraUnplugged || error.location == target
+                    && (error.code == .usage || error.cause == DeviceErrno.accessDenied.description) {
+                    // Gone again mid-setup, or udev has not yet given the new node its group and
+                    // permissions: wait and look again.
+                    stop()
+                } catch {
+                    stop()
+                    throw error
+                }
+            }
+            guard system.monotonicMicroseconds() < deadline else { throw CameraFault.didNotReturn(target, seconds: seconds) }
+            system.sleep(milliseconds: 250)
+        }
+    }
+}
+
+/// One compressed frame as the camera sent it (MJPEG), for presets that copy it into the file
+/// instead of re-encoding. Owns its bytes.
+public struct CompressedFrame: Sendable {
+    /// One complete JPEG image.
+    public var data: [UInt8]
+    /// On the session timeline, as for `VideoFrame.captureTime`.
+    public var captureTime: Timestamp
+    public var sequence: Int64
+
+    /// The JPEG as a packet for a muxer (every JPEG is a keyframe), timed in microseconds on the
+    /// session timeline; `frameDuration` is usually the camera's interval.
+    public func encodedPacket(frameDuration: Timestamp, streamIndex: Int = 0) -> EncodedPacket {
+        let time = captureTime.rescaled(to: .microseconds).value
+        return EncodedPacket(data: data, pts: time, dts: time, duration: frameDuration.rescaled(to: .microseconds).value,
+                             timeBase: .microseconds, isKeyframe: true, streamIndex: streamIndex, captureTime: captureTime)
+    }
+}
+
+/// Where the rows of a raw frame are in a driver buffer.
+struct RawLayout {
+    var bytesPerLine: Int
+    var minimumBytes: Int
+}
