@@ -1,3 +1,5 @@
+import RecCore
+
 /// The containers rec writes, with what each can do.
 public enum ContainerFormat: String, Sendable, CaseIterable {
     case mp4, mov, mkv, webm
@@ -34,6 +36,25 @@ public enum ContainerFormat: String, Sendable, CaseIterable {
         switch self {
         case .mp4, .mov: ["movflags": "frag_keyframe+empty_moov+default_base_moof"]
         case .mkv, .webm: ["cluster_time_limit": "1000", "cluster_size_limit": "4194304"]
+        }
+    }
+}
+
+extension ContainerFormat {
+    /// Whether this container can hold a stream of `codec` (FFmpeg's codec name) copied as it is.
+    public func canHold(codec: String) -> Bool {
+        switch self {
+        case .webm: ["vp8", "vp9", "av1"].contains(codec)
+        case .mp4: ["h264", "hevc", "av1", "vp9", "mjpeg", "mpeg4"].contains(codec)
+        case .mov: ["h264", "hevc", "mjpeg", "prores", "mpeg4", "av1"].contains(codec)
+        case .mkv: true
+        }
+    }
+
+    /// Throws a usage error, with what to do instead, if this container cannot hold `codec`.
+    public func check(codec: String) throws(RecError) {
+        guard canHold(codec: codec) else {
+            throw .usage("a .\(rawValue) file cannot hold \(codec) video; write the clip as .mkv (it holds any codec)")
         }
     }
 }

@@ -1,4 +1,7 @@
+import Foundation
+import Media
 import RecCore
+import Session
 
 /// `rec save`: write part of a running session's buffer to a file.
 struct SaveCommand: ParsableCommand {
@@ -40,6 +43,29 @@ struct SaveCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
-        throw .notImplemented("save")
+        guard range.from != nil || range.to != nil || range.last != nil else {
+            throw .usage("say which part to save: --from T --to T, or --last D (e.g. --last 30s, --from -45s --to -15s)")
+        }
+        let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: .mp4, prefix: "clip"))
+        guard ContainerFormat(path: path) != nil else {
+            throw .usage("rec writes clips as .mp4, .mov, .mkv or .webm; give -o a name with one of those")
+        }
+        try OutputFile.checkWritable(path, force: force)
+        let request = SaveRequest(from: range.from.map(ControlTime.text), to: range.to.map(ControlTime.text),
+                                  last: range.last.map(ControlTime.text), output: path,
+                                  keyframe: keyframe, clear: clear, force: force)
+        // A future end (+20s) is waited for by the session; allow for it.
+        var timeout = 120.0
+        if let to = range.to, to.hasPrefix("+"), let ahead = try? TimeParser.duration(String(to.dropFirst())) {
+            timeout += ahead.seconds
+        }
+        let reply = try ControlClient.send(.save(request), session: session, timeout: .milliseconds(Int64(timeout * 1000)))
+        guard case .save(let report) = try reply.get() else { throw .runtime("the session answered save with something else") }
+        if json {
+            context.console.print(SaveText.json(report))
+        } else {
+            context.console.print(SaveText.text(report))
+        }
+        return 0
     }
 }

@@ -1,4 +1,7 @@
+import Foundation
+import Media
 import RecCore
+import Session
 
 /// `rec snapshot`: save the latest frame of a session as a picture.
 struct SnapshotCommand: ParsableCommand {
@@ -7,7 +10,7 @@ struct SnapshotCommand: ParsableCommand {
         abstract: "Save the latest frame of a running session as a picture."
     )
     static let arguments: [ArgumentSpec] = [
-        .output("The picture to write; its extension picks the format, such as .png or .jpg."),
+        .output("The JPEG picture to write, such as still.jpg."),
         .session, .force,
     ]
 
@@ -22,6 +25,15 @@ struct SnapshotCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
-        throw .notImplemented("snapshot")
+        let path = OutputFile.absolute(output ?? OutputFile.defaultName(extension: "jpg", prefix: "snapshot"))
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard ext == "jpg" || ext == "jpeg" else {
+            throw .usage("snapshots are JPEG pictures; give -o a name ending in .jpg")
+        }
+        try OutputFile.checkWritable(path, force: force)
+        let reply = try ControlClient.send(.snapshot(SnapshotRequest(output: path, force: force)), session: session)
+        guard case .snapshot(let report) = try reply.get() else { throw .runtime("the session answered snapshot with something else") }
+        context.console.print("saved \(report.path) (\(report.width ?? 0)x\(report.height ?? 0), frame at \(TimeText.clock(report.time ?? 0)))")
+        return 0
     }
 }

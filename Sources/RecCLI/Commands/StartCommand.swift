@@ -1,4 +1,7 @@
+import Foundation
+import Media
 import RecCore
+import Session
 
 /// `rec start`: begin a background session that keeps recent frames in a ring buffer.
 struct StartCommand: ParsableCommand {
@@ -10,12 +13,12 @@ struct StartCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = [.session] + CaptureOptions.arguments + [
-        .option("buffer", value: "time", default: "30s", help: "How much recent video to keep in memory."),
-        .option("buffer-size", value: "bytes", help: "The most memory the buffer may use, such as 256M."),
+        .option("buffer", value: "time", default: "5m", help: "How much recent video to keep in memory."),
+        .option("buffer-size", value: "bytes", default: "1G", help: "The most memory the buffer may use, such as 256M."),
         .option("output", value: "file", help: "The file that also receives the whole recording."),
         .flag("no-file", help: "Keep frames only in the buffer and write no recording file."),
         .flag("foreground", help: "Run the session in this process instead of in the background."),
-        .option("start-timeout", value: "time", default: "10s", help: "How long to wait for the session to start."),
+        .option("start-timeout", value: "time", default: "5s", help: "How long to wait for the first frame before giving up."),
         .option("on-save", value: "command", help: "A command to run after each save, given the clip's path."),
         .force, .json,
     ]
@@ -23,7 +26,7 @@ struct StartCommand: ParsableCommand {
     var session: String
     var capture: CaptureOptions
     var buffer: String
-    var bufferSize: String?
+    var bufferSize: String
     var output: String?
     var noFile: Bool
     var foreground: Bool
@@ -36,7 +39,7 @@ struct StartCommand: ParsableCommand {
         session = try values.require("session")
         capture = try CaptureOptions(values)
         buffer = try values.require("buffer")
-        bufferSize = try values.value("buffer-size")
+        bufferSize = try values.require("buffer-size")
         output = try values.value("output")
         noFile = values.flag("no-file")
         foreground = values.flag("foreground")
@@ -53,6 +56,69 @@ struct StartCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
-        throw .notImplemented("start")
+        FFmpegLog.quiet()
+        let name = try SessionName.validate(session)
+        let runtime = RuntimeDirectory.current()
+        try runtime.checkAvailable(name)
+        let setup = try RecordingSetup(capture: capture, environment: context.environment)
+        var file: RecorderConfiguration.Output? = nil
+        if !noFile {
+            let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: setup.choice.container))
+            file = .init(path: path, container: try OutputFile.container(for: path, presetContainer: setup.choice.container))
+            try OutputFile.checkWritable(path, force: force)
+        }
+        let limits = RingLimits(maxDuration: try TimeParser.duration(buffer), maxBytes: try ByteSize.parse(bufferSize))
+        var recorder = setup.configuration(output: file, pace: .realtime)
+        recorder.startTimeout = try TimeParser.duration(startTimeout).seconds
+        let configuration = SessionConfiguration(name: name, recorder: recorder, ring: limits, onSave: onSave)
+        let child = context.environment[SessionLauncher.childVariable] == "1"
+        if foreground || child {
+            if child { setsid() }
+            let summary = try SessionProcess.run(configuration: configuration, source: try setup.makeSource(),
+                                                 runtime: runtime) { folder, status in
+                if child {
+                    SessionLauncher.detachOutput(log: folder.logPath)
+                } else {
+                    print(started: status, folder: folder, limits: limits, console: context.console)
+                }
+            }
+            if !child { context.console.print(json ? StopText(summary).json : StopText(summary).text) }
+            return summary.error == nil ? 0 : 1
+        }
+        let arguments = childArguments(output: file?.path)
+        let status = try SessionLauncher.launch(arguments: arguments, session: name, runtime: runtime,
+                                                timeout: recorder.startTimeout + 10)
+        print(started: status, folder: try runtime.folder(named: name), limits: limits, console: context.console)
+        return 0
+    }
+
+    /// The same session, spelled out for the detached process: every path already absolute.
+    private func childArguments(output: String?) -> [String] {
+        var a = ["start", "--session", session, "--foreground", "--buffer", buffer, "--buffer-size", bufferSize,
+                 "--start-timeout", startTimeout]
+        if let s = capture.source {
+            a += ["--source", s.hasPrefix("file:") ? "file:" + OutputFile.absolute(String(s.dropFirst(5))) : s]
+        }
+        if let p = capture.preset { a += ["--preset", p.contains("/") ? OutputFile.absolute(p) : p] }
+        if let s = capture.size { a += ["--size", s] }
+        if let f = capture.fps { a += ["--fps", String(f)] }
+        for f in capture.filters { a += ["--filter", f] }
+        if let d = capture.duration { a += ["--duration", d] }
+        if let output { a += ["--output", output] } else { a.append("--no-file") }
+        if let onSave { a += ["--on-save", onSave] }
+        if force { a.append("--force") }
+        return a
+    }
+
+    private func print(started s: StatusBody, folder: SessionFolder, limits: RingLimits, console: Console) {
+        if json {
+            console.print(String(decoding: (try? JSONEncoder().encode(s)) ?? Data(), as: UTF8.self))
+            return
+        }
+        console.print("session '\(s.session ?? session)' started; it runs in the background until 'rec stop\(session == "default" ? "" : " --session " + session)'")
+        console.print("  source  \(s.source ?? "?"): \(s.mode ?? "?")")
+        console.print("  output  \(s.output ?? "none (ring only)")")
+        console.print("  buffer  the last \(limits.maxDuration.clockText) or \(ByteSize.text(limits.maxBytes)), whichever is smaller")
+        console.print("  log     \(folder.logPath)")
     }
 }

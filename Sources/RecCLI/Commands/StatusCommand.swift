@@ -1,4 +1,7 @@
+import Foundation
+import Media
 import RecCore
+import Session
 
 /// `rec status`: report on background sessions.
 struct StatusCommand: ParsableCommand {
@@ -23,6 +26,39 @@ struct StatusCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
-        throw .notImplemented("status")
+        let runtime = RuntimeDirectory.current()
+        if all {
+            let sessions = runtime.list()
+            if json {
+                let rows = sessions.map { s -> [String: String] in
+                    var row = ["session": s.folder.name, "state": StatusText.presence(s.presence)]
+                    if let info = s.info { row["source"] = info.source; row["pid"] = String(info.pid); row["started"] = info.startedAtText }
+                    return row
+                }
+                let e = JSONEncoder()
+                e.outputFormatting = [.sortedKeys]
+                context.console.print(String(decoding: (try? e.encode(rows)) ?? Data(), as: UTF8.self))
+            } else if sessions.isEmpty {
+                context.console.print("no sessions are running; start one with 'rec start'")
+            } else {
+                for s in sessions {
+                    let info = s.info.map { " pid \($0.pid), since \($0.startedAtText), \($0.source)" } ?? ""
+                    context.console.print("\(s.folder.name): \(StatusText.presence(s.presence))\(info)")
+                }
+            }
+            return 0
+        }
+        let reply: ControlReply
+        do {
+            reply = try ControlClient.send(.status, session: session, runtime: runtime)
+        } catch {
+            if json { context.console.print("{\"session\":\"\(session)\",\"state\":\"absent\"}") } else {
+                context.console.print(error.message)
+            }
+            return 1
+        }
+        guard case .status(let status) = try reply.get() else { throw .runtime("the session answered status with something else") }
+        context.console.print(json ? StatusText.json(status) : StatusText.text(status))
+        return 0
     }
 }

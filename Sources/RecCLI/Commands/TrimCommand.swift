@@ -91,7 +91,7 @@ struct TrimCommand: ParsableCommand {
         if reencode {
             settings = try EncodingChoice.resolve(preset: preset, environment: context.environment).settings
         } else {
-            try ClipContainer.check(codec: read.source.video.parameters.codecName, container: container, path: outputPath!)
+            try container.check(codec: read.source.video.parameters.codecName)
         }
         let report = try ClipWriter.write(read.source, plan: plan, to: outputPath!, container: container, reencode: settings)
         let text = ClipReportText(plan: report.plan, path: report.path, bytes: report.bytes, origin: reader.start)

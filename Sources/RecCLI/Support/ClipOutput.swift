@@ -55,19 +55,3 @@ struct ClipReportText: Encodable {
         return lines.joined(separator: "\n")
     }
 }
-
-/// Which containers can hold which codecs, for a clip written by stream copy.
-enum ClipContainer {
-    static func check(codec: String, container: ContainerFormat, path: String) throws(RecError) {
-        let fits: Bool
-        switch container {
-        case .webm: fits = ["vp8", "vp9", "av1"].contains(codec)
-        case .mp4: fits = ["h264", "hevc", "av1", "vp9", "mjpeg", "mpeg4"].contains(codec)
-        case .mov: fits = ["h264", "hevc", "mjpeg", "prores", "mpeg4", "av1"].contains(codec)
-        case .mkv: fits = true
-        }
-        if !fits {
-            throw .usage("a .\(container.rawValue) file cannot hold \(codec) video; write the clip as .mkv (holds any codec) or use --reencode with a preset that fits")
-        }
-    }
-}

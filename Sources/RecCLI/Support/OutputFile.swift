@@ -13,11 +13,16 @@ enum OutputFile {
     }
 
     /// `rec-YYYYMMDD-HHMMSS.<ext>` in the current folder, for recordings without `-o`.
-    static func defaultName(container: ContainerFormat, date: Date = Date()) -> String {
+    static func defaultName(container: ContainerFormat, prefix: String = "rec", date: Date = Date()) -> String {
+        defaultName(extension: container.rawValue, prefix: prefix, date: date)
+    }
+
+    /// `PREFIX-YYYYMMDD-HHMMSS.EXT`, local time.
+    static func defaultName(extension ext: String, prefix: String, date: Date = Date()) -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.dateFormat = "yyyyMMdd-HHmmss"
-        return "rec-\(f.string(from: date)).\(container.rawValue)"
+        return "\(prefix)-\(f.string(from: date)).\(ext)"
     }
 
     /// Checks that `path` may be written: its folder exists, and it does not exist unless `force`.

@@ -25,6 +25,10 @@ public final class Recorder: Sendable {
     private let startupError = Mutex<RecError?>(nil)
     private let encoderParameters = Mutex<CodecParameters?>(nil)
     private let sourceRate = Mutex<Rational?>(nil)
+    /// Capture times of frames lost (dropped late, or lost by the source before this frame), so a
+    /// save can say how many frames are missing inside its range. Bounded: the oldest are forgotten.
+    private let drops = Mutex<[Timestamp]>([])
+    private static let maxDropRecords = 100_000
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -90,6 +94,11 @@ public final class Recorder: Sendable {
         return s
     }
 
+    /// How many frames were lost (late or by the source) with capture times in `range`.
+    public func droppedFrames(in range: Range<Timestamp>) -> Int {
+        drops.withLock { $0.count { range.contains($0) } }
+    }
+
     /// The newest captured frame (for `rec snapshot`), without disturbing capture.
     public var latestFrame: VideoFrame? { latest.take() }
 
@@ -132,6 +141,7 @@ public final class Recorder: Sendable {
             }
             let clockStart = DispatchTime.now().uptimeNanoseconds
             var count = 0
+            var lastSourceDrops = 0
             while !stopRequested.load(ordering: .acquiring) {
                 guard let frame = try source.nextFrame() else { break }
                 if let limit = configuration.durationLimit, frame.captureTime >= limit { break }
@@ -140,7 +150,16 @@ public final class Recorder: Sendable {
                     if !sleep(until: due) { break }
                 }
                 latest.publish(frame)
-                queue.push(frame)
+                let lost = source.droppedFrames - lastSourceDrops
+                lastSourceDrops += lost
+                let queued = queue.push(frame)
+                if !queued || lost > 0 {
+                    let records = Array(repeating: frame.captureTime, count: lost + (queued ? 0 : 1))
+                    drops.withLock {
+                        $0.append(contentsOf: records)
+                        if $0.count > Self.maxDropRecords { $0.removeFirst($0.count - Self.maxDropRecords) }
+                    }
+                }
                 count += 1
                 let dropped = source.droppedFrames
                 stats.withLock {

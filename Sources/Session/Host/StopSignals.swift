@@ -3,10 +3,10 @@ import Foundation
 
 /// Turns SIGINT and SIGTERM into a clean stop: the first one calls `onStop`; the handlers stay
 /// installed while the value lives, so a second Ctrl-C does not kill a file being finished.
-final class StopSignals {
+public final class StopSignals {
     private let sources: [any DispatchSourceSignal]
 
-    init(onStop: @escaping @Sendable () -> Void) {
+    public init(onStop: @escaping @Sendable () -> Void) {
         let queue = DispatchQueue(label: "rec.signals")
         sources = [SIGINT, SIGTERM].map { sig in
             signal(sig, SIG_IGN)

@@ -1,0 +1,34 @@
+import CFFmpeg
+import Foundation
+import RecCore
+
+/// Writes one frame as a JPEG file with libavcodec's MJPEG encoder (`rec snapshot`).
+public enum JPEGWriter {
+    /// Encodes `frame` (any format; converted to full-range 4:2:0) at quality `qscale` (2 best …
+    /// 31 worst) into `path`, through a temporary file renamed into place.
+    @discardableResult
+    public static func write(_ frame: VideoFrame, to path: String, qscale: Double = 2) throws(FFmpegError) -> Int {
+        let format = VideoFormat(width: frame.format.width, height: frame.format.height, pixelFormat: .yuvj420p)
+        let settings = EncoderSettings(encoder: "mjpeg", width: format.width, height: format.height,
+                                       pixelFormat: .yuvj420p, timeBase: Rational(1, 1), frameRate: Rational(1, 1),
+                                       keyframeInterval: 1, rateControl: .qscale(qscale), globalHeader: false, threads: 1)
+        let encoder = try VideoEncoder(settings)
+        let picture = frame.format == format ? frame : try Scaler(from: frame.format, to: format).scale(frame)
+        picture.pointer.pointee.pts = 0
+        try encoder.send(picture.pointer)
+        try encoder.send(nil)
+        guard case .output(let packet) = try encoder.receive() else {
+            throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "mjpeg produced no picture")
+        }
+        let temporary = path + ".partial-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: Data(packet.data)) else {
+            throw FFmpegError(code: -errno, operation: "create \(temporary)")
+        }
+        guard rename(temporary, path) == 0 else {
+            let e = errno
+            unlink(temporary)
+            throw FFmpegError(code: -e, operation: "rename \(temporary)")
+        }
+        return packet.data.count
+    }
+}

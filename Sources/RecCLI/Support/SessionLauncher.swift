@@ -1,0 +1,79 @@
+import Foundation
+import RecCore
+import Session
+
+/// Starts the detached session process for `rec start` and waits for its "camera started" signal.
+///
+/// The child is this same executable running `rec start --foreground` with `REC_SESSION_CHILD=1`:
+/// it leaves the terminal's session (setsid), and keeps its stderr on a pipe to us until its first
+/// frame is in and its socket listens, so any start-up error reaches the user here; then it moves
+/// its output to the session log and we return.
+enum SessionLauncher {
+    static let childVariable = "REC_SESSION_CHILD"
+
+    static func launch(arguments: [String], session: String, runtime: RuntimeDirectory,
+                       timeout: Double) throws(RecError) -> StatusBody {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executablePath())
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment[childVariable] = "1"
+        process.environment = environment
+        let errors = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        do { try process.run() } catch {
+            throw .runtime("cannot launch the session process", cause: "\(error)")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if !process.isRunning {
+                let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let message = text.split(separator: "\n").first { $0.hasPrefix("rec: ") }.map { String($0.dropFirst(5)) }
+                throw RecError(process.terminationStatus == 64 ? .usage : .runtime,
+                               message ?? "the session exited while starting (status \(process.terminationStatus))")
+            }
+            if case .ok(.status(let status))? = try? ControlClient.send(.status, session: session, runtime: runtime,
+                                                                         timeout: .seconds(2)) {
+                return status
+            }
+            usleep(30_000)
+        }
+        kill(process.processIdentifier, SIGTERM)
+        throw .runtime("the session did not start within \(Int(timeout)) s; nothing is left running")
+    }
+
+    /// In the child, once started: stdout to /dev/null, stderr to the session log, which closes
+    /// the pipe the launching `rec start` reads.
+    static func detachOutput(log: String) {
+        let null = open("/dev/null", O_RDWR)
+        let logFD = open(log, O_WRONLY | O_APPEND)
+        if null >= 0 { dup2(null, STDIN_FILENO); dup2(null, STDOUT_FILENO); close(null) }
+        if logFD >= 0 { dup2(logFD, STDERR_FILENO); close(logFD) }
+    }
+
+    static func executablePath() -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// `rec stop`'s summary, for people and for scripts.
+struct StopText {
+    var summary: StopSummary
+    init(_ summary: StopSummary) { self.summary = summary }
+
+    var json: String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        return String(decoding: (try? e.encode(summary)) ?? Data(), as: UTF8.self)
+    }
+
+    var text: String {
+        var lines = ["stopped; recorded \(summary.path ?? "no file (ring only)")",
+                     "  \(summary.frames ?? 0) frames in \(TimeText.clock(summary.duration ?? 0)), dropped \(summary.dropped ?? 0)"
+                        + (summary.bytes.map { ", \(StatusLine.bytes(Int64($0)))" } ?? "")]
+        if let error = summary.error { lines.append("  error: \(error)") }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import RecCore
+import Session
+
+/// `rec status` output.
+enum StatusText {
+    static func presence(_ p: SessionPresence) -> String {
+        switch p {
+        case .running: "running"
+        case .stale: "stale (crashed; cleaned up at the next start)"
+        case .absent: "absent"
+        }
+    }
+
+    static func json(_ s: StatusBody) -> String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        e.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: (try? e.encode(s)) ?? Data(), as: UTF8.self)
+    }
+
+    static func text(_ s: StatusBody) -> String {
+        var lines = ["session '\(s.session ?? "?")': \(s.state)",
+                     "  source   \(s.source ?? "?"), \(s.mode ?? "?")",
+                     "  uptime   \(TimeText.clock(s.uptime ?? 0)), \(s.frames ?? 0) frames, \(String(format: "%.2f", s.fps ?? 0)) fps",
+                     "  dropped  \(s.droppedLate ?? 0) late, \(s.droppedByDriver ?? 0) by the source; encoder lag \(s.encoderLagFrames ?? 0) frames",
+                     "  bitrate  \(StatusLine.bitrate(Double(s.bitrate ?? 0)))",
+                     "  ring     \(s.extra?["ring_start"] ?? "?")–\(s.extra?["ring_end"] ?? "?") s (\(String(format: "%.1f", s.ringSpan ?? 0)) s, \(StatusLine.bytes(Int64(s.ringBytes ?? 0))))",
+                     "  output   \(s.output ?? "none (ring only)")" + (s.outputBytes.map { " (\(StatusLine.bytes(Int64($0))))" } ?? "")]
+        if let e = s.lastError { lines.append("  error    \(e)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `rec save` output.
+enum SaveText {
+    static func json(_ r: SaveReport) -> String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys]
+        e.keyEncodingStrategy = .convertToSnakeCase
+        return String(decoding: (try? e.encode(r)) ?? Data(), as: UTF8.self)
+    }
+
+    static func text(_ r: SaveReport) -> String {
+        let req = r.requested.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
+        let saved = r.saved.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
+        var lines = ["saved \(r.path)",
+                     "  \(r.frames ?? 0) frames, \(saved) of requested \(req), from the \(r.extra?["source"] ?? "ring")"]
+        var notes: [String] = []
+        if let d = r.droppedInRange, d > 0 { notes.append("\(d) frames were dropped in this range while recording") }
+        if let p = r.prerollFrames, p > 0 { notes.append("\(p) preroll frames hidden") }
+        if let n = r.extra?["reencoded"], n != "0" { notes.append("\(n) frames re-encoded") }
+        if let b = r.bytes { notes.append(StatusLine.bytes(Int64(b))) }
+        if !notes.isEmpty { lines.append("  " + notes.joined(separator: ", ")) }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,17 @@
+import RecCore
+
+/// Everything a background session runs with, decided by `rec start`.
+public struct SessionConfiguration: Sendable {
+    public var name: String
+    public var recorder: RecorderConfiguration
+    public var ring: RingLimits
+    /// A shell command run after each save with the clip's path as `$1` (and `REC_CLIP`).
+    public var onSave: String?
+
+    public init(name: String, recorder: RecorderConfiguration, ring: RingLimits = .replay, onSave: String? = nil) {
+        self.name = name
+        self.recorder = recorder
+        self.ring = ring
+        self.onSave = onSave
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Media
+import RecCore
+
+extension SessionHost {
+    /// Writes `[from, to)` of the session as a clip: from the ring when it holds the range, else
+    /// from the session's own recording file; waits first for an end in the future (`+20s`).
+    /// Runs on the requesting connection's thread; capture and encoding never wait for it.
+    public func save(_ request: SaveRequest) throws(RecError) -> SaveReport {
+        if let problem = request.problem() { throw .usage(problem) }
+        if FileManager.default.fileExists(atPath: request.output) && !request.force {
+            throw .usage("\(request.output) already exists; pass --force to overwrite it, or choose another -o")
+        }
+        guard let container = ContainerFormat(path: request.output) else {
+            throw .usage("rec writes clips as .mp4, .mov, .mkv or .webm; give -o a name with one of those")
+        }
+        guard let parameters = recorder.codecParameters, let ringStart = ring.stats.start, let ringEnd = ring.stats.end else {
+            throw .runtime("nothing is recorded yet; try again once the session has frames")
+        }
+        try container.check(codec: parameters.codecName)
+        let file = configuration.recorder.output
+        let startedAt = recorder.currentStats.startedAt
+        let timeline = Timeline(availableStart: file != nil ? .zero : ringStart, availableEnd: ringEnd, now: ringEnd,
+                                wallClockAtZero: startedAt.map { .microseconds(Int64($0.timeIntervalSince1970 * 1_000_000)) })
+        let range = try selection(request).resolve(on: timeline)
+        try waitForRing(until: range.upperBound)
+        let mode: CutPlan.Mode = request.keyframe ? .keyframe : .exact
+        let strategy: CutPlan.Strategy = container.hasEditLists ? .editList : .spliceReencode
+        let source: ClipSource
+        let origin: String
+        if let start = ring.stats.start, range.lowerBound >= start {
+            let packets = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
+            source = ClipSource(video: .init(parameters: parameters, packets: packets))
+            origin = "ring"
+        } else if let file {
+            source = try fromFile(file.path, range: range)
+            origin = "file"
+        } else {
+            throw .unavailableRange(from: range.lowerBound, to: range.upperBound, holder: "the ring",
+                                    availableFrom: ring.stats.start ?? .zero, availableTo: ring.stats.end ?? .zero)
+        }
+        let plan = try CutPlanner.plan(packets: source.video.packets, from: range.lowerBound, to: range.upperBound,
+                                       mode: mode, strategy: strategy)
+        let written = try ClipWriter.write(source, plan: plan, to: request.output, container: container)
+        if request.clear { _ = ring.clear(upTo: range.upperBound) }
+        let dropped = recorder.droppedFrames(in: range)
+        log?.write("saved \(request.output): \(plan.presentedFrames) frames, \(plan.presentedStart.clockText)–\(plan.presentedEnd.clockText) from the \(origin)")
+        if let command = configuration.onSave { runOnSave(command, path: request.output) }
+        return SaveReport(path: request.output,
+                          requested: ControlSpan(from: range.lowerBound.seconds, to: range.upperBound.seconds),
+                          saved: ControlSpan(from: plan.presentedStart.seconds, to: plan.presentedEnd.seconds),
+                          frames: plan.presentedFrames, droppedInRange: dropped, bytes: Int(written.bytes),
+                          keyframe: plan.keyframesUsed.first.map { Timestamp(value: $0, timeBase: plan.timeBase).seconds },
+                          prerollFrames: plan.prerollFrames,
+                          extra: ["source": origin, "reencoded": String(plan.reencodedFrames),
+                                  "trailing_hidden": String(plan.trailingHiddenFrames),
+                                  "mode": request.keyframe ? "keyframe" : "exact"])
+    }
+
+    /// The request's times as a selection in rec's time syntax.
+    func selection(_ request: SaveRequest) throws(RecError) -> TimeSelection {
+        func spec(_ t: ControlTime) throws(RecError) -> TimeSpec {
+            switch t {
+            case .text(let text): try TimeParser.position(text)
+            case .seconds(let s): .offset(Timestamp(seconds: s))
+            case .ago(let s): .fromEnd(Timestamp(seconds: s))
+            case .unix(let s): .wallClock(.microseconds(Int64(s * 1_000_000)))
+            }
+        }
+        if let last = request.last {
+            switch last {
+            case .text(let text): return .last(try TimeParser.duration(text))
+            case .seconds(let s), .ago(let s): return .last(Timestamp(seconds: s))
+            case .unix: throw .usage("'last' is a length of time, such as 30s")
+            }
+        }
+        return TimeSelection(from: try request.from.map(spec), to: try request.to.map(spec))
+    }
+
+    /// Waits until the ring holds every packet presented before `end` (B-frames arrive a few
+    /// frames late, hence the margin), or the recording ends.
+    func waitForRing(until end: Timestamp) throws(RecError) {
+        let margin = Timestamp(seconds: 0.3)
+        guard let current = ring.stats.end, current < Timestamp.microseconds(end.rescaled(to: .microseconds).value + margin.value) else { return }
+        let wait = end.seconds - current.seconds + 15
+        let deadline = Date().addingTimeInterval(wait)
+        log?.write("waiting \(String(format: "%.1f", end.seconds - current.seconds)) s for the end of a save")
+        while Date() < deadline {
+            if recorder.isFinished { return }
+            if let now = ring.stats.end, now.seconds >= end.seconds + margin.seconds { return }
+            usleep(50_000)
+        }
+        throw .runtime("the session did not reach \(end.clockText) in time; is the source still delivering frames?")
+    }
+
+    /// The packets for `range` read back from the session's recording file (older than the ring).
+    func fromFile(_ path: String, range: Range<Timestamp>) throws(RecError) -> ClipSource {
+        let reader = try FileClipReader(path: path)
+        return try reader.read(from: range.lowerBound, to: range.upperBound).source
+    }
+
+    /// Runs `--on-save` with the clip's path, on its own thread, never blocking a save.
+    func runOnSave(_ command: String, path: String) {
+        let log = self.log
+        let thread = Thread {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command, "rec-on-save", path]
+            var environment = ProcessInfo.processInfo.environment
+            environment["REC_CLIP"] = path
+            process.environment = environment
+            do {
+                try process.run()
+                process.waitUntilExit()
+                if process.terminationStatus != 0 {
+                    log?.write("--on-save command exited \(process.terminationStatus) for \(path)")
+                }
+            } catch {
+                log?.write("--on-save command could not start: \(error)")
+            }
+        }
+        thread.start()
+    }
+}

@@ -1,0 +1,114 @@
+import Dispatch
+import Foundation
+import Media
+import RecCore
+import Synchronization
+
+/// A running background session: the recorder, the ring it fills, and the answers to control
+/// requests. The control server calls `handle` on each connection's thread, concurrently; all
+/// state here is either immutable, behind the recorder's and ring's own locks, or in `Mutex`es.
+public final class SessionHost: ControlHandler {
+    public let configuration: SessionConfiguration
+    public let recorder: Recorder
+    public let ring: PacketRing
+    let log: SessionLog?
+    private let stopped = DispatchSemaphore(value: 0)
+    private let stopOnce = Mutex(false)
+
+    /// Starts recording (the source moves to the capture thread) into the ring and the file.
+    public init(configuration: SessionConfiguration, source: sending FrameSource, log: SessionLog? = nil) {
+        self.configuration = configuration
+        let ring = PacketRing(limits: configuration.ring)
+        self.ring = ring
+        self.log = log
+        self.recorder = Recorder(source: source, configuration: configuration.recorder) { packet in
+            ring.append(packet)
+        }
+    }
+
+    public func handle(_ request: ControlRequest) -> ControlReply {
+        switch request.command {
+        case .hello: return .ok(.hello(HelloBody(session: configuration.name, pid: getpid())))
+        case .status: return .ok(.status(status()))
+        case .save(let save):
+            do { return .ok(.save(try self.save(save))) } catch {
+                log?.write("save to \(save.output) failed: \(error)")
+                return ControlReply(error)
+            }
+        case .snapshot(let snapshot):
+            do { return .ok(.snapshot(try self.snapshot(snapshot))) } catch { return ControlReply(error) }
+        case .stop:
+            return .ok(.stop(stop()))
+        }
+    }
+
+    /// Finishes the recording (once) and says the session may exit.
+    public func stop() -> StopSummary {
+        recorder.requestStop()
+        recorder.waitUntilFinished()
+        let s = recorder.currentStats
+        let summary = StopSummary(path: s.outputPath, duration: s.framesCaptured > 0 ? s.lastCaptureTime.seconds + frameDuration(s) : 0,
+                                  frames: s.framesCaptured, dropped: s.droppedLate + s.droppedBySource,
+                                  bytes: Int(s.outputBytes), error: s.lastError)
+        let first = stopOnce.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first {
+            log?.write("stopped: \(s.framesCaptured) frames, dropped \(s.droppedLate) late + \(s.droppedBySource) by the source"
+                       + (s.lastError.map { ", error: \($0)" } ?? ""))
+            stopped.signal()
+        }
+        return summary
+    }
+
+    /// Blocks until `stop` has been asked for, or the recording ended by itself (its `--duration`
+    /// or the source's end) — a failed recording waits for `stop`, so its ring stays saveable.
+    public func waitUntilStopRequested() {
+        while stopped.wait(timeout: .now() + 0.25) == .timedOut {
+            if recorder.isFinished && recorder.currentStats.state == .finished {
+                _ = stop()
+                return
+            }
+        }
+    }
+
+    func frameDuration(_ s: RecorderStats) -> Double {
+        s.realFrameRate > 0 ? 1 / s.realFrameRate : 0
+    }
+
+    public func status() -> StatusBody {
+        let s = recorder.currentStats
+        let r = ring.stats
+        let state: SessionState = switch s.state {
+        case .starting: .starting
+        case .recording: .recording
+        case .stopping, .finished: .stopping
+        case .failed: .failed
+        }
+        let uptime = s.startedAt.map { Date().timeIntervalSince($0) }
+        return StatusBody(state: state, session: configuration.name, source: s.source, mode: s.mode, uptime: uptime,
+                          frames: s.framesCaptured, fps: (s.realFrameRate * 100).rounded() / 100,
+                          droppedLate: s.droppedLate, droppedByDriver: s.droppedBySource, encoderLagFrames: s.encoderLag,
+                          bitrate: Int(s.bitrate), ringSpan: r.span.seconds, ringBytes: r.bytes,
+                          output: s.outputPath, outputBytes: Int(s.outputBytes), lastError: s.lastError,
+                          extra: ["ring_start": String(format: "%.3f", r.start?.seconds ?? 0),
+                                  "ring_end": String(format: "%.3f", r.end?.seconds ?? 0)])
+    }
+
+    public func snapshot(_ request: SnapshotRequest) throws(RecError) -> SnapshotReport {
+        guard let frame = recorder.latestFrame else {
+            throw .runtime("no frame has been captured yet; try again in a moment")
+        }
+        if FileManager.default.fileExists(atPath: request.output) && !request.force {
+            throw .usage("\(request.output) already exists; pass --force to overwrite it, or choose another -o")
+        }
+        do {
+            let bytes = try JPEGWriter.write(frame, to: request.output)
+            return SnapshotReport(path: request.output, width: frame.format.width, height: frame.format.height,
+                                  bytes: bytes, time: frame.captureTime.seconds)
+        } catch {
+            throw error.recError("cannot write the snapshot \(request.output)")
+        }
+    }
+}

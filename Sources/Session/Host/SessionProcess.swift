@@ -1,0 +1,48 @@
+import Foundation
+import Media
+import RecCore
+
+/// Runs one background session in this process, from claiming its runtime folder to removing it:
+/// `rec start --foreground`, and the detached process plain `rec start` launches.
+public enum SessionProcess {
+    /// Starts the session, calls `onReady` once the first frame is in and the control socket
+    /// listens (the "camera started" signal), then serves until `rec stop`, Ctrl-C/SIGTERM, or
+    /// the recording ending by itself; returns the stop summary. If the source or encoder fails to
+    /// start, nothing is left running or behind and the error is thrown.
+    public static func run(configuration: SessionConfiguration, source: sending FrameSource,
+                           runtime: RuntimeDirectory = .current(),
+                           onReady: (SessionFolder, StatusBody) -> Void) throws(RecError) -> StopSummary {
+        let description = source.description
+        let folder = try runtime.claim(configuration.name, source: description)
+        let log = SessionLog(path: folder.logPath)
+        log.write("starting session '\(configuration.name)' on \(description)")
+        let host = SessionHost(configuration: configuration, source: source, log: log)
+        do {
+            try host.recorder.waitUntilStarted()
+        } catch {
+            log.write("could not start: \(error)")
+            folder.remove()
+            throw error
+        }
+        let server = ControlServer(folder: folder, handler: host)
+        do {
+            try server.start()
+        } catch {
+            _ = host.stop()
+            folder.remove()
+            throw error
+        }
+        let signals = StopSignals { _ = host.stop() }
+        defer { withExtendedLifetime(signals) {} }
+        let status = host.status()
+        log.write("recording: \(status.mode ?? "") to \(status.output ?? "the ring only")")
+        onReady(folder, status)
+        host.waitUntilStopRequested()
+        let summary = host.stop()
+        // Let the reply to `rec stop` reach its client before the socket goes.
+        usleep(200_000)
+        server.stop()
+        folder.remove()
+        return summary
+    }
+}
