@@ -57,3 +57,25 @@ public final class CodecParameters: @unchecked Sendable {
         return d.pointee.props & AV_CODEC_PROP_INTRA_ONLY != 0
     }
 }
+
+extension CodecParameters {
+    /// Parameters for a stream rec did not encode itself: a camera's MJPEG, stored as it comes.
+    /// The corresponding C function is `avcodec_parameters_alloc`.
+    public convenience init(codecName: String, width: Int, height: Int, pixelFormat: PixelFormat,
+                            timeBase: Rational) throws(FFmpegError) {
+        guard let descriptor = avcodec_descriptor_get_by_name(codecName) else {
+            throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "avcodec_descriptor_get_by_name(\(codecName))")
+        }
+        let p = try allocated(avcodec_parameters_alloc(), "avcodec_parameters_alloc")
+        defer {
+            var q: UnsafeMutablePointer<AVCodecParameters>? = p
+            avcodec_parameters_free(&q)
+        }
+        p.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        p.pointee.codec_id = descriptor.pointee.id
+        p.pointee.width = Int32(width)
+        p.pointee.height = Int32(height)
+        p.pointee.format = pixelFormat.rawValue
+        try self.init(copying: p, timeBase: timeBase)
+    }
+}

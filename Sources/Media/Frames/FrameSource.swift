@@ -22,3 +22,22 @@ public protocol FrameSource: AnyObject {
     /// Stops streaming and releases the device or file; safe to call more than once.
     func stop()
 }
+
+/// A source that can hand over its frames still compressed — an MJPEG camera — so a `copy` preset
+/// stores them as they come, at almost no CPU.
+public protocol CompressedFrameSource: FrameSource {
+    /// The compressed stream's parameters (codec, size), known after `start()`.
+    var compressedParameters: CodecParameters? { get }
+    /// The next frame as a packet timed on the session timeline; nil at the end. Use instead of
+    /// `nextFrame()`, not with it.
+    func nextPacket() throws(RecError) -> EncodedPacket?
+}
+
+/// A source whose device can go away and come back (a USB camera unplugged and plugged in again).
+public protocol ReconnectingSource: FrameSource {
+    /// Whether an error from `nextFrame()`/`nextPacket()` means the device went away.
+    func isDisconnect(_ error: RecError) -> Bool
+    /// Waits up to `seconds` for the same device to return and resumes streaming on the same
+    /// timeline; throws if it does not come back.
+    func reconnect(waitingUpTo seconds: Double) throws(RecError)
+}

@@ -35,6 +35,7 @@ public struct PixelFormat: Hashable, Sendable, CustomStringConvertible {
 
     public static let yuv420p = PixelFormat(AV_PIX_FMT_YUV420P)
     public static let yuvj420p = PixelFormat(AV_PIX_FMT_YUVJ420P)
+    public static let yuvj422p = PixelFormat(AV_PIX_FMT_YUVJ422P)
     public static let yuyv422 = PixelFormat(AV_PIX_FMT_YUYV422)
     public static let nv12 = PixelFormat(AV_PIX_FMT_NV12)
     public static let rgb24 = PixelFormat(AV_PIX_FMT_RGB24)

@@ -97,11 +97,18 @@ public final class SessionHost: ControlHandler {
     }
 
     public func snapshot(_ request: SnapshotRequest) throws(RecError) -> SnapshotReport {
-        guard let frame = recorder.latestFrame else {
-            throw .runtime("no frame has been captured yet; try again in a moment")
-        }
         if FileManager.default.fileExists(atPath: request.output) && !request.force {
             throw .usage("\(request.output) already exists; pass --force to overwrite it, or choose another -o")
+        }
+        if recorder.latestFrame == nil, let jpeg = recorder.latestCompressedFrame {
+            // A copy recording: the camera's own JPEG is the snapshot.
+            guard FileManager.default.createFile(atPath: request.output, contents: Data(jpeg.data)) else {
+                throw .runtime("cannot write the snapshot \(request.output)")
+            }
+            return SnapshotReport(path: request.output, bytes: jpeg.data.count, time: jpeg.presentationTime.seconds)
+        }
+        guard let frame = recorder.latestFrame else {
+            throw .runtime("no frame has been captured yet; try again in a moment")
         }
         do {
             let bytes = try JPEGWriter.write(frame, to: request.output)

@@ -1,18 +1,19 @@
 import Foundation
 import Media
 
-/// The bounded queue between the capture thread and the encode thread.
+/// The bounded queue between the capture thread and the encode thread: frames to encode, or
+/// packets a camera compressed itself (`copy` presets).
 ///
 /// `.dropNewest` is the camera's "discard late frames" policy: when the encoder has fallen
 /// `capacity` frames behind, the new frame is dropped and counted, and capture never waits.
 /// `.block` makes the producer wait for room instead (`--pace off`: nothing is lost by waiting on a
 /// file). `@unchecked Sendable`: this is the type that owns the lock; every field is touched only
 /// with `condition` held.
-final class FrameQueue: @unchecked Sendable {
+final class FrameQueue<Element>: @unchecked Sendable {
     enum Policy { case dropNewest, block }
 
     private let condition = NSCondition()
-    private var items: [VideoFrame] = []
+    private var items: [Element] = []
     private var head = 0
     private var closed = false
     private(set) var dropped = 0
@@ -26,7 +27,7 @@ final class FrameQueue: @unchecked Sendable {
 
     /// Queues a frame; returns false if it was dropped (queue full under `.dropNewest`, or closed).
     @discardableResult
-    func push(_ frame: VideoFrame) -> Bool {
+    func push(_ frame: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while policy == .block && count >= capacity && !closed { condition.wait() }
@@ -41,7 +42,7 @@ final class FrameQueue: @unchecked Sendable {
     }
 
     /// The next frame, waiting for one; nil once the queue is closed and empty.
-    func pop() -> VideoFrame? {
+    func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while count == 0 && !closed { condition.wait() }

@@ -11,13 +11,23 @@ import Synchronization
 /// capture thread: source.nextFrame → pace → latest-frame slot → FrameQueue ─┐
 /// encode thread:  FrameQueue.pop → filter → scale → encode → AssetWriter (file) + packet listener
 /// ```
+/// With a `copy` preset the camera's own MJPEG packets go through the same queue to the file and
+/// ring, and nothing is encoded.
+///
 /// Each thread owns its C objects: the source belongs to the capture thread, the pipeline and the
 /// file to the encode thread. The two share only the queue, the latest frame and the stats.
 public final class Recorder: Sendable {
+    /// What crosses from the capture thread to the encode thread.
+    enum CaptureItem {
+        case frame(VideoFrame)
+        case packet(EncodedPacket)
+    }
+
     public let configuration: RecorderConfiguration
     private let stats = Mutex(RecorderStats())
     private let stopRequested = Atomic<Bool>(false)
-    private let queue: FrameQueue
+    private let queue: FrameQueue<CaptureItem>
+    private let latestPacket = Mutex<EncodedPacket?>(nil)
     private let latest = LatestFrame()
     private let firstFrame = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
@@ -102,6 +112,9 @@ public final class Recorder: Sendable {
     /// The newest captured frame (for `rec snapshot`), without disturbing capture.
     public var latestFrame: VideoFrame? { latest.take() }
 
+    /// The newest compressed frame when the preset stores the camera's MJPEG as it comes.
+    public var latestCompressedFrame: EncodedPacket? { latestPacket.withLock { $0 } }
+
     /// The encoder's stream parameters, once it runs (for writing clips from the ring).
     public var codecParameters: CodecParameters? { encoderParameters.withLock { $0 } }
 
@@ -133,28 +146,32 @@ public final class Recorder: Sendable {
         }
         do throws(RecError) {
             try source.start()
+            let compressed = try compressedSource(source)
             sourceRate.withLock { $0 = source.nominalFrameRate }
             stats.withLock {
                 let f = source.format
                 let rate = source.nominalFrameRate.map { " @ \(Self.format(rate: $0)) fps" } ?? ""
-                $0.mode = "\(f.width)x\(f.height) \(f.pixelFormat)\(rate)"
+                $0.mode = "\(f.width)x\(f.height) \(compressed != nil ? "mjpeg (stored as it comes)" : f.pixelFormat.name)\(rate)"
             }
             let clockStart = DispatchTime.now().uptimeNanoseconds
             var count = 0
             var lastSourceDrops = 0
             while !stopRequested.load(ordering: .acquiring) {
-                guard let frame = try source.nextFrame() else { break }
-                if let limit = configuration.durationLimit, frame.captureTime >= limit { break }
+                guard let (item, time) = try next(from: source, compressed: compressed) else { break }
+                if let limit = configuration.durationLimit, time >= limit { break }
                 if configuration.pace == .realtime {
-                    let due = clockStart + UInt64(max(0, frame.captureTime.rescaled(to: .microseconds).value)) * 1000
+                    let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                     if !sleep(until: due) { break }
                 }
-                latest.publish(frame)
+                switch item {
+                case .frame(let frame): latest.publish(frame)
+                case .packet(let packet): latestPacket.withLock { $0 = packet }
+                }
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
-                let queued = queue.push(frame)
+                let queued = queue.push(item)
                 if !queued || lost > 0 {
-                    let records = Array(repeating: frame.captureTime, count: lost + (queued ? 0 : 1))
+                    let records = Array(repeating: time, count: lost + (queued ? 0 : 1))
                     drops.withLock {
                         $0.append(contentsOf: records)
                         if $0.count > Self.maxDropRecords { $0.removeFirst($0.count - Self.maxDropRecords) }
@@ -165,13 +182,48 @@ public final class Recorder: Sendable {
                 stats.withLock {
                     if $0.startedAt == nil { $0.startedAt = Date() }
                     $0.framesCaptured = count
-                    $0.lastCaptureTime = frame.captureTime
+                    $0.lastCaptureTime = time
                     $0.droppedBySource = dropped
                 }
                 if let limit = configuration.frameLimit, count >= limit { break }
             }
         } catch {
             fail(error)
+        }
+    }
+
+    /// The source as a compressed one when the preset copies, or nil; a usage error if it can't.
+    private func compressedSource(_ source: FrameSource) throws(RecError) -> CompressedFrameSource? {
+        guard configuration.copiesCompressedFrames else { return nil }
+        guard let c = source as? CompressedFrameSource, let parameters = c.compressedParameters else {
+            throw .usage("this preset stores the camera's own MJPEG frames, but \(source.description) does not deliver MJPEG; "
+                         + "ask for it with --pixel-format MJPG, or choose a preset that encodes")
+        }
+        encoderParameters.withLock { $0 = parameters }
+        return c
+    }
+
+    /// The next frame or compressed packet and its capture time; waits for an unplugged camera to
+    /// return when `--on-unplug wait` says so.
+    private func next(from source: FrameSource, compressed: CompressedFrameSource?) throws(RecError) -> (CaptureItem, Timestamp)? {
+        while true {
+            do {
+                if let compressed {
+                    guard let p = try compressed.nextPacket() else { return nil }
+                    return (.packet(p), p.captureTime ?? p.presentationTime)
+                }
+                guard let f = try source.nextFrame() else { return nil }
+                return (.frame(f), f.captureTime)
+            } catch {
+                guard case .wait(let seconds) = configuration.onUnplug, let r = source as? ReconnectingSource,
+                      r.isDisconnect(error) else { throw error }
+                stats.withLock {
+                    $0.gaps += 1
+                    $0.lastError = "\(source.description) was unplugged; waiting up to \(Int(seconds)) s for it to return"
+                }
+                try r.reconnect(waitingUpTo: seconds)
+                stats.withLock { $0.lastError = nil }
+            }
         }
     }
 
@@ -202,27 +254,40 @@ public final class Recorder: Sendable {
                 $0.outputBytes = bytes
             }
         }
-        while let frame = queue.pop() {
+        var started = false
+        while let item = queue.pop() {
             if failed { continue }
             do throws(RecError) {
-                if pipeline == nil {
-                    let (p, w) = try open(for: frame)
-                    pipeline = p
-                    writer = w
+                switch item {
+                case .frame(let frame):
+                    if pipeline == nil {
+                        let (p, w) = try open(for: frame)
+                        pipeline = p
+                        writer = w
+                    }
+                    do {
+                        try pipeline!.encode(frame, emit: emit)
+                    } catch {
+                        throw error.recError("encoding failed at frame \(frame.sequence)")
+                    }
+                    let encoded = pipeline!.framesEncoded
+                    stats.withLock { $0.framesEncoded = encoded }
+                case .packet(let packet):
+                    if !started { writer = try openCopy() }
+                    do { try emit(packet) } catch {
+                        throw error.recError("writing the camera's frame at \(packet.presentationTime.clockText) failed")
+                    }
+                    stats.withLock { $0.framesEncoded += 1 }
+                }
+                if !started {
+                    started = true
                     stats.withLock { $0.state = .recording }
                     firstFrame.signal()
                 }
-                do {
-                    try pipeline!.encode(frame, emit: emit)
-                } catch {
-                    throw error.recError("encoding failed at frame \(frame.sequence)")
-                }
-                let encoded = pipeline!.framesEncoded
-                stats.withLock { $0.framesEncoded = encoded }
             } catch {
                 failed = true
                 fail(error)
-                if pipeline == nil { firstFrame.signal() }
+                if !started { firstFrame.signal() }
             }
         }
         if let pipeline, !failed || writer != nil {
@@ -240,11 +305,21 @@ public final class Recorder: Sendable {
             if let bytes { $0.outputBytes = bytes ?? 0 }
             if $0.state != .failed { $0.state = .finished }
         }
-        if pipeline == nil && startupError.withLock({ $0 }) == nil {
+        if !started && startupError.withLock({ $0 }) == nil {
             startupError.withLock { $0 = .runtime("the source ended before its first frame") }
             firstFrame.signal()
         }
         done.signal()
+    }
+
+    /// The file for a `copy` recording: the source's compressed stream, no encoder.
+    private func openCopy() throws(RecError) -> AssetWriter? {
+        guard let output = configuration.output, let parameters = encoderParameters.withLock({ $0 }) else { return nil }
+        do {
+            return try AssetWriter(path: output.path, container: output.container, video: parameters)
+        } catch {
+            throw .runtime("cannot create \(output.path); check the folder exists and is writable", cause: error.description)
+        }
     }
 
     private func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, AssetWriter?) {

@@ -10,6 +10,15 @@ public struct RecorderConfiguration: Sendable {
         case off
     }
 
+    /// What to do when the camera is unplugged mid-recording.
+    public enum OnUnplug: Sendable, Equatable {
+        /// Finish the file and end the recording (the default).
+        case stop
+        /// Wait up to this many seconds for the same camera to return, then go on on the same
+        /// timeline; the time it was away is a gap in the file.
+        case wait(seconds: Double)
+    }
+
     public struct Output: Sendable {
         public var path: String
         public var container: ContainerFormat
@@ -33,6 +42,10 @@ public struct RecorderConfiguration: Sendable {
     public var queueCapacity: Int
     /// Seconds `start()` waits for the first frame before giving up.
     public var startTimeout: Double
+    public var onUnplug: OnUnplug = .stop
+
+    /// Store the source's own compressed frames (`copy` presets, MJPEG cameras) instead of encoding.
+    public var copiesCompressedFrames: Bool { encoder.encoder == "copy" }
 
     public init(encoder: EncoderSettings, keyframeSeconds: Double = 1, filter: String? = nil, output: Output?,
                 pace: Pace = .realtime, frameLimit: Int? = nil, durationLimit: Timestamp? = nil,

@@ -30,6 +30,8 @@ public struct RecorderStats: Sendable {
     public var outputPath: String?
     public var outputBytes: Int64 = 0
     public var lastError: String?
+    /// Times the source went away and came back (`--on-unplug wait`): gaps in the recording.
+    public var gaps = 0
 
     /// Frames per second actually captured, over the session so far.
     public var realFrameRate: Double {

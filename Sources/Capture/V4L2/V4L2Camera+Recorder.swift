@@ -1,0 +1,24 @@
+import Media
+import RecCore
+
+/// What the recorder needs of a camera beyond `FrameSource`: MJPEG stored as it comes (`copy`
+/// presets), and waiting for an unplugged camera to return (`--on-unplug wait`).
+extension V4L2Camera: CompressedFrameSource, ReconnectingSource {
+    public var compressedParameters: CodecParameters? {
+        guard let mode, mode.fourcc.isJPEG else { return nil }
+        return try? CodecParameters(codecName: "mjpeg", width: mode.size.width, height: mode.size.height,
+                                    pixelFormat: .yuvj422p, timeBase: .microseconds)
+    }
+
+    public func nextPacket() throws(RecError) -> EncodedPacket? {
+        guard let frame = try nextCompressedFrame() else { return nil }
+        let interval = mode.map { Timestamp(value: Int64($0.interval.num), timeBase: Rational(1, $0.interval.den)) }
+        return frame.encodedPacket(frameDuration: interval ?? .microseconds(33_333))
+    }
+
+    public func isDisconnect(_ error: RecError) -> Bool { error.isCameraUnplugged }
+
+    public func reconnect(waitingUpTo seconds: Double) throws(RecError) {
+        try reopen(waitingUpTo: seconds)
+    }
+}
