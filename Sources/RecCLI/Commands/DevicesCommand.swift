@@ -22,6 +22,10 @@ struct DevicesCommand: ParsableCommand {
         json = values.flag("json")
     }
 
+    init(json: Bool) {
+        self.json = json
+    }
+
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
         try list(context.console, system: LibV4L2System())
     }
