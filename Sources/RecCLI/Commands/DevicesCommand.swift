@@ -40,7 +40,7 @@ struct DevicesCommand: ParsableCommand {
             cameras = []
         }
         if json {
-            console.writeOutput(CameraListFormatter.json(cameras))
+            console.writeOutput(cameras.isEmpty ? "[]\n" : CameraListFormatter.json(cameras))
             if cameras.isEmpty { console.printError(Self.noneFound) }
         } else {
             console.writeOutput(cameras.isEmpty ? Self.noneFound + "\n" : CameraListFormatter.text(cameras))
