@@ -79,6 +79,25 @@ struct DevicesCommandTests {
         }
     }
 
+    @Test(arguments: [SourceSpec.camera(path: "/dev/video0"), .camera(path: "/dev/v4l/by-id/usb-Fake_Cam-video-index0"),
+                      .defaultCamera])
+    func aCameraSourceIsOpenedWithTheRequestAndItsNotesAreWarnings(_ spec: SourceSpec) throws {
+        let system = ListingSystem()
+        var warnings: [String] = []
+        let source = try SourceFactory.make(spec, size: (800, 600), fps: 30, pixelFormat: "yuyv422", system: system) {
+            warnings.append($0)
+        }
+        let camera = try #require(source as? V4L2Camera)
+        #expect(camera.request == CameraRequest(size: FrameSize(width: 800, height: 600), frameRate: Rational(30, 1), pixelFormat: .yuyv))
+        #expect(system.streaming)
+        #expect(camera.format.width == 640 && camera.format.height == 480)
+        #expect(warnings == ["this camera has no 800x600; it offers 640x480 — try --size 640x480",
+                             "asked for 30 fps, the driver set 15 fps"])
+        camera.stop()
+        #expect(!system.streaming)
+        #expect(system.mapped.isEmpty)
+    }
+
     @Test func pixelFormatIsOnlyForCameras() {
         #expect(throws: RecError.usage("--pixel-format YUYV applies only to cameras, not to --source test; leave it out")) {
             try SourceFactory.make(.testPattern(width: nil, height: nil, fps: nil), size: nil, fps: nil, pixelFormat: "YUYV")
@@ -102,12 +121,15 @@ struct DevicesCommandTests {
     }
 }
 
-/// Just enough of a V4L2 driver for listing: /dev/video0, a webcam with YUYV 640x480 at 30 and
-/// 15 fps and MJPG 1280x720 at 30 fps, answering the enumeration ioctls. It never streams (the
-/// camera's streaming is tested against CaptureTests' full fake driver).
+/// Just enough of a V4L2 driver for listing and starting: /dev/video0, a webcam with YUYV
+/// 640x480 at 30 and 15 fps and MJPG 1280x720 at 30 fps. It answers the enumeration ioctls, and
+/// for YUYV takes the mode (settling on 15 fps, as a stubborn driver does), maps buffers and
+/// streams on, but never fills a buffer: frames are tested against CaptureTests' full fake driver.
 final class ListingSystem: VideoDeviceSystem {
     let nodes: [String]
     var openError: DeviceErrno?
+    var mapped: [UnsafeMutableRawPointer] = []
+    var streaming = false
     let formats: [(fourcc: FourCC, name: String, width: UInt32, height: UInt32, fps: [UInt32])] = [
         (.yuyv, "YUYV 4:2:2", 640, 480, [30, 15]),
         (.mjpeg, "Motion-JPEG", 1280, 720, [30]),
@@ -117,7 +139,8 @@ final class ListingSystem: VideoDeviceSystem {
 
     func open(_ path: String, flags: Int32) -> Result<Int32, DeviceErrno> {
         if let openError { return .failure(openError) }
-        return nodes.contains(path) ? .success(3) : .failure(.noEntry)
+        let node = stableLinks().first { $0.link == path }?.target ?? path
+        return nodes.contains(node) ? .success(3) : .failure(.noEntry)
     }
 
     func close(_ fd: Int32) {}
@@ -154,12 +177,44 @@ final class ListingSystem: VideoDeviceSystem {
             e.pointee.discrete = v4l2_fract(numerator: 1, denominator: fps)
             return .success(())
         default:
-            return .failure(DeviceErrno(ENOTTY))
+            return streamingControl(request, argument)
         }
     }
 
-    func mmap(_ fd: Int32, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, DeviceErrno> { .failure(.invalid) }
-    func munmap(_ address: UnsafeMutableRawPointer, length: Int) {}
+    /// S_FMT/G_FMT (always YUYV 640x480), G_PARM/S_PARM (always 1/15 s), and the buffer queue.
+    private func streamingControl(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Result<Void, DeviceErrno> {
+        switch request {
+        case CV4L2_VIDIOC_S_FMT, CV4L2_VIDIOC_G_FMT:
+            let pix = argument.assumingMemoryBound(to: v4l2_format.self)
+            pix.pointee.fmt.pix.pixelformat = FourCC.yuyv.rawValue
+            (pix.pointee.fmt.pix.width, pix.pointee.fmt.pix.height) = (640, 480)
+            (pix.pointee.fmt.pix.bytesperline, pix.pointee.fmt.pix.sizeimage) = (1280, 1280 * 480)
+        case CV4L2_VIDIOC_G_PARM, CV4L2_VIDIOC_S_PARM:
+            let parm = argument.assumingMemoryBound(to: v4l2_streamparm.self)
+            parm.pointee.parm.capture.capability = CV4L2_CAP_TIMEPERFRAME
+            parm.pointee.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: 15)
+        case CV4L2_VIDIOC_REQBUFS: argument.assumingMemoryBound(to: v4l2_requestbuffers.self).pointee.count = 2
+        case CV4L2_VIDIOC_QUERYBUF:
+            let buffer = argument.assumingMemoryBound(to: v4l2_buffer.self)
+            buffer.pointee.length = 1280 * 480
+            buffer.pointee.m.offset = buffer.pointee.index * 4096
+        case CV4L2_VIDIOC_QBUF: break
+        case CV4L2_VIDIOC_STREAMON, CV4L2_VIDIOC_STREAMOFF: streaming = request == CV4L2_VIDIOC_STREAMON
+        default: return .failure(DeviceErrno(ENOTTY))
+        }
+        return .success(())
+    }
+
+    func mmap(_ fd: Int32, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, DeviceErrno> {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: length, alignment: 4096)
+        mapped.append(memory)
+        return .success(memory)
+    }
+
+    func munmap(_ address: UnsafeMutableRawPointer, length: Int) {
+        mapped.removeAll { $0 == address }
+        address.deallocate()
+    }
     func poll(_ fd: Int32, events: Int16, timeoutMilliseconds: Int32) -> Result<Int16, DeviceErrno> { .success(0) }
     func videoDeviceNodes() -> [String] { nodes }
     func stableLinks() -> [(link: String, target: String)] {
