@@ -33,7 +33,7 @@ let package = Package(
         .executableTarget(name: "rec", dependencies: ["RecCLI"]),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "RecCore"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "RecCore"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "RecCore", "Session"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Media", "RecCore"]),
         .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "Session", "Media", "RecCore"]),
     ]

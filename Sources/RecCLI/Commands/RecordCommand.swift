@@ -57,7 +57,8 @@ struct RecordCommand: ParsableCommand {
         var configuration = setup.configuration(output: .init(path: path, container: container),
                                                 pace: pace == .off ? .off : .realtime)
         configuration.frameLimit = frames
-        let recorder = Recorder(source: try setup.makeSource(), configuration: configuration)
+        let recorder = Recorder(source: try setup.makeSource(pixelFormat: pixelFormat) { console.printError("rec: warning: \($0)") },
+                                configuration: configuration)
         let signals = StopSignals { recorder.requestStop() }
         defer { withExtendedLifetime(signals) {} }
         try recorder.waitUntilStarted()

@@ -31,8 +31,8 @@ struct RecordingSetup {
         }
     }
 
-    func makeSource() throws(RecError) -> FrameSource {
-        try SourceFactory.make(spec, size: size, fps: fps)
+    func makeSource(pixelFormat: String? = nil, warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
+        try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, warn: warn)
     }
 
     func configuration(output: RecorderConfiguration.Output?, pace: RecorderConfiguration.Pace) -> RecorderConfiguration {

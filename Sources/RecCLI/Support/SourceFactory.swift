@@ -2,10 +2,23 @@ import Capture
 import Media
 import RecCore
 
-/// Makes the frame source `--source` names, with `--size` and `--fps` applied where the source
-/// takes them.
+/// Makes the frame source `--source` names, with `--size`, `--fps` and `--pixel-format` applied
+/// where the source takes them.
 enum SourceFactory {
-    static func make(_ spec: SourceSpec, size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> FrameSource {
+    /// - Parameters:
+    ///   - system: the V4L2 seam; tests pass a fake driver.
+    ///   - warn: receives each note about the mode a camera settled on (a fallback size, a rate the
+    ///     camera cannot reach, what the driver changed).
+    static func make(_ spec: SourceSpec, size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String? = nil,
+                     system: any VideoDeviceSystem = LibV4L2System(),
+                     warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
+        switch spec {
+        case .camera, .defaultCamera: break
+        case .testPattern, .file:
+            if let pixelFormat {
+                throw .usage("--pixel-format \(pixelFormat) applies only to cameras, not to --source \(spec); leave it out")
+            }
+        }
         switch spec {
         case .testPattern(let w, let h, let specFPS):
             if let w, let h, let size, (w, h) != size {
@@ -20,20 +33,58 @@ enum SourceFactory {
             }
             return FileSource(path: OutputFile.absolute(path))
         case .camera(let path):
-            return try CameraFactory.make(path: path, size: size, fps: fps)
+            let request = try CameraFactory.request(size: size, fps: fps, pixelFormat: pixelFormat)
+            return try CameraFactory.open(path: path, request: request, system: system, warn: warn)
         case .defaultCamera:
-            return try CameraFactory.makeDefault(size: size, fps: fps)
+            let request = try CameraFactory.request(size: size, fps: fps, pixelFormat: pixelFormat)
+            return try CameraFactory.open(path: CameraFactory.firstCamera(system: system), request: request,
+                                          system: system, warn: warn)
         }
     }
 }
 
-/// V4L2 cameras; until the camera source lands, says clearly that there is none.
+/// V4L2 cameras for `--source /dev/videoN`, `v4l2:/dev/videoN`, a /dev/v4l/by-id link, or none.
 enum CameraFactory {
-    static func make(path: String, size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> FrameSource {
-        throw .runtime("cannot open camera \(path): camera support is not built in yet; use --source test for the stand-in camera")
+    /// Opens the camera now, on the calling thread, so a wrong path, a busy camera or a mode it
+    /// lacks fails before the recording starts; then hands each negotiation note to `warn`.
+    /// `Recorder` calls `start()` again on its capture thread, which finds it already streaming.
+    static func open(path: String, request: CameraRequest, system: any VideoDeviceSystem,
+                     warn: (String) -> Void) throws(RecError) -> V4L2Camera {
+        let camera = V4L2Camera(path: path, request: request, system: system)
+        try camera.start()
+        for note in camera.notes { warn(note) }
+        return camera
     }
 
-    static func makeDefault(size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> FrameSource {
-        throw .usage("no --source given and no cameras found; use --source test for the built-in stand-in camera")
+    /// The first capture device, for a recording without `--source`.
+    static func firstCamera(system: any VideoDeviceSystem) throws(RecError) -> String {
+        do {
+            return try V4L2Discovery.requireCameras(system: system)[0].path
+        } catch where error.location == nil {
+            // Nothing to open at all (an error naming a node is a busy or forbidden camera instead).
+            throw .usage("no --source given and no cameras found (no /dev/video* capture device); "
+                         + "use --source test for the built-in stand-in camera")
+        }
+    }
+
+    /// `--size`, `--fps` and `--pixel-format` as a camera request; the camera falls back (with a
+    /// note) when it lacks the size or rate.
+    static func request(size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String?) throws(RecError) -> CameraRequest {
+        CameraRequest(size: size.map { FrameSize(width: $0.width, height: $0.height) },
+                      frameRate: fps.map { Rational(Int32($0), 1) },
+                      pixelFormat: try pixelFormat.map { text throws(RecError) in try fourCC(text) })
+    }
+
+    /// "YUYV", "yuyv422", "MJPG", "mjpeg", "NV12", or any four-character code such as "H264".
+    static func fourCC(_ text: String) throws(RecError) -> FourCC {
+        switch text.lowercased() {
+        case "yuyv", "yuyv422", "yuy2": return .yuyv
+        case "mjpg", "mjpeg": return .mjpeg
+        case "jpeg": return .jpeg
+        case "nv12": return .nv12
+        default:
+            if let code = FourCC(text.uppercased()) { return code }
+            throw .usage("'\(text)' is not a pixel format; use YUYV, NV12 or MJPG (see `rec devices` for what the camera offers)")
+        }
     }
 }
