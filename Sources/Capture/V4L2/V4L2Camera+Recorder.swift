@@ -16,6 +16,8 @@ extension V4L2Camera: CompressedFrameSource, ReconnectingSource {
         return frame.encodedPacket(frameDuration: interval ?? .microseconds(33_333))
     }
 
+    public var isLive: Bool { true }
+
     public func isDisconnect(_ error: RecError) -> Bool { error.isCameraUnplugged }
 
     public func reconnect(waitingUpTo seconds: Double) throws(RecError) {

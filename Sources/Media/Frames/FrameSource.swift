@@ -21,6 +21,13 @@ public protocol FrameSource: AnyObject {
     var droppedFrames: Int { get }
     /// Stops streaming and releases the device or file; safe to call more than once.
     func stop()
+    /// Whether frames arrive in real time by themselves (a camera), so the capture loop never
+    /// paces them; the stand-in camera and files are paced with `--pace realtime`.
+    var isLive: Bool { get }
+}
+
+extension FrameSource {
+    public var isLive: Bool { false }
 }
 
 /// A source that can hand over its frames still compressed — an MJPEG camera — so a `copy` preset

@@ -4,7 +4,13 @@ import RecCore
 /// Sizes and times stay text until the integrator wires in RecCore's parsers.
 struct CaptureOptions: Sendable, Equatable {
     /// The arguments behind these options, in help order.
-    static let arguments: [ArgumentSpec] = [.source, .preset, .size, .fps, .filter, .duration]
+    static let arguments: [ArgumentSpec] = [
+        .source, .preset, .size, .fps,
+        .option("pixel-format", value: "format", help: "The pixel format to ask the camera for, such as YUYV or MJPG."),
+        .filter, .duration,
+        .option("on-unplug", value: "action", default: "stop", choices: ["stop", "wait"],
+                help: "What to do when the camera is unplugged: stop, or wait up to a minute for it to return."),
+    ]
 
     var source: String?
     var preset: String?
@@ -12,6 +18,8 @@ struct CaptureOptions: Sendable, Equatable {
     var fps: Double?
     var filters: [String]
     var duration: String?
+    var pixelFormat: String?
+    var onUnplug: String
 
     init(_ values: ParsedValues) throws(RecError) {
         source = try values.value("source")
@@ -20,5 +28,7 @@ struct CaptureOptions: Sendable, Equatable {
         fps = try values.value("fps")
         filters = try values.values("filter")
         duration = try values.value("duration")
+        pixelFormat = try values.value("pixel-format")
+        onUnplug = try values.require("on-unplug")
     }
 }

@@ -14,7 +14,6 @@ struct RecordCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = CaptureOptions.arguments + [
-        .option("pixel-format", value: "format", help: "The pixel format to ask the camera for, such as yuyv422 or mjpeg."),
         .option(
             "pace", value: "pace", default: Pace.realtime.rawValue, choices: Pace.allValueStrings,
             help: "Whether a test pattern or file delivers frames at their frame rate or as fast as possible."
@@ -30,7 +29,6 @@ struct RecordCommand: ParsableCommand {
     }
 
     var capture: CaptureOptions
-    var pixelFormat: String?
     var pace: Pace
     var frames: Int?
     var output: String?
@@ -39,7 +37,6 @@ struct RecordCommand: ParsableCommand {
 
     init(_ values: ParsedValues) throws(RecError) {
         capture = try CaptureOptions(values)
-        pixelFormat = try values.value("pixel-format")
         pace = try values.require("pace")
         frames = try values.value("frames")
         output = try values.value("output")
@@ -57,7 +54,7 @@ struct RecordCommand: ParsableCommand {
         var configuration = setup.configuration(output: .init(path: path, container: container),
                                                 pace: pace == .off ? .off : .realtime)
         configuration.frameLimit = frames
-        let recorder = Recorder(source: try setup.makeSource(pixelFormat: pixelFormat) { console.printError("rec: warning: \($0)") },
+        let recorder = Recorder(source: try setup.makeSource { console.printError("rec: warning: \($0)") },
                                 configuration: configuration)
         let signals = StopSignals { recorder.requestStop() }
         defer { withExtendedLifetime(signals) {} }

@@ -74,7 +74,7 @@ struct StartCommand: ParsableCommand {
         let child = context.environment[SessionLauncher.childVariable] == "1"
         if foreground || child {
             if child { setsid() }
-            let summary = try SessionProcess.run(configuration: configuration, source: try setup.makeSource(),
+            let summary = try SessionProcess.run(configuration: configuration, source: try setup.makeSource { context.console.printError("rec: warning: \($0)") },
                                                  runtime: runtime) { folder, status in
                 if child {
                     SessionLauncher.detachOutput(log: folder.logPath)
@@ -104,6 +104,8 @@ struct StartCommand: ParsableCommand {
         if let f = capture.fps { a += ["--fps", String(f)] }
         for f in capture.filters { a += ["--filter", f] }
         if let d = capture.duration { a += ["--duration", d] }
+        if let p = capture.pixelFormat { a += ["--pixel-format", p] }
+        a += ["--on-unplug", capture.onUnplug]
         if let output { a += ["--output", output] } else { a.append("--no-file") }
         if let onSave { a += ["--on-save", onSave] }
         if force { a.append("--force") }

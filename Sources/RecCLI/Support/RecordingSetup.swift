@@ -11,6 +11,8 @@ struct RecordingSetup {
     var fps: Int?
     var filter: String?
     var duration: Timestamp?
+    var pixelFormat: String?
+    var onUnplug: RecorderConfiguration.OnUnplug
 
     init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
         spec = try SourceSpec.parse(capture.source)
@@ -26,12 +28,14 @@ struct RecordingSetup {
         }
         let filters = (choice.filter.map { [$0] } ?? []) + capture.filters
         filter = filters.isEmpty ? nil : filters.joined(separator: ",")
+        pixelFormat = capture.pixelFormat
+        onUnplug = capture.onUnplug == "wait" ? .wait(seconds: 60) : .stop
         if let d = capture.duration {
             duration = try DurationText.parse(d)
         }
     }
 
-    func makeSource(pixelFormat: String? = nil, warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
+    func makeSource(warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, warn: warn)
     }
 
@@ -39,6 +43,7 @@ struct RecordingSetup {
         var c = RecorderConfiguration(encoder: choice.settings, keyframeSeconds: choice.keyframeSeconds,
                                       filter: filter, output: output, pace: pace)
         c.durationLimit = duration
+        c.onUnplug = onUnplug
         return c
     }
 }

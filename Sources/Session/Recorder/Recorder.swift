@@ -159,7 +159,7 @@ public final class Recorder: Sendable {
             while !stopRequested.load(ordering: .acquiring) {
                 guard let (item, time) = try next(from: source, compressed: compressed) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
-                if configuration.pace == .realtime {
+                if configuration.pace == .realtime && !source.isLive {
                     let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                     if !sleep(until: due) { break }
                 }
@@ -281,7 +281,7 @@ public final class Recorder: Sendable {
                 }
                 if !started {
                     started = true
-                    stats.withLock { $0.state = .recording }
+                    stats.withLock { if $0.state == .starting { $0.state = .recording } }
                     firstFrame.signal()
                 }
             } catch {
