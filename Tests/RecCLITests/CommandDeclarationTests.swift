@@ -55,8 +55,8 @@ struct CommandDeclarationTests {
     @Test func startDefaults() throws {
         let start = try StartCommand.parse([])
         #expect(start.session == "default")
-        #expect(start.buffer == "30s")
-        #expect(start.startTimeout == "10s")
+        #expect(start.buffer == "5m")
+        #expect(start.startTimeout == "5s")
     }
 
     @Test("validate() rejects contradictions", arguments: [

@@ -19,8 +19,13 @@ extension SessionHost {
         }
         try container.check(codec: parameters.codecName)
         let file = configuration.recorder.output
-        let startedAt = recorder.currentStats.startedAt
-        let timeline = Timeline(availableStart: file != nil ? .zero : ringStart, availableEnd: ringEnd, now: ringEnd,
+        let stats = recorder.currentStats
+        let startedAt = stats.startedAt
+        // "Now" is the newest frame captured; the encoder may still hold it, and the save waits.
+        let captured = Timestamp.microseconds(stats.lastCaptureTime.rescaled(to: .microseconds).value
+                                              + Int64(frameDuration(stats) * 1_000_000))
+        let newest = max(ringEnd, captured)
+        let timeline = Timeline(availableStart: file != nil ? .zero : ringStart, availableEnd: newest, now: newest,
                                 wallClockAtZero: startedAt.map { .microseconds(Int64($0.timeIntervalSince1970 * 1_000_000)) })
         let range = try selection(request).resolve(on: timeline)
         try waitForRing(until: range.upperBound)
@@ -77,18 +82,20 @@ extension SessionHost {
         return TimeSelection(from: try request.from.map(spec), to: try request.to.map(spec))
     }
 
-    /// Waits until the ring holds every packet presented before `end` (B-frames arrive a few
-    /// frames late, hence the margin), or the recording ends.
+    /// Waits until the ring holds every packet presented before `end`, or the recording ends.
+    /// Packets arrive in decode order and a frame decodes no later than it is presented, so once
+    /// a packet decoding at or after `end` is in, every frame before `end` is.
     func waitForRing(until end: Timestamp) throws(RecError) {
-        let margin = Timestamp(seconds: 0.3)
-        guard let current = ring.stats.end, current < Timestamp.microseconds(end.rescaled(to: .microseconds).value + margin.value) else { return }
-        let wait = end.seconds - current.seconds + 15
-        let deadline = Date().addingTimeInterval(wait)
-        log?.write("waiting \(String(format: "%.1f", end.seconds - current.seconds)) s for the end of a save")
+        func done() -> Bool { newestDecodeTime.value.withLock { $0 }.map { $0 >= end } ?? false }
+        if done() { return }
+        let current = ring.stats.end ?? .zero
+        let deadline = Date().addingTimeInterval(max(0, end.seconds - current.seconds) + 15)
+        if end.seconds - current.seconds > 1 {
+            log?.write("waiting \(String(format: "%.1f", end.seconds - current.seconds)) s for the end of a save")
+        }
         while Date() < deadline {
-            if recorder.isFinished { return }
-            if let now = ring.stats.end, now.seconds >= end.seconds + margin.seconds { return }
-            usleep(50_000)
+            if done() || recorder.isFinished { return }
+            usleep(10_000)
         }
         throw .runtime("the session did not reach \(end.clockText) in time; is the source still delivering frames?")
     }

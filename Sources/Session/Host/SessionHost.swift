@@ -14,6 +14,8 @@ public final class SessionHost: ControlHandler {
     let log: SessionLog?
     private let stopped = DispatchSemaphore(value: 0)
     private let stopOnce = Mutex(false)
+    /// The decode time of the newest packet in the ring: every frame presented before it is in.
+    let newestDecodeTime: NewestDecodeTime
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
     public init(configuration: SessionConfiguration, source: sending FrameSource, log: SessionLog? = nil) {
@@ -21,8 +23,11 @@ public final class SessionHost: ControlHandler {
         let ring = PacketRing(limits: configuration.ring)
         self.ring = ring
         self.log = log
+        let newest = NewestDecodeTime()
+        self.newestDecodeTime = newest
         self.recorder = Recorder(source: source, configuration: configuration.recorder) { packet in
             ring.append(packet)
+            newest.value.withLock { $0 = packet.decodeTime }
         }
     }
 
@@ -118,4 +123,9 @@ public final class SessionHost: ControlHandler {
             throw error.recError("cannot write the snapshot \(request.output)")
         }
     }
+}
+
+/// The decode time of the newest packet the encoder produced, shared with the encode thread.
+final class NewestDecodeTime: Sendable {
+    let value = Mutex<Timestamp?>(nil)
 }
