@@ -64,13 +64,13 @@ public struct Preset: Sendable, Equatable {
     }
 
     /// Every setting as libavcodec options, in the order to put them in the `AVDictionary` given
-    /// to `avcodec_open2`: "g", "bf", rate control ("crf" with "b"=0, "b", or "flags"=+qscale with
+    /// to `avcodec_open2`: "threads"=auto (AVCodecContext's default is 1 thread), "g", "bf", rate control ("crf" with "b"=0, "b", or "flags"=+qscale with
     /// "global_quality"), "preset", "tune", then `options` (which may override any of these).
     /// With qscale, the encoder must also set each frame's `quality` to the global quality, as
     /// ffmpeg does. Empty for `copy`.
     public func codecOptions(frameRate: Rational) -> [(key: String, value: String)] {
         guard !isCopy else { return [] }
-        var out: [(key: String, value: String)] = [("g", "\(gopSize(frameRate: frameRate))")]
+        var out: [(key: String, value: String)] = [("threads", "auto"), ("g", "\(gopSize(frameRate: frameRate))")]
         if let bframes { out.append(("bf", "\(bframes)")) }
         switch rateControl {
         case .crf(let crf)?: out += [("crf", Preset.formatNumber(crf)), ("b", "0")]
