@@ -55,10 +55,7 @@ public enum EncoderCatalog {
             throw fail("'\(preset.encoder)' is not a video encoder; \(suggestion(for: preset.encoder))")
         }
         let family = String(cString: avcodec_get_name(codec.pointee.id))
-        guard preset.container.holds(family) else {
-            let fits = Container.holding(family).map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-            throw fail("\(preset.container.rawValue) cannot hold \(family) (encoder \(preset.encoder)); use container \(fits)")
-        }
+        if let refusal = preset.container.refusal(of: family, encoder: preset.encoder) { throw fail(refusal) }
         if let name = preset.pixelFormat {
             guard PixelFormat(name: name) != nil else {
                 throw fail("unknown pixel format '\(name)'; `ffmpeg -pix_fmts` lists them")

@@ -30,6 +30,14 @@ public enum Container: String, Sendable, CaseIterable, Equatable {
     /// Whether the container can hold the codec family.
     public func holds(_ family: String) -> Bool { codecFamilies?.contains(family) ?? true }
 
+    /// Why this container cannot take an encoder's codec family, with the containers that can;
+    /// nil when it can. Shared by RecCore's check and Media's `EncoderCatalog`.
+    public func refusal(of family: String, encoder: String) -> String? {
+        guard !holds(family) else { return nil }
+        let fits = Container.holding(family).map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+        return "\(rawValue) cannot hold \(family) (encoder \(encoder)); use container \(fits)"
+    }
+
     /// The containers that can hold a codec family, for "try container X" advice.
     public static func holding(_ family: String) -> [Container] { allCases.filter { $0.holds(family) } }
 }

@@ -2,9 +2,8 @@ extension Preset {
     /// Checks that the settings fit together: the container holds the codec, `copy` has nothing
     /// to encode with, and known encoders get a rate control, speed and tune they accept.
     func validateCombination(_ f: PresetFields) throws(RecError) {
-        if let family = codecFamily, !container.holds(family) {
-            let fits = Container.holding(family).map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-            throw f.fail("\(container.rawValue) cannot hold \(family) (encoder \(encoder)); use container \(fits)")
+        if let family = codecFamily, let refusal = container.refusal(of: family, encoder: encoder) {
+            throw f.fail(refusal)
         }
         if let pixelFormat, !pixelFormat.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }) {
             throw f.fail("\"pixel_format\" \"\(pixelFormat)\" is not an FFmpeg pixel format name; for example \"yuv420p\" (`ffmpeg -pix_fmts` lists them)")
