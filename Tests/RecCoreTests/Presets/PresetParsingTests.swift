@@ -29,6 +29,18 @@ struct PresetParsingTests {
         #expect(mjpeg.codecOptions(frameRate: Rational(25, 1)).contains { $0 == ("global_quality", "354") })
     }
 
+    @Test func copyHasNoCodecOptionsAndGOPIsAtLeastOneFrame() throws {
+        let copy = try parse(#"{"container": "mkv", "encoder": "copy", "size": "640x480", "fps": 30}"#)
+        #expect(copy.codecOptions(frameRate: Rational(30, 1)).isEmpty && copy.fps == Rational(30, 1))
+        let short = try parse(#"{"container": "mkv", "encoder": "ffv1", "keyframe_interval": 0.001}"#)
+        #expect(short.gopSize(frameRate: Rational(30, 1)) == 1)
+    }
+
+    @Test(arguments: [("g", "keyframe_interval"), ("b:v", "bitrate"), ("speed", "preset"), ("keyframe", "keyframe_interval"), ("bframe", "bframes")])
+    func suggestsTheKeyAnFFmpegUserMeant(typed: String, meant: String) {
+        #expect(PresetKey.nearest(to: typed)?.rawValue == meant)
+    }
+
     @Test func baseTakesABuiltinAndReplacesItsRateControl() throws {
         let preset = try parse(#"{"base": "default", "bitrate": "6M", "options": {"threads": "2"}}"#)
         #expect(preset.encoder == "libx264" && preset.speed == "veryfast" && preset.rateControl == .bitrate(6_000_000))
