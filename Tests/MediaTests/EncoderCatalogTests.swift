@@ -50,6 +50,22 @@ struct EncoderCatalogTests {
         }
     }
 
+    /// `PresetFiles.local` on a real folder: only .json files count, and a missing file is a usage error.
+    @Test func localFilesLoadUserPresetsFromXDGConfigHome() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("rec-presets-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: config) }
+        let folder = config.appendingPathComponent("rec/presets")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"base": "mjpeg", "qscale": 5}"#.utf8).write(to: folder.appendingPathComponent("night.json"))
+        try Data("not a preset".utf8).write(to: folder.appendingPathComponent("README.txt"))
+        let library = try PresetLibrary.load(environment: ["XDG_CONFIG_HOME": config.path], files: .local)
+        let night = try library.entry(named: "night")
+        #expect(night.preset.rateControl == .qscale(5))
+        #expect(night.source == .user(path: folder.appendingPathComponent("night.json").path, overridesBuiltin: false))
+        #expect(library.names.count == BuiltinPresets.names.count + 1)
+        #expect(throws: RecError.self) { try library.resolve(config.path + "/missing.json", files: .local) }
+    }
+
     /// presets/*.json are the built-ins users read and copy; they must equal the compiled-in text.
     @Test func presetFilesEqualTheBuiltins() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
