@@ -64,8 +64,9 @@ extension Preset {
         guard let encoder = try f.string(.encoder, example: "\"libx264\"") else {
             throw f.fail("\"encoder\" is missing; add a libavcodec encoder such as \"libx264\" (`ffmpeg -encoders` lists them)")
         }
-        self.init(name: name, description: try f.string(.description, example: "\"H.264 for everyday recording\"") ?? "",
-                  container: container, encoder: encoder)
+        let description = try f.string(.description, example: "\"H.264 for everyday recording\"") ?? ""
+        guard !description.contains(where: \.isNewline) else { throw f.fail("\"description\" must be one line; `rec presets` shows it beside the name") }
+        self.init(name: name, description: description, container: container, encoder: encoder)
         pixelFormat = try f.string(.pixelFormat, example: "\"yuv420p\"")
         rateControl = try Preset.rateControl(f)
         if let k = try f.number(.keyframeInterval, example: "1.0") {

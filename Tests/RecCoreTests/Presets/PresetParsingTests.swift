@@ -79,6 +79,7 @@ struct PresetParsingTests {
         (#"{"container": "mkv", "encoder": "copy", "crf": 20, "filter": "hflip"}"#, #"encoder "copy" stores the camera's MJPEG as it comes, so "crf", "filter" cannot apply"#),
         (#"{"base": "defualt"}"#, #""base" names no built-in preset 'defualt'; built-ins are default, quality"#),
         (#"{"container": "mp4", "encoder": "libx264", "filter": ""}"#, #""filter" is empty"#),
+        (#"{"description": "a\nb", "container": "mp4", "encoder": "libx264"}"#, #""description" must be one line"#),
     ])
     func rejectsWithAMessageSayingWhatToWrite(json: String, message: String) {
         #expect {
