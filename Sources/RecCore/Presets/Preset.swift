@@ -1,0 +1,91 @@
+/// An encoding preset: which encoder, settings and container a recording uses. Presets are JSON
+/// files (docs/PRESETS.md); `Preset.parse` validates one strictly, `PresetLibrary` finds them, and
+/// Media's `EncoderCatalog.validate` checks the parts only the installed FFmpeg can judge.
+public struct Preset: Sendable, Equatable {
+    /// The preset's name: its file name without ".json".
+    public var name: String
+    /// One line saying what the preset is for.
+    public var description: String
+    public var container: Container
+    /// A libavcodec encoder name ("libx264"), or "copy" to store a camera's MJPEG as it comes.
+    public var encoder: String
+    /// An FFmpeg pixel format name; nil means the source's own format when the encoder takes it,
+    /// else the encoder's closest (`avcodec_find_best_pix_fmt_of_list`).
+    public var pixelFormat: String?
+    /// Nil leaves the encoder's own default (crf 23 for libx264, lossless for ffv1).
+    public var rateControl: RateControl?
+    /// Seconds between keyframes; the GOP size is this times the frame rate.
+    public var keyframeInterval: Double
+    /// Maximum consecutive B-frames (`AVCodecContext.max_b_frames`); nil keeps the encoder's.
+    public var bframes: Int?
+    /// The encoder's speed/quality trade-off, its `preset` option ("veryfast").
+    public var speed: String?
+    /// The encoder's `tune` option ("film", "zerolatency").
+    public var tune: String?
+    /// A libavfilter graph applied to every frame before encoding ("hflip,eq=gamma=1.2").
+    public var filter: String?
+    /// The picture size to record; the source is asked for it and frames are scaled otherwise.
+    public var size: FrameSize?
+    /// The frame rate to record; the source is asked for it.
+    public var fps: Rational?
+    /// Passed to the encoder as an `AVDictionary` (`avcodec_open2`), after the settings above,
+    /// so an option here wins.
+    public var options: [String: String]
+
+    public init(name: String, description: String = "", container: Container, encoder: String,
+                pixelFormat: String? = nil, rateControl: RateControl? = nil, keyframeInterval: Double = 1.0,
+                bframes: Int? = nil, speed: String? = nil, tune: String? = nil, filter: String? = nil,
+                size: FrameSize? = nil, fps: Rational? = nil, options: [String: String] = [:]) {
+        self.name = name
+        self.description = description
+        self.container = container
+        self.encoder = encoder
+        self.pixelFormat = pixelFormat
+        self.rateControl = rateControl
+        self.keyframeInterval = keyframeInterval
+        self.bframes = bframes
+        self.speed = speed
+        self.tune = tune
+        self.filter = filter
+        self.size = size
+        self.fps = fps
+        self.options = options
+    }
+
+    /// True when frames are stored as the camera sends them, with no encoder.
+    public var isCopy: Bool { encoder == "copy" }
+
+    /// The codec family ("h264"), when known without FFmpeg.
+    public var codecFamily: String? { KnownEncoder.family(of: encoder) }
+
+    /// The GOP size in frames at a frame rate: the keyframe interval times the rate, at least 1.
+    public func gopSize(frameRate: Rational) -> Int {
+        max(1, Int((keyframeInterval * frameRate.doubleValue).rounded()))
+    }
+
+    /// Every setting as libavcodec options, in the order to put them in the `AVDictionary` given
+    /// to `avcodec_open2`: "threads"=auto (AVCodecContext's default is 1 thread), "g", "bf", rate control ("crf" with "b"=0, "b", or "flags"=+qscale with
+    /// "global_quality"), "preset", "tune", then `options` (which may override any of these).
+    /// With qscale, the encoder must also set each frame's `quality` to the global quality, as
+    /// ffmpeg does. Empty for `copy`.
+    public func codecOptions(frameRate: Rational) -> [(key: String, value: String)] {
+        guard !isCopy else { return [] }
+        var out: [(key: String, value: String)] = [("threads", "auto"), ("g", "\(gopSize(frameRate: frameRate))")]
+        if let bframes { out.append(("bf", "\(bframes)")) }
+        switch rateControl {
+        case .crf(let crf)?: out += [("crf", Preset.formatNumber(crf)), ("b", "0")]
+        case .bitrate(let bits)?: out.append(("b", "\(bits)"))
+        case .qscale(let q)?: out += [("flags", "+qscale"), ("global_quality", "\(q * RateControl.qp2lambda)")]
+        case nil: break
+        }
+        if let speed { out.append(("preset", speed)) }
+        if let tune { out.append(("tune", tune)) }
+        for key in options.keys.sorted() { out.append((key, options[key]!)) }
+        return out
+    }
+
+    /// "18" for 18.0, "18.5" for 18.5.
+    static func formatNumber(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
+    }
+}

@@ -1,0 +1,60 @@
+/// How an encoder spends bits: one of constant quality (`crf`), a target bitrate, or a fixed
+/// quantiser (`qscale`, for MJPEG and MPEG-4).
+public enum RateControl: Sendable, Equatable {
+    /// Constant rate factor: lower is better quality and bigger files.
+    case crf(Double)
+    /// Target average bitrate in bits per second.
+    case bitrate(Int)
+    /// Fixed quantiser, 1 (best) to 31 (worst).
+    case qscale(Int)
+
+    /// FFmpeg's `FF_QP2LAMBDA`: a qscale becomes `global_quality = qscale * 118`.
+    public static let qp2lambda = 118
+
+    /// Parses a bitrate as FFmpeg writes them: "4M", "2500k", "1.5M", "800000" (decimal
+    /// multiples: k = 1000, M = 10⁶, G = 10⁹). Returns nil for anything else.
+    public static func parseBitrate(_ text: String) -> Int? {
+        var digits = Substring(text)
+        var scale = 1.0
+        switch digits.last {
+        case "k", "K": scale = 1e3
+        case "m", "M": scale = 1e6
+        case "g", "G": scale = 1e9
+        default: break
+        }
+        if scale != 1 { digits = digits.dropLast() }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              let value = Double(digits), value.isFinite else { return nil }
+        let bits = (value * scale).rounded()
+        return bits <= Double(Int32.max) * 8 ? Int(bits) : nil
+    }
+
+    /// A bitrate as people write it: 4000000 → "4M", 2500000 → "2500k", 123 → "123".
+    public static func formatBitrate(_ bits: Int) -> String {
+        if bits >= 1_000_000, bits % 1_000_000 == 0 { return "\(bits / 1_000_000)M" }
+        if bits >= 1_000, bits % 1_000 == 0 { return "\(bits / 1_000)k" }
+        return "\(bits)"
+    }
+}
+
+/// A picture size, written "1280x720".
+public struct FrameSize: Sendable, Equatable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// Parses "WIDTHxHEIGHT" with both sides from 16 to 16384; nil otherwise.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+              let w = Int(parts[0]), let h = Int(parts[1]),
+              (16...16384).contains(w), (16...16384).contains(h) else { return nil }
+        self.init(width: w, height: h)
+    }
+
+    public var description: String { "\(width)x\(height)" }
+}
