@@ -73,6 +73,19 @@ public final class VideoEncoder {
 
     public var timeBase: Rational { Rational(context.pointee.time_base) }
 
+    /// The pixel format an encoder should be given for input in `input`: that one if the encoder
+    /// takes it, else the one it takes that loses least. The corresponding C function is
+    /// `avcodec_find_best_pix_fmt_of_list`.
+    public static func bestPixelFormat(encoder name: String, for input: PixelFormat) -> PixelFormat {
+        guard let codec = avcodec_find_encoder_by_name(name), let list = codec.pointee.pix_fmts else { return input }
+        var i = 0
+        while list[i] != AV_PIX_FMT_NONE {
+            if list[i] == input.av { return input }
+            i += 1
+        }
+        return PixelFormat(avcodec_find_best_pix_fmt_of_list(list, input.av, 0, nil))
+    }
+
     /// Sends one frame whose `pts` is already in the encoder's time base, or nil to start draining.
     public func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FFmpegError) {
         try check(avcodec_send_frame(context, frame), "avcodec_send_frame")

@@ -1,29 +1,18 @@
 import RecCore
 
-/// The containers rec writes, with what each can do.
-public enum ContainerFormat: String, Sendable, CaseIterable {
-    case mp4, mov, mkv, webm
+/// The containers rec writes: the presets' `Container` (RecCore), with what writing needs.
+public typealias ContainerFormat = Container
 
+extension Container {
     /// From a file name's extension ("clip.MP4" → .mp4); nil for anything else.
     public init?(path: String) {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        let ext = path[path.index(after: dot)...].lowercased()
-        switch ext {
+        switch path[path.index(after: dot)...].lowercased() {
         case "mp4", "m4v": self = .mp4
         case "mov": self = .mov
         case "mkv": self = .mkv
         case "webm": self = .webm
         default: return nil
-        }
-    }
-
-    /// libavformat's muxer name.
-    public var muxerName: String {
-        switch self {
-        case .mp4: "mp4"
-        case .mov: "mov"
-        case .mkv: "matroska"
-        case .webm: "webm"
         }
     }
 
@@ -38,23 +27,12 @@ public enum ContainerFormat: String, Sendable, CaseIterable {
         case .mkv, .webm: ["cluster_time_limit": "1000", "cluster_size_limit": "4194304"]
         }
     }
-}
-
-extension ContainerFormat {
-    /// Whether this container can hold a stream of `codec` (FFmpeg's codec name) copied as it is.
-    public func canHold(codec: String) -> Bool {
-        switch self {
-        case .webm: ["vp8", "vp9", "av1"].contains(codec)
-        case .mp4: ["h264", "hevc", "av1", "vp9", "mjpeg", "mpeg4"].contains(codec)
-        case .mov: ["h264", "hevc", "mjpeg", "prores", "mpeg4", "av1"].contains(codec)
-        case .mkv: true
-        }
-    }
 
     /// Throws a usage error, with what to do instead, if this container cannot hold `codec`.
     public func check(codec: String) throws(RecError) {
-        guard canHold(codec: codec) else {
-            throw .usage("a .\(rawValue) file cannot hold \(codec) video; write the clip as .mkv (it holds any codec)")
+        guard holds(codec) else {
+            let fits = Container.holding(codec).map { ".\($0.rawValue)" }.joined(separator: ", ")
+            throw .usage("a .\(rawValue) file cannot hold \(codec) video; write it as \(fits.isEmpty ? ".mkv" : fits)")
         }
     }
 }

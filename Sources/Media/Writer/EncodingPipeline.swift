@@ -26,8 +26,9 @@ public final class EncodingPipeline {
     public private(set) var framesEncoded = 0
 
     /// - Parameters:
-    ///   - settings: the encoder; its width and height are ignored when zero and taken from the
-    ///     (filtered) input instead.
+    ///   - settings: the encoder; its width and height are taken from the (filtered) input when
+    ///     zero, and its pixel format when `.none` is the input's if the encoder takes it, else the
+    ///     closest one it does (`avcodec_find_best_pix_fmt_of_list`).
     ///   - input: what the source delivers.
     ///   - filter: a libavfilter graph description, or nil.
     public init(settings: EncoderSettings, input: VideoFormat, filter: String?) throws(FFmpegError) {
@@ -45,6 +46,10 @@ public final class EncodingPipeline {
                 settings.width = input.width
                 settings.height = input.height
             }
+        }
+        if settings.pixelFormat == .none {
+            settings.pixelFormat = VideoEncoder.bestPixelFormat(encoder: settings.encoder,
+                                                                for: self.filter?.output.pixelFormat ?? input.pixelFormat)
         }
         self.encoder = try VideoEncoder(settings)
     }
@@ -95,6 +100,9 @@ public final class EncodingPipeline {
         lastPTS = pts
         frame.pointer.pointee.pts = pts
         frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        if case .qscale = encoder.settings.rateControl {
+            frame.pointer.pointee.quality = encoder.context.pointee.global_quality  // honoured per frame
+        }
         try encoder.send(frame.pointer)
         framesEncoded += 1
         try drain(emit: emit)

@@ -1,3 +1,4 @@
+import Foundation
 import RecCore
 
 /// `rec presets`: list the encoding presets.
@@ -16,6 +17,15 @@ struct PresetsCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
-        throw .notImplemented("presets")
+        let library = try PresetLibrary.load(environment: context.environment, files: .local)
+        if json {
+            let rows = library.entries.map { ["name": $0.preset.name, "description": $0.preset.description, "source": $0.source.origin] }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+            context.console.print(String(decoding: (try? encoder.encode(rows)) ?? Data(), as: UTF8.self))
+        } else {
+            context.console.writeOutput(library.listingText.hasSuffix("\n") ? library.listingText : library.listingText + "\n")
+        }
+        return 0
     }
 }

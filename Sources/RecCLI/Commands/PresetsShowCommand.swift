@@ -20,6 +20,9 @@ struct PresetsShowCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
-        throw .notImplemented("presets show")
+        let library = try PresetLibrary.load(environment: context.environment, files: .local)
+        let entry = try library.resolve(name, files: .local)
+        context.console.writeOutput(json ? entry.preset.jsonText : PresetLibrary.showText(entry))
+        return 0
     }
 }

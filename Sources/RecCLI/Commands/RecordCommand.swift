@@ -49,7 +49,7 @@ struct RecordCommand: ParsableCommand {
         let console = context.console
         let setup = try RecordingSetup(capture: capture, environment: context.environment)
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: setup.choice.container))
-        let container = try OutputFile.container(for: path, presetContainer: setup.choice.container)
+        let container = try setup.container(for: path)
         try OutputFile.checkWritable(path, force: force)
         var configuration = setup.configuration(output: .init(path: path, container: container),
                                                 pace: pace == .off ? .off : .realtime)

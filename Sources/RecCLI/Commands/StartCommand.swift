@@ -64,7 +64,7 @@ struct StartCommand: ParsableCommand {
         var file: RecorderConfiguration.Output? = nil
         if !noFile {
             let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: setup.choice.container))
-            file = .init(path: path, container: try OutputFile.container(for: path, presetContainer: setup.choice.container))
+            file = .init(path: path, container: try setup.container(for: path))
             try OutputFile.checkWritable(path, force: force)
         }
         let limits = RingLimits(maxDuration: try TimeParser.duration(buffer), maxBytes: try ByteSize.parse(bufferSize))

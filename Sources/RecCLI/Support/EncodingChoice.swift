@@ -1,7 +1,8 @@
 import Media
 import RecCore
 
-/// What a preset decides for a recording: encoder settings, keyframe interval, filter, container.
+/// What a preset decides for a recording: encoder settings, keyframe interval, filter, container,
+/// and an optional size and rate for sources that take them.
 struct EncodingChoice: Sendable {
     var name: String
     var settings: EncoderSettings
@@ -11,13 +12,32 @@ struct EncodingChoice: Sendable {
     var size: (width: Int, height: Int)?
     var fps: Int?
 
-    static func resolve(preset: String?, environment: [String: String]) throws(RecError) -> EncodingChoice {
-        let name = preset ?? "default"
-        guard name == "default" else { throw .usage("unknown preset '\(name)'; 'rec presets' lists them") }
-        return EncodingChoice(
-            name: name,
-            settings: EncoderSettings(encoder: "libx264", width: 0, height: 0, pixelFormat: .yuv420p,
-                                      rateControl: .crf(23), speed: "veryfast"),
-            keyframeSeconds: 1, filter: nil, container: .mp4)
+    /// Loads the built-in and user presets, resolves `--preset` (a name or a file), checks it
+    /// against this FFmpeg, and turns it into settings.
+    static func resolve(preset argument: String?, environment: [String: String]) throws(RecError) -> EncodingChoice {
+        let library = try PresetLibrary.load(environment: environment, files: .local)
+        let entry = try library.resolve(argument ?? "default", files: .local)
+        let preset = entry.preset
+        try EncoderCatalog.validate(preset, origin: entry.source.origin)
+        return EncodingChoice(preset)
+    }
+
+    init(_ preset: Preset) {
+        name = preset.name
+        var settings = EncoderSettings(encoder: preset.encoder, width: preset.size?.width ?? 0, height: preset.size?.height ?? 0,
+                                       pixelFormat: preset.pixelFormat.flatMap { PixelFormat(name: $0) } ?? .none,
+                                       bFrames: preset.bframes, speed: preset.speed, tune: preset.tune, options: preset.options)
+        switch preset.rateControl {
+        case .crf(let q): settings.rateControl = .crf(q)
+        case .bitrate(let b): settings.rateControl = .bitrate(b)
+        case .qscale(let q): settings.rateControl = .qscale(Double(q))
+        case nil: settings.rateControl = .encoderDefault
+        }
+        self.settings = settings
+        keyframeSeconds = preset.keyframeInterval
+        filter = preset.filter
+        container = preset.container
+        size = preset.size.map { ($0.width, $0.height) }
+        fps = preset.fps.map { Int(($0.doubleValue).rounded()) }
     }
 }

@@ -35,6 +35,17 @@ struct RecordingSetup {
         }
     }
 
+    /// The container for an output path, checked against what the preset's encoder makes.
+    func container(for path: String) throws(RecError) -> ContainerFormat {
+        let container = try OutputFile.container(for: path, presetContainer: choice.container)
+        let family = choice.settings.encoder == "copy" ? "mjpeg" : EncoderCatalog.codecFamily(of: choice.settings.encoder)
+        if let family, !container.holds(family) {
+            let fits = Container.holding(family).map { ".\($0.rawValue)" }.joined(separator: ", ")
+            throw .usage("preset '\(choice.name)' makes \(family), which a .\(container.rawValue) file cannot hold; name the output \(fits.isEmpty ? ".mkv" : fits) or pick another --preset")
+        }
+        return container
+    }
+
     func makeSource(warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, warn: warn)
     }
