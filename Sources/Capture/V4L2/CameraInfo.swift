@@ -1,29 +1,5 @@
 import RecCore
 
-/// A picture size in pixels.
-public struct FrameSize: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    /// Parses "1280x720".
-    public init?(_ text: String) {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
-        self.init(width: w, height: h)
-    }
-
-    public var area: Int { width * height }
-    public var description: String { "\(width)x\(height)" }
-
-    /// Orders by area, then width.
-    public static func < (a: FrameSize, b: FrameSize) -> Bool { (a.area, a.width) < (b.area, b.width) }
-}
-
 /// The frame intervals (seconds per frame) a camera offers at one size: a list (`V4L2_FRMIVAL_TYPE_DISCRETE`)
 /// or a range (`STEPWISE`, or `CONTINUOUS` with a step of 1/∞ written as `step == nil`).
 public enum FrameIntervals: Hashable, Sendable {

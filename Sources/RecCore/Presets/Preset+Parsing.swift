@@ -83,7 +83,7 @@ extension Preset {
         tune = try f.string(.tune, example: "\"film\"")
         filter = try f.string(.filter, example: "\"hflip\"")
         if let s = try f.string(.size, example: "\"1280x720\"") {
-            guard let size = FrameSize(s) else {
+            guard let size = FrameSize(s), (16...16384).contains(size.width), (16...16384).contains(size.height) else {
                 throw f.fail("\"size\" \"\(s)\" is not WIDTHxHEIGHT (each 16 to 16384); for example \"1280x720\"")
             }
             self.size = size

@@ -37,24 +37,3 @@ public enum RateControl: Sendable, Equatable {
     }
 }
 
-/// A picture size, written "1280x720".
-public struct FrameSize: Sendable, Equatable, CustomStringConvertible {
-    public var width: Int
-    public var height: Int
-
-    public init(width: Int, height: Int) {
-        self.width = width
-        self.height = height
-    }
-
-    /// Parses "WIDTHxHEIGHT" with both sides from 16 to 16384; nil otherwise.
-    public init?(_ text: String) {
-        let parts = text.split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
-              let w = Int(parts[0]), let h = Int(parts[1]),
-              (16...16384).contains(w), (16...16384).contains(h) else { return nil }
-        self.init(width: w, height: h)
-    }
-
-    public var description: String { "\(width)x\(height)" }
-}
