@@ -25,7 +25,7 @@ time_it() {
   awk -v s="$s" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", e - s }'
 }
 # The checksum of every frame a file presents, nothing dropped or repeated.
-frame_sums() { ffmpeg -v error -i "$1" -map 0:v:0 -fps_mode passthrough -f framemd5 "$2"; }
+frame_sums() { ffmpeg -v error -y -i "$1" -map 0:v:0 -fps_mode passthrough -f framemd5 "$2"; }
 # One field (key=value) of framesoff.py's report.
 field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 # An edge of the clip as "+extra" and/or "-missing" frames, or 0 when exact.
@@ -64,8 +64,8 @@ for container in mp4 mkv; do
   reencoded=$("$rec" trim "$input" --from ${from}s --to ${to}s --dry-run --json |
     sed -n 's/.*"reencoded":\([0-9]*\).*/\1/p')
   for i in "${!tools[@]}"; do
-    frame_sums "$work/out$i.$container" "$work/out$i.md5"
-    off=$(python3 bench/framesoff.py "$work/in.md5" "$work/out$i.md5" "$first" "$end")
+    frame_sums "$work/out$i.$container" "$work/out$i.$container.md5"
+    off=$(python3 bench/framesoff.py "$work/in.md5" "$work/out$i.$container.md5" "$first" "$end")
     ratio=-
     if [[ $i == 0 ]]; then
       shown=$reencoded
