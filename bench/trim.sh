@@ -56,6 +56,8 @@ for container in mp4 mkv; do
   for i in "${!tools[@]}"; do
     runs_of=()
     for _ in $(seq "$runs"); do
+      # Every run writes a new file, the usual case: replacing one costs rec's rename an ext4 flush.
+      rm -f "$work/out$i.$container"
       # shellcheck disable=SC2086 # the command line is split on purpose; no path has spaces
       runs_of+=("$(time_it ${commands[$i]})")
     done
