@@ -37,7 +37,10 @@ final class ClipJob {
         var options: [String: String] = [:]
         if container.hasEditLists {
             options["movie_timescale"] = String(movieTimeScale)
-            options["movflags"] = "+faststart"
+            // Fast start without a second pass: room for the index is kept at the front (about
+            // 40 bytes a sample is plenty: size, offset, times, flags).
+            let samples = source.video.packets.count + source.others.reduce(0) { $0 + $1.packets.count }
+            options["moov_size"] = String(16_384 + 48 * samples)
         }
         let muxer = try Muxer(path: path, container: container.muxerName,
                               streams: [videoParameters] + source.others.map(\.parameters), options: options)

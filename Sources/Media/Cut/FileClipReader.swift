@@ -1,8 +1,10 @@
 import RecCore
 
 /// Reads what a cut of `[from, to)` needs from a file: the video packets from the keyframe at or
-/// before `from` to a little past `to` (enough for any B-frame reordering), and the other streams'
-/// packets alongside. Seeks first, so a cut late in a long file reads only its own part.
+/// before `from` up to the first one that decodes at or after `to` (packets come in decode order
+/// and no frame decodes after it is presented, so every frame before `to` is then in hand), and
+/// the other streams' packets until they too pass `to`. Seeks first, so a cut late in a long file
+/// reads only its own part.
 ///
 /// Times are on the file's timeline: 0 is the first video frame (the stream's start time).
 public struct FileClipReader {
@@ -46,14 +48,23 @@ public struct FileClipReader {
         var packets = [Int: [EncodedPacket]]()
         do {
             try demuxer.seek(stream: videoIndex, toKeyframeBefore: absFrom)
-            var keyframesAfterEnd = 0
+            var passed = Set<Int>()
+            let streamCount = demuxer.streams.count
+            var lastVideoDTS = Int64.min
             while let packet = try demuxer.read() {
                 let s = packet.streamIndex
                 packets[s, default: []].append(contentsOf: fillers[s, default: DurationFiller()].push(packet))
-                if s == videoIndex && packet.isKeyframe && packet.pts >= absTo.value {
-                    keyframesAfterEnd += 1
-                    if keyframesAfterEnd >= 2 { break }
+                // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
+                // only a dts that increases can be trusted to say decoding has passed `to`.
+                let end = absTo.rescaled(to: packet.timeBase).value
+                if s == videoIndex {
+                    if packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts { passed.insert(s) }
+                    lastVideoDTS = max(lastVideoDTS, packet.dts)
+                } else if packet.pts >= end {
+                    passed.insert(s)
                 }
+                // One more packet past `to` on the video stream gives the last frame's duration.
+                if passed.count == streamCount && packet.pts > end { break }
             }
         } catch {
             throw error.recError("reading \(path) failed")
