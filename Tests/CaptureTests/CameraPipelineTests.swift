@@ -109,11 +109,7 @@ struct CameraPipelineTests {
         let faults = FakeFaults(unplugAfterFrames: 7)
         let recording = try Self.record("640x480", format, faults: faults, frames: 30)
         defer { try? FileManager.default.removeItem(atPath: recording.path) }
-        // Recorder race: when the capture thread fails before the encode thread opens its pipeline,
-        // the encoder's `state = .recording` overwrites `.failed`, and the run ends `.finished`.
-        withKnownIssue("Recorder.encodeLoop overwrites .failed with .recording", isIntermittent: true) {
-            #expect(recording.stats.state == .failed)
-        }
+        #expect(recording.stats.state == .failed)
         #expect(recording.stats.lastError?.hasPrefix("/dev/video0 was unplugged (or stopped responding) while recording") == true,
                 "\(recording.stats.lastError ?? "no error")")
         #expect(recording.stats.framesCaptured == 7)
