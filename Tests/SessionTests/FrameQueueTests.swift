@@ -1,0 +1,40 @@
+@testable import Session
+import Media
+import RecCore
+import Testing
+
+/// The late-frame policy, without threads: a full queue drops the new frame and counts it, never
+/// grows past its capacity; closing lets the consumer drain and then end.
+@Suite struct FrameQueueTests {
+    @Test func dropNewestCountsAndBoundsTheQueue() {
+        let queue = FrameQueue<Int>(capacity: 3, policy: .dropNewest)
+        let accepted = (0..<10).map { queue.push($0) }
+        #expect(accepted == [true, true, true, false, false, false, false, false, false, false])
+        #expect(queue.droppedCount == 7)
+        #expect(queue.depth == 3)
+        #expect(queue.pop() == 0)
+        #expect(queue.push(10))
+        queue.close()
+        #expect([queue.pop(), queue.pop(), queue.pop(), queue.pop()] == [1, 2, 10, nil])
+        #expect(!queue.push(11))
+    }
+
+    @Test func blockPolicyNeverDrops() {
+        let queue = FrameQueue<Int>(capacity: 2, policy: .block)
+        #expect(queue.push(1) && queue.push(2))
+        #expect(queue.pop() == 1)
+        #expect(queue.push(3))
+        #expect(queue.droppedCount == 0)
+        queue.close()
+        #expect([queue.pop(), queue.pop(), queue.pop()] == [2, 3, nil])
+    }
+
+    @Test func consumedSlotsAreReclaimed() {
+        let queue = FrameQueue<Int>(capacity: 4, policy: .dropNewest)
+        for i in 0..<1000 {
+            #expect(queue.push(i))
+            #expect(queue.pop() == i)
+        }
+        #expect(queue.depth == 0)
+    }
+}
