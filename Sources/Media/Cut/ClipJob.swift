@@ -14,8 +14,13 @@ final class ClipJob {
     private let offset: Int64
     private var lastDTS: Int64 = .min
     private var spliceEncoder: VideoEncoder?
+    private let progress: ((Double) -> Void)?
+    private var written = 0
+    private var lastReported = -1
 
-    init(source: ClipSource, plan: CutPlan, container: ContainerFormat, reencode: EncoderSettings?) throws(RecError) {
+    init(source: ClipSource, plan: CutPlan, container: ContainerFormat, reencode: EncoderSettings?,
+         progress: ((Double) -> Void)? = nil) throws(RecError) {
+        self.progress = progress
         self.source = source
         self.plan = plan
         self.container = container
@@ -78,6 +83,11 @@ final class ClipJob {
         lastDTS = p.dts
         p.isHidden = false
         try muxer.write(p)
+        written += 1
+        if let progress {
+            let percent = written * 100 / max(1, plan.presentedFrames + plan.prerollFrames + plan.trailingHiddenFrames)
+            if percent / 5 != lastReported { lastReported = percent / 5; progress(min(1, Double(percent) / 100)) }
+        }
     }
 
     private func adjusted(_ settings: EncoderSettings) -> EncoderSettings {

@@ -15,8 +15,10 @@ public enum ClipWriter {
 
     /// - Parameters:
     ///   - reencode: settings for `--reencode` (the whole range encoded again); nil copies.
+    ///   - progress: called now and then with the share of the clip's video written (0…1).
     public static func write(_ source: ClipSource, plan: CutPlan, to path: String, container: ContainerFormat,
-                             reencode: EncoderSettings? = nil) throws(RecError) -> Report {
+                             reencode: EncoderSettings? = nil,
+                             progress: ((Double) -> Void)? = nil) throws(RecError) -> Report {
         var plan = plan
         if reencode != nil, let whole = wholeRange(plan) {
             plan.segments = [.reencode(decode: whole, presentPTS: plan.firstPresentedPTS..<plan.presentedEndPTS)]
@@ -26,7 +28,7 @@ public enum ClipWriter {
         }
         let temporary = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent).partial-\(getpid())"
         do {
-            let job = try ClipJob(source: source, plan: plan, container: container, reencode: reencode)
+            let job = try ClipJob(source: source, plan: plan, container: container, reencode: reencode, progress: progress)
             let others = try job.run(to: temporary)
             if container.hasEditLists && plan.mode == .exact && reencode == nil {
                 try EditListPatch.apply(to: temporary, trackID: 1, duration: plan.presentedEndPTS - plan.firstPresentedPTS,

@@ -93,7 +93,15 @@ struct TrimCommand: ParsableCommand {
         } else {
             try container.check(codec: read.source.video.parameters.codecName)
         }
-        let report = try ClipWriter.write(read.source, plan: plan, to: outputPath!, container: container, reencode: settings)
+        // A progress bar on a terminal, for long cuts.
+        let bar: ((Double) -> Void)? = console.isTTY && !json ? { share in
+            let filled = Int(share * 30)
+            console.writeOutput("\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
+                                + "] \(Int(share * 100))%")
+        } : nil
+        let report = try ClipWriter.write(read.source, plan: plan, to: outputPath!, container: container,
+                                          reencode: settings, progress: bar)
+        if bar != nil { console.writeOutput("\r\u{1B}[K") }
         let text = ClipReportText(plan: report.plan, path: report.path, bytes: report.bytes, origin: reader.start)
         console.print(json ? text.json : text.text)
         return 0
