@@ -29,7 +29,8 @@ public enum ReencodeSettings {
                                        pixelFormat: source.pixelFormat, timeBase: source.timeBase,
                                        keyframeInterval: 100_000, bFrames: 0, globalHeader: !inBand)
         switch name {
-        case "libx264", "libx265": settings.rateControl = .crf(16); settings.speed = "fast"
+        // A GOP head at most: fast presets at a low CRF keep the few re-encoded frames close to the source.
+        case "libx264", "libx265": settings.rateControl = .crf(16); settings.speed = "veryfast"
         case "libvpx-vp9", "libvpx": settings.rateControl = .crf(18); settings.options = ["deadline": "good", "cpu-used": "4"]
         case "libsvtav1": settings.rateControl = .crf(22)
         case "mjpeg": settings.rateControl = .qscale(2)
