@@ -76,7 +76,7 @@ public enum EncoderCatalog {
         guard context != nil else { throw RecError.runtime("out of memory while checking preset '\(preset.name)'") }
         defer { avcodec_free_context(&context) }
         let search = Int32(AV_OPT_SEARCH_CHILDREN)
-        for (key, value) in preset.codecOptions(frameRate: preset.fps ?? Rational(30, 1)) {
+        for (key, value) in EncoderSettings(preset: preset).codecOptions {
             guard av_opt_find(context, key, nil, 0, search) != nil else {
                 throw fail("\(preset.encoder) has no option '\(key)'\(optionAdvice(key)); `ffmpeg -h encoder=\(preset.encoder)` lists its options")
             }

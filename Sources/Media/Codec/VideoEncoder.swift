@@ -25,28 +25,10 @@ public final class VideoEncoder {
             c.pointee.pix_fmt = settings.pixelFormat.av
             c.pointee.time_base = settings.timeBase.av
             c.pointee.framerate = settings.frameRate.av
-            c.pointee.gop_size = Int32(max(1, settings.keyframeInterval))
-            c.pointee.thread_count = Int32(settings.threads)
-            if let b = settings.bFrames { c.pointee.max_b_frames = Int32(b) }
             if settings.globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             var dict: OpaquePointer? = nil
             defer { av_dict_free(&dict) }
-            switch settings.rateControl {
-            case .crf(let q): av_dict_set(&dict, "crf", String(q), 0)
-            case .bitrate(let bps):
-                c.pointee.bit_rate = Int64(bps)
-                c.pointee.rc_max_rate = 0
-            case .qscale(let q):
-                c.pointee.flags |= AV_CODEC_FLAG_QSCALE
-                c.pointee.global_quality = Int32(q * Double(FF_QP2LAMBDA))
-            case .encoderDefault: break
-            }
-            if case .crf = settings.rateControl, settings.encoder == "libvpx-vp9" {
-                av_dict_set(&dict, "b", "0", 0)  // libvpx needs zero bitrate for pure constant quality
-            }
-            if let s = settings.speed { av_dict_set(&dict, "preset", s, 0) }
-            if let t = settings.tune { av_dict_set(&dict, "tune", t, 0) }
-            for (k, v) in settings.options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, k, v, 0) }
+            for (key, value) in settings.codecOptions { av_dict_set(&dict, key, value, 0) }
             try check(avcodec_open2(c, codec, &dict), "avcodec_open2(\(settings.encoder))")
             if let unused = av_dict_get(dict, "", nil, AV_DICT_IGNORE_SUFFIX) {
                 let key = String(cString: unused.pointee.key)

@@ -1,7 +1,7 @@
 import RecCore
 
 /// The capture and encoding choices `rec record` and `rec start` share, as given.
-/// Sizes and times stay text until the integrator wires in RecCore's parsers.
+/// Kept as given; `RecordingSetup` parses and checks them.
 struct CaptureOptions: Sendable, Equatable {
     /// The arguments behind these options, in help order.
     static let arguments: [ArgumentSpec] = [

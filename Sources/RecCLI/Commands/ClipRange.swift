@@ -2,7 +2,7 @@ import Foundation
 import RecCore
 
 /// The `--from`, `--to` and `--last` of `rec trim` and `rec save`, as given.
-/// Times stay text until RecCore's time parser is wired in by the integrator.
+/// Kept as given; `selection()` parses them with RecCore's time parser.
 struct ClipRange: Sendable, Equatable {
     var from: String?
     var to: String?

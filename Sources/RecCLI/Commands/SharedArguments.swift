@@ -31,10 +31,3 @@ extension ArgumentSpec {
         option("output", short: "o", value: "file", help: help)
     }
 }
-
-extension RecError {
-    /// What a placeholder command throws until the integrator writes its `run`.
-    static func notImplemented(_ command: String) -> RecError {
-        .runtime("'rec \(command)' is not implemented yet")
-    }
-}

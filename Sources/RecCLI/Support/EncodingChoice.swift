@@ -24,16 +24,7 @@ struct EncodingChoice: Sendable {
 
     init(_ preset: Preset) {
         name = preset.name
-        var settings = EncoderSettings(encoder: preset.encoder, width: preset.size?.width ?? 0, height: preset.size?.height ?? 0,
-                                       pixelFormat: preset.pixelFormat.flatMap { PixelFormat(name: $0) } ?? .none,
-                                       bFrames: preset.bframes, speed: preset.speed, tune: preset.tune, options: preset.options)
-        switch preset.rateControl {
-        case .crf(let q): settings.rateControl = .crf(q)
-        case .bitrate(let b): settings.rateControl = .bitrate(b)
-        case .qscale(let q): settings.rateControl = .qscale(Double(q))
-        case nil: settings.rateControl = .encoderDefault
-        }
-        self.settings = settings
+        settings = EncoderSettings(preset: preset)
         keyframeSeconds = preset.keyframeInterval
         filter = preset.filter
         container = preset.container

@@ -63,27 +63,6 @@ public struct Preset: Sendable, Equatable {
         max(1, Int((keyframeInterval * frameRate.doubleValue).rounded()))
     }
 
-    /// Every setting as libavcodec options, in the order to put them in the `AVDictionary` given
-    /// to `avcodec_open2`: "threads"=auto (AVCodecContext's default is 1 thread), "g", "bf", rate control ("crf" with "b"=0, "b", or "flags"=+qscale with
-    /// "global_quality"), "preset", "tune", then `options` (which may override any of these).
-    /// With qscale, the encoder must also set each frame's `quality` to the global quality, as
-    /// ffmpeg does. Empty for `copy`.
-    public func codecOptions(frameRate: Rational) -> [(key: String, value: String)] {
-        guard !isCopy else { return [] }
-        var out: [(key: String, value: String)] = [("threads", "auto"), ("g", "\(gopSize(frameRate: frameRate))")]
-        if let bframes { out.append(("bf", "\(bframes)")) }
-        switch rateControl {
-        case .crf(let crf)?: out += [("crf", Preset.formatNumber(crf)), ("b", "0")]
-        case .bitrate(let bits)?: out.append(("b", "\(bits)"))
-        case .qscale(let q)?: out += [("flags", "+qscale"), ("global_quality", "\(q * RateControl.qp2lambda)")]
-        case nil: break
-        }
-        if let speed { out.append(("preset", speed)) }
-        if let tune { out.append(("tune", tune)) }
-        for key in options.keys.sorted() { out.append((key, options[key]!)) }
-        return out
-    }
-
     /// "18" for 18.0, "18.5" for 18.5.
     static func formatNumber(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"

@@ -21,17 +21,7 @@ struct PresetParsingTests {
         #expect(preset.gopSize(frameRate: Rational(30000, 1001)) == 15)
     }
 
-    @Test func codecOptionsPutTheSettingsBeforeTheUsersOptions() throws {
-        let preset = try parse(#"{"container": "mp4", "encoder": "libx264", "crf": 18.5, "bframes": 0, "preset": "veryfast", "options": {"g": "10"}}"#)
-        let options = preset.codecOptions(frameRate: Rational(30, 1))
-        #expect(options.map { "\($0.key)=\($0.value)" } == ["threads=auto", "g=30", "bf=0", "crf=18.5", "b=0", "preset=veryfast", "g=10"])
-        let mjpeg = try parse(#"{"container": "mkv", "encoder": "mjpeg", "qscale": 3}"#)
-        #expect(mjpeg.codecOptions(frameRate: Rational(25, 1)).contains { $0 == ("global_quality", "354") })
-    }
-
-    @Test func copyHasNoCodecOptionsAndGOPIsAtLeastOneFrame() throws {
-        let copy = try parse(#"{"container": "mkv", "encoder": "copy", "size": "640x480", "fps": 30}"#)
-        #expect(copy.codecOptions(frameRate: Rational(30, 1)).isEmpty && copy.fps == Rational(30, 1))
+    @Test func gopIsAtLeastOneFrame() throws {
         let short = try parse(#"{"container": "mkv", "encoder": "ffv1", "keyframe_interval": 0.001}"#)
         #expect(short.gopSize(frameRate: Rational(30, 1)) == 1)
     }
