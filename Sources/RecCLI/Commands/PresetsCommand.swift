@@ -20,9 +20,7 @@ struct PresetsCommand: ParsableCommand {
         let library = try PresetLibrary.load(environment: context.environment, files: .local)
         if json {
             let rows = library.entries.map { ["name": $0.preset.name, "description": $0.preset.description, "source": $0.source.origin] }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-            context.console.print(String(decoding: (try? encoder.encode(rows)) ?? Data(), as: UTF8.self))
+            context.console.print(JSONText.encode(rows, pretty: true))
         } else {
             context.console.writeOutput(library.listingText.hasSuffix("\n") ? library.listingText : library.listingText + "\n")
         }

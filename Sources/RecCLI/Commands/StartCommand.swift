@@ -114,7 +114,7 @@ struct StartCommand: ParsableCommand {
 
     private func print(started s: StatusBody, folder: SessionFolder, limits: RingLimits, console: Console) {
         if json {
-            console.print(String(decoding: (try? JSONEncoder().encode(s)) ?? Data(), as: UTF8.self))
+            console.print(StatusText.json(s))
             return
         }
         console.print("session '\(s.session ?? session)' started; it runs in the background until 'rec stop\(session == "default" ? "" : " --session " + session)'")

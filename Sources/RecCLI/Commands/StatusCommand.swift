@@ -35,9 +35,7 @@ struct StatusCommand: ParsableCommand {
                     if let info = s.info { row["source"] = info.source; row["pid"] = String(info.pid); row["started"] = info.startedAtText }
                     return row
                 }
-                let e = JSONEncoder()
-                e.outputFormatting = [.sortedKeys]
-                context.console.print(String(decoding: (try? e.encode(rows)) ?? Data(), as: UTF8.self))
+                context.console.print(JSONText.encode(rows))
             } else if sessions.isEmpty {
                 context.console.print("no sessions are running; start one with 'rec start'")
             } else {

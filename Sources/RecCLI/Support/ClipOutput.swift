@@ -35,11 +35,7 @@ struct ClipReportText: Encodable {
         self.droppedInRange = droppedInRange
     }
 
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    var json: String { JSONText.encode(self) }
 
     var text: String {
         var lines = ["saved \(path ?? "(nothing)")",

@@ -36,11 +36,7 @@ struct RecordingSummary: Encodable {
         error = s.lastError
     }
 
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    var json: String { JSONText.encode(self) }
 
     var text: String {
         var lines = ["recorded \(path ?? "(no file)")",

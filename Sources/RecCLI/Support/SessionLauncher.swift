@@ -63,11 +63,7 @@ struct StopText {
     var summary: StopSummary
     init(_ summary: StopSummary) { self.summary = summary }
 
-    var json: String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        return String(decoding: (try? e.encode(summary)) ?? Data(), as: UTF8.self)
-    }
+    var json: String { JSONText.encode(summary) }
 
     var text: String {
         var lines = ["stopped; recorded \(summary.path ?? "no file (ring only)")",

@@ -12,12 +12,7 @@ enum StatusText {
         }
     }
 
-    static func json(_ s: StatusBody) -> String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        e.keyEncodingStrategy = .convertToSnakeCase
-        return String(decoding: (try? e.encode(s)) ?? Data(), as: UTF8.self)
-    }
+    static func json(_ s: StatusBody) -> String { JSONText.encode(s) }
 
     static func text(_ s: StatusBody) -> String {
         var lines = ["session '\(s.session ?? "?")': \(s.state)",
@@ -34,12 +29,7 @@ enum StatusText {
 
 /// `rec save` output.
 enum SaveText {
-    static func json(_ r: SaveReport) -> String {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys]
-        e.keyEncodingStrategy = .convertToSnakeCase
-        return String(decoding: (try? e.encode(r)) ?? Data(), as: UTF8.self)
-    }
+    static func json(_ r: SaveReport) -> String { JSONText.encode(r) }
 
     static func text(_ r: SaveReport) -> String {
         let req = r.requested.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
