@@ -9,8 +9,13 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
         self.timeBase = timeBase
     }
 
+    /// A time in seconds; a value too large for the time base (or not a number) saturates to
+    /// `Int64.max`/`.min` rather than trapping, so bad input is caught as out of range.
     public init(seconds: Double, timeBase: Rational = .microseconds) {
-        self.value = Int64((seconds * Double(timeBase.den) / Double(timeBase.num)).rounded())
+        let ticks = (seconds * Double(timeBase.den) / Double(timeBase.num)).rounded()
+        if ticks.isNaN || ticks >= 9.2e18 { self.value = .max } else if ticks <= -9.2e18 { self.value = .min } else {
+            self.value = Int64(ticks)
+        }
         self.timeBase = timeBase
     }
 

@@ -15,6 +15,7 @@ public final class FileSource: FrameSource {
     private var draining = false
     private var openedFormat = VideoFormat(width: 0, height: 0, pixelFormat: .none)
     private var rate: Rational?
+    private var lastTime: Timestamp = .zero
 
     public init(path: String) {
         self.path = path
@@ -57,12 +58,7 @@ public final class FileSource: FrameSource {
             while true {
                 switch try decoder.receive() {
                 case .output(let frame):
-                    let pts = Timestamp(value: frame.pointer.pointee.pts, timeBase: decoder.timeBase)
-                    let first = firstPTS ?? pts
-                    firstPTS = first
-                    frame.captureTime = Timestamp.microseconds(
-                        Timestamp.rescale(pts.value - first.rescaled(to: decoder.timeBase).value,
-                                          from: decoder.timeBase, to: .microseconds))
+                    frame.captureTime = sessionTime(of: frame, timeBase: decoder.timeBase)
                     frame.sequence = sequence
                     sequence += 1
                     return frame
@@ -81,6 +77,26 @@ public final class FileSource: FrameSource {
         } catch {
             throw error.recError("reading \(path) failed at frame \(sequence)")
         }
+    }
+
+    /// pts − first pts, in microseconds. A frame without a usable timestamp (raw .h264 streams
+    /// have none, or repeat one) comes one nominal frame after the one before it, so the timeline
+    /// always advances.
+    private func sessionTime(of frame: VideoFrame, timeBase: Rational) -> Timestamp {
+        let raw = frame.pointer.pointee.pts
+        if raw == Int64.min { return sequence == 0 ? .zero : nextAfterLast() }
+        let first = firstPTS ?? Timestamp(value: raw, timeBase: timeBase)
+        firstPTS = first
+        let time = Timestamp.microseconds(Timestamp.rescale(raw - first.value, from: timeBase, to: .microseconds))
+        if sequence > 0 && time <= lastTime { return nextAfterLast() }
+        lastTime = time
+        return time
+    }
+
+    private func nextAfterLast() -> Timestamp {
+        let step = rate.map { Timestamp.rescale(1, from: $0.inverted, to: .microseconds) } ?? 33_333
+        lastTime = .microseconds(lastTime.value + max(1, step))
+        return lastTime
     }
 
     public func stop() {

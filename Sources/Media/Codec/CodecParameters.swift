@@ -41,7 +41,6 @@ public final class CodecParameters: @unchecked Sendable {
     }
 
     public var isVideo: Bool { pointer.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
-    public var isAudio: Bool { pointer.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
     /// FFmpeg's short name for the codec: "h264", "hevc", "vp9", "ffv1", "mjpeg".
@@ -51,11 +50,6 @@ public final class CodecParameters: @unchecked Sendable {
         return Array(UnsafeBufferPointer(start: d, count: Int(pointer.pointee.extradata_size)))
     }
     public var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
-    /// Whether every frame of this codec is a keyframe (MJPEG, FFV1, ProRes…).
-    public var isIntraOnly: Bool {
-        guard let d = avcodec_descriptor_get(pointer.pointee.codec_id) else { return false }
-        return d.pointee.props & AV_CODEC_PROP_INTRA_ONLY != 0
-    }
 }
 
 extension CodecParameters {

@@ -78,7 +78,4 @@ public final class VideoDecoder {
         let us = Timestamp(value: frame.pointee.pts, timeBase: timeBase).rescaled(to: .microseconds)
         return .output(VideoFrame(taking: frame, captureTime: us, sequence: 0))
     }
-
-    /// Forgets buffered frames and references (after a seek); `avcodec_flush_buffers`.
-    public func reset() { avcodec_flush_buffers(context) }
 }

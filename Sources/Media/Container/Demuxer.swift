@@ -75,13 +75,17 @@ public final class Demuxer {
 
     /// The next packet in file order, or nil at the end of the file. Packets whose `pts` is unknown
     /// take their `dts` (and the other way round). The corresponding C function is `av_read_frame`.
+    /// Packets of streams that appear after the file was opened (MPEG-TS can add them) are skipped.
     public func read() throws(FFmpegError) -> EncodedPacket? {
-        let r = av_read_frame(context, packet)
-        if r == FFmpegError.eof { return nil }
-        try check(r, "av_read_frame(\(path))")
-        defer { av_packet_unref(packet) }
-        let index = Int(packet.pointee.stream_index)
-        return EncodedPacket(avPacket: packet, timeBase: streams[index].timeBase, streamIndex: index)
+        while true {
+            let r = av_read_frame(context, packet)
+            if r == FFmpegError.eof { return nil }
+            try check(r, "av_read_frame(\(path))")
+            defer { av_packet_unref(packet) }
+            let index = Int(packet.pointee.stream_index)
+            guard index < streams.count else { continue }
+            return EncodedPacket(avPacket: packet, timeBase: streams[index].timeBase, streamIndex: index)
+        }
     }
 
     /// Seeks so that the next packet read on `stream` is the keyframe at or before `time`.

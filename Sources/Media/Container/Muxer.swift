@@ -1,3 +1,4 @@
+import Glibc
 import CFFmpeg
 import RecCore
 
@@ -46,7 +47,10 @@ public final class Muxer {
             try check(avformat_write_header(c, &dict), "avformat_write_header(\(path))")
         } catch {
             if let c = ctx {
-                if c.pointee.pb != nil { avio_closep(&c.pointee.pb) }
+                if c.pointee.pb != nil {
+                    avio_closep(&c.pointee.pb)
+                    unlink(path)  // created here and never got a header: nothing worth keeping
+                }
                 avformat_free_context(c)
             }
             av_packet_free(&pkt)

@@ -10,10 +10,10 @@ public enum Remuxer {
     public static func remux(from input: String, to output: String, container: String?,
                              options: [String: String] = [:], startAtZero: Bool = false) throws(FFmpegError) {
         let demuxer = try Demuxer(path: input)
-        let muxer = try Muxer(path: output, container: container, streams: demuxer.streams.map(\.parameters),
-                              options: options)
         var fillers: [Int: DurationFiller] = [:]
         do throws(FFmpegError) {
+            let muxer = try Muxer(path: output, container: container, streams: demuxer.streams.map(\.parameters),
+                                  options: options)
             var offset: Timestamp?
             while var packet = try demuxer.read() {
                 let s = packet.streamIndex

@@ -34,7 +34,7 @@ final class ClipJob {
     func run(to path: String) throws -> Int {
         var videoParameters = source.video.parameters
         if let reencode {
-            let settings = adjusted(reencode)
+            let settings = try adjusted(reencode)
             let encoder = try VideoEncoder(settings)
             spliceEncoder = encoder
             videoParameters = encoder.parameters
@@ -90,12 +90,17 @@ final class ClipJob {
         }
     }
 
-    private func adjusted(_ settings: EncoderSettings) -> EncoderSettings {
+    private func adjusted(_ settings: EncoderSettings) throws(RecError) -> EncoderSettings {
+        guard settings.encoder != "copy" else {
+            throw .usage("--reencode needs a preset that encodes; 'copy' presets store camera frames as they come")
+        }
         var s = settings
         let v = source.video.parameters
         s.width = v.width
         s.height = v.height
         s.timeBase = plan.timeBase
+        if s.pixelFormat == .none { s.pixelFormat = VideoEncoder.bestPixelFormat(encoder: s.encoder, for: v.pixelFormat) }
+        if let family = EncoderCatalog.codecFamily(of: s.encoder) { try container.check(codec: family) }
         return s
     }
 

@@ -26,7 +26,7 @@ public enum ClipWriter {
             plan.prerollFrames = 0
             plan.trailingHiddenFrames = 0
         }
-        let temporary = (path as NSString).deletingLastPathComponent + "/.\((path as NSString).lastPathComponent).partial-\(getpid())"
+        let temporary = OutputPath.temporarySibling(of: path)
         do {
             let job = try ClipJob(source: source, plan: plan, container: container, reencode: reencode, progress: progress)
             let others = try job.run(to: temporary)
@@ -34,9 +34,7 @@ public enum ClipWriter {
                 try EditListPatch.apply(to: temporary, trackID: 1, duration: plan.presentedEndPTS - plan.firstPresentedPTS,
                                         timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
             }
-            guard rename(temporary, path) == 0 else {
-                throw RecError.runtime("cannot write \(path): \(String(cString: strerror(errno)))")
-            }
+            try OutputPath.commit(temporary, to: path)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
             return Report(path: path, plan: plan, bytes: size ?? 0, otherPackets: others)
         } catch let error as RecError {

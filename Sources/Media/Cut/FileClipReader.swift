@@ -48,11 +48,15 @@ public struct FileClipReader {
         var packets = [Int: [EncodedPacket]]()
         do {
             try demuxer.seek(stream: videoIndex, toKeyframeBefore: absFrom)
+            // Streams that sent packets since the seek, and those whose packets have passed `to`.
+            // (Cover art, timecode and data streams may send nothing more; they are not waited for.)
+            var seen = Set<Int>()
             var passed = Set<Int>()
-            let streamCount = demuxer.streams.count
             var lastVideoDTS = Int64.min
+            let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
             while let packet = try demuxer.read() {
                 let s = packet.streamIndex
+                seen.insert(s)
                 packets[s, default: []].append(contentsOf: fillers[s, default: DurationFiller()].push(packet))
                 // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
                 // only a dts that increases can be trusted to say decoding has passed `to`.
@@ -64,7 +68,8 @@ public struct FileClipReader {
                     passed.insert(s)
                 }
                 // One more packet past `to` on the video stream gives the last frame's duration.
-                if passed.count == streamCount && packet.pts > end { break }
+                if passed.isSuperset(of: seen) && packet.pts > end { break }
+                if s == videoIndex && packet.dts > giveUp { break }
             }
         } catch {
             throw error.recError("reading \(path) failed")

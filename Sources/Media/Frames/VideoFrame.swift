@@ -58,8 +58,11 @@ public final class VideoFrame: @unchecked Sendable {
         return (data, Int(linesize))
     }
 
-    /// Makes the picture buffers writable (copying them if shared); `av_frame_make_writable`.
-    public func makeWritable() throws(FFmpegError) {
-        try check(av_frame_make_writable(pointer), "av_frame_make_writable")
+    /// A second frame over the same reference-counted pictures (no pixels are copied), with its
+    /// own fields: what a second reader gets, so neither writes through the other's frame.
+    /// The corresponding C function is `av_frame_clone`.
+    public func clone() throws(FFmpegError) -> VideoFrame {
+        let copy = try allocated(av_frame_clone(pointer), "av_frame_clone")
+        return VideoFrame(taking: copy, captureTime: captureTime, sequence: sequence)
     }
 }

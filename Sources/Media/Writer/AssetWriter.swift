@@ -41,12 +41,13 @@ public final class AssetWriter {
         self.muxer = nil
         try muxer.finish()
         if container == .mp4 || container == .mov, packetsWritten > 0 {
-            let temporary = path + ".finishing"
+            let temporary = OutputPath.temporarySibling(of: path)
             try Remuxer.remux(from: path, to: temporary, container: container.muxerName,
                               options: ["movflags": "+faststart"], startAtZero: true)
             guard rename(temporary, path) == 0 else {
+                let e = errno
                 unlink(temporary)
-                throw FFmpegError(code: -errno, operation: "rename(\(temporary), \(path))")
+                throw FFmpegError(code: -e, operation: "rename(\(temporary), \(path))")
             }
         }
     }

@@ -47,9 +47,7 @@ struct SaveCommand: ParsableCommand {
             throw .usage("say which part to save: --from T --to T, or --last D (e.g. --last 30s, --from -45s --to -15s)")
         }
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: .mp4, prefix: "clip"))
-        guard ContainerFormat(path: path) != nil else {
-            throw .usage("rec writes clips as .mp4, .mov, .mkv or .webm; give -o a name with one of those")
-        }
+        _ = try ContainerFormat.forClip(path: path)
         try OutputFile.checkWritable(path, force: force)
         let request = SaveRequest(from: range.from.map(ControlTime.text), to: range.to.map(ControlTime.text),
                                   last: range.last.map(ControlTime.text), output: path,

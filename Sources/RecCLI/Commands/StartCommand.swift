@@ -68,8 +68,12 @@ struct StartCommand: ParsableCommand {
             try OutputFile.checkWritable(path, force: force)
         }
         let limits = RingLimits(maxDuration: try TimeParser.duration(buffer), maxBytes: try ByteSize.parse(bufferSize))
+        guard limits.maxDuration >= Timestamp(seconds: 1) else {
+            throw .usage("--buffer \(buffer) is too short to hold two keyframes; give at least 1s, e.g. --buffer 5m")
+        }
         var recorder = setup.configuration(output: file, pace: .realtime)
         recorder.startTimeout = try TimeParser.duration(startTimeout).seconds
+        guard recorder.startTimeout > 0 else { throw .usage("--start-timeout must be longer than 0s, e.g. 5s") }
         let configuration = SessionConfiguration(name: name, recorder: recorder, ring: limits, onSave: onSave)
         let child = context.environment[SessionLauncher.childVariable] == "1"
         if foreground || child {

@@ -25,17 +25,9 @@ enum OutputFile {
         return "\(prefix)-\(f.string(from: date)).\(ext)"
     }
 
-    /// Checks that `path` may be written: its folder exists, and it does not exist unless `force`.
+    /// Checks that `path` may be written (`OutputPath.checkWritable`).
     static func checkWritable(_ path: String, force: Bool) throws(RecError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw .usage("\(path) is a folder; give a file name with -o") }
-            if !force { throw .usage("\(path) already exists; pass --force to overwrite it, or choose another -o") }
-        }
-        let folder = (path as NSString).deletingLastPathComponent
-        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            throw .usage("the folder \(folder) does not exist; create it or choose another -o")
-        }
+        try OutputPath.checkWritable(path, force: force)
     }
 
     /// The container for `path` from its extension, or the preset's when it has none we know.

@@ -31,7 +31,9 @@ struct RecordingSetup {
         pixelFormat = capture.pixelFormat
         onUnplug = capture.onUnplug == "wait" ? .wait(seconds: 60) : .stop
         if let d = capture.duration {
-            duration = try DurationText.parse(d)
+            let parsed = try TimeParser.duration(d)
+            guard parsed > .zero else { throw .usage("--duration \(d) is not a length of time; use e.g. 10s or 1m30s") }
+            duration = parsed
         }
     }
 
@@ -56,16 +58,5 @@ struct RecordingSetup {
         c.durationLimit = duration
         c.onUnplug = onUnplug
         return c
-    }
-}
-
-/// Interim duration parsing until the shared time parser lands.
-enum DurationText {
-    static func parse(_ text: String) throws(RecError) -> Timestamp {
-        var t = text
-        var scale = 1.0
-        if t.hasSuffix("ms") { t.removeLast(2); scale = 0.001 } else if t.hasSuffix("s") { t.removeLast() }
-        guard let v = Double(t), v > 0 else { throw .usage("'\(text)' is not a duration; use 10s or 1500ms") }
-        return Timestamp(seconds: v * scale)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RecCore
 import Session
 
@@ -26,10 +27,14 @@ enum SessionLauncher {
         do { try process.run() } catch {
             throw .runtime("cannot launch the session process", cause: "\(error)")
         }
+        // Read the child's stderr as it comes, so a chatty start can never fill the pipe and block it.
+        let collected = ErrorText()
+        let reader = Thread { collected.read(errors.fileHandleForReading) }
+        reader.start()
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if !process.isRunning {
-                let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let text = collected.wait()
                 let message = text.split(separator: "\n").first { $0.hasPrefix("rec: ") }.map { String($0.dropFirst(5)) }
                 throw RecError(process.terminationStatus == 64 ? .usage : .runtime,
                                message ?? "the session exited while starting (status \(process.terminationStatus))")
@@ -40,8 +45,15 @@ enum SessionLauncher {
             }
             usleep(30_000)
         }
+        // Give up: stop the child, and make sure of it, and clear what it may have left.
         kill(process.processIdentifier, SIGTERM)
-        throw .runtime("the session did not start within \(Int(timeout)) s; nothing is left running")
+        for _ in 0..<40 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        if case .stale = (try? runtime.inspect(session)) ?? .absent, let folder = try? runtime.folder(named: session) {
+            folder.remove()
+        }
+        throw .runtime("the session did not start within \(Int(timeout)) s; it was stopped and nothing is left running")
     }
 
     /// In the child, once started: stdout to /dev/null, stderr to the session log, which closes
@@ -55,6 +67,29 @@ enum SessionLauncher {
 
     static func executablePath() -> String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+}
+
+/// The launching side's copy of the child's stderr, read on its own thread until the child
+/// closes it (on exit, or when it moves its output to the session log).
+final class ErrorText: Sendable {
+    private let text = Mutex(Data())
+    private let done = DispatchSemaphore(value: 0)
+
+    func read(_ handle: FileHandle) {
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text.withLock { if $0.count < 1 << 20 { $0.append(chunk) } }
+        }
+        done.signal()
+    }
+
+    /// Everything read, once the other end is closed.
+    func wait() -> String {
+        done.wait()
+        done.signal()
+        return String(decoding: text.withLock { $0 }, as: UTF8.self)
     }
 }
 

@@ -1,6 +1,6 @@
 /// The fields of a `snapshot` request: write the latest frame as an image.
 public struct SnapshotRequest: Sendable, Equatable, Codable {
-    /// Absolute path of the image to write; its extension picks the format.
+    /// Absolute path of the JPEG to write (`.jpg` or `.jpeg`).
     public var output: String
     /// Overwrite `output` if it exists.
     public var force: Bool

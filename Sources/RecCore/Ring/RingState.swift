@@ -22,7 +22,9 @@ public struct RingState: Sendable {
         self.limits = limits
     }
 
-    /// Adds the next packet in decode order, then evicts old GOPs while a cap is exceeded.
+    /// Adds the next packet in decode order, then evicts old GOPs while a cap is exceeded. The
+    /// duration cap evicts a GOP only if what is left still spans the cap, so the ring always
+    /// holds at least `--buffer` (and at most one GOP more); the byte cap is strict.
     ///
     /// Packets before the first keyframe cannot be decoded and are dropped. A discontinuity (a
     /// new time base, or a keyframe not later than the previous one, as after an encoder restart)
@@ -61,9 +63,9 @@ public struct RingState: Sendable {
     }
 
     private var isOverLimits: Bool {
-        guard let timeBase, let first = packets.first else { return false }
-        let span = Timestamp(value: endValue - first.pts, timeBase: timeBase)
-        return bytes > limits.maxBytes || span > limits.maxDuration
+        guard let timeBase, keyframeIndices.count > 1 else { return false }
+        let spanAfterEviction = Timestamp(value: endValue - packets[keyframeIndices[1]].pts, timeBase: timeBase)
+        return bytes > limits.maxBytes || spanAfterEviction >= limits.maxDuration
     }
 
     private func isDiscontinuity(_ packet: EncodedPacket) -> Bool {

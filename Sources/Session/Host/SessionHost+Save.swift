@@ -8,17 +8,16 @@ extension SessionHost {
     /// Runs on the requesting connection's thread; capture and encoding never wait for it.
     public func save(_ request: SaveRequest) throws(RecError) -> SaveReport {
         if let problem = request.problem() { throw .usage(problem) }
-        if FileManager.default.fileExists(atPath: request.output) && !request.force {
-            throw .usage("\(request.output) already exists; pass --force to overwrite it, or choose another -o")
+        let file = configuration.recorder.output
+        if let file, OutputPath.same(request.output, file.path) {
+            throw .usage("\(request.output) is this session's own recording; save the clip under another name")
         }
-        guard let container = ContainerFormat(path: request.output) else {
-            throw .usage("rec writes clips as .mp4, .mov, .mkv or .webm; give -o a name with one of those")
-        }
+        try OutputPath.checkWritable(request.output, force: request.force)
+        let container = try ContainerFormat.forClip(path: request.output)
         guard let parameters = recorder.codecParameters, let ringStart = ring.stats.start, let ringEnd = ring.stats.end else {
             throw .runtime("nothing is recorded yet; try again once the session has frames")
         }
         try container.check(codec: parameters.codecName)
-        let file = configuration.recorder.output
         let stats = recorder.currentStats
         let startedAt = stats.startedAt
         // "Now" is the newest frame captured; the encoder may still hold it, and the save waits.
@@ -33,29 +32,36 @@ extension SessionHost {
         let strategy: CutPlan.Strategy = container.hasEditLists ? .editList : .spliceReencode
         let source: ClipSource
         let origin: String
+        // Plan on the packets' own clock: the ring's is the session timeline; a file's starts at
+        // its first frame's pts (the encoder delay), which is session time 0.
+        var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let start = ring.stats.start, range.lowerBound >= start {
             let packets = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
             source = ClipSource(video: .init(parameters: parameters, packets: packets))
             origin = "ring"
         } else if let file {
-            source = try fromFile(file.path, range: range)
+            try waitForFile(until: range.upperBound)
+            let reader = try FileClipReader(path: file.path)
+            let read = try reader.read(from: range.lowerBound, to: range.upperBound)
+            (source, planFrom, planTo, zero) = (read.source, read.from, read.to, reader.start)
             origin = "file"
         } else {
             throw .unavailableRange(from: range.lowerBound, to: range.upperBound, holder: "the ring",
                                     availableFrom: ring.stats.start ?? .zero, availableTo: ring.stats.end ?? .zero)
         }
-        let plan = try CutPlanner.plan(packets: source.video.packets, from: range.lowerBound, to: range.upperBound,
-                                       mode: mode, strategy: strategy)
+        let plan = try CutPlanner.plan(packets: source.video.packets, from: planFrom, to: planTo, mode: mode, strategy: strategy)
+        func session(_ t: Timestamp) -> Double { t.seconds - zero.seconds }
         let written = try ClipWriter.write(source, plan: plan, to: request.output, container: container)
         if request.clear { _ = ring.clear(upTo: range.upperBound) }
         let dropped = recorder.droppedFrames(in: range)
-        log?.write("saved \(request.output): \(plan.presentedFrames) frames, \(plan.presentedStart.clockText)–\(plan.presentedEnd.clockText) from the \(origin)")
+        log?.write("saved \(request.output): \(plan.presentedFrames) frames, "
+                   + "\(Timestamp(seconds: session(plan.presentedStart)).clockText)–\(Timestamp(seconds: session(plan.presentedEnd)).clockText) from the \(origin)")
         if let command = configuration.onSave { runOnSave(command, path: request.output) }
         return SaveReport(path: request.output,
                           requested: ControlSpan(from: range.lowerBound.seconds, to: range.upperBound.seconds),
-                          saved: ControlSpan(from: plan.presentedStart.seconds, to: plan.presentedEnd.seconds),
+                          saved: ControlSpan(from: session(plan.presentedStart), to: session(plan.presentedEnd)),
                           frames: plan.presentedFrames, droppedInRange: dropped, bytes: Int(written.bytes),
-                          keyframe: plan.keyframesUsed.first.map { Timestamp(value: $0, timeBase: plan.timeBase).seconds },
+                          keyframe: plan.keyframesUsed.first.map { session(Timestamp(value: $0, timeBase: plan.timeBase)) },
                           prerollFrames: plan.prerollFrames,
                           extra: ["source": origin, "reencoded": String(plan.reencodedFrames),
                                   "trailing_hidden": String(plan.trailingHiddenFrames),
@@ -69,7 +75,7 @@ extension SessionHost {
             case .text(let text): try TimeParser.position(text)
             case .seconds(let s): .offset(Timestamp(seconds: s))
             case .ago(let s): .fromEnd(Timestamp(seconds: s))
-            case .unix(let s): .wallClock(.microseconds(Int64(s * 1_000_000)))
+            case .unix(let s): .wallClock(Timestamp(seconds: s))
             }
         }
         if let last = request.last {
@@ -100,10 +106,16 @@ extension SessionHost {
         throw .runtime("the session did not reach \(end.clockText) in time; is the source still delivering frames?")
     }
 
-    /// The packets for `range` read back from the session's recording file (older than the ring).
-    func fromFile(_ path: String, range: Range<Timestamp>) throws(RecError) -> ClipSource {
-        let reader = try FileClipReader(path: path)
-        return try reader.read(from: range.lowerBound, to: range.upperBound).source
+    /// Waits until the recording file holds every frame before `end`: a fragment (MP4) or
+    /// cluster (Matroska) reaches the disk when the next keyframe arrives.
+    func waitForFile(until end: Timestamp) throws(RecError) {
+        let deadline = Date().addingTimeInterval(max(0, end.seconds - (recorder.fileComplete?.seconds ?? 0)) + 10)
+        while Date() < deadline {
+            if recorder.isFinished { return }
+            if let complete = recorder.fileComplete, complete >= end { return }
+            usleep(20_000)
+        }
+        throw .runtime("the recording file has not reached \(end.clockText) yet; try again in a moment")
     }
 
     /// Runs `--on-save` with the clip's path, on its own thread, never blocking a save.

@@ -102,9 +102,12 @@ public final class SessionHost: ControlHandler {
     }
 
     public func snapshot(_ request: SnapshotRequest) throws(RecError) -> SnapshotReport {
-        if FileManager.default.fileExists(atPath: request.output) && !request.force {
-            throw .usage("\(request.output) already exists; pass --force to overwrite it, or choose another -o")
+        if let file = configuration.recorder.output, OutputPath.same(request.output, file.path) {
+            throw .usage("\(request.output) is this session's own recording; save the snapshot under another name")
         }
+        let ext = (request.output as NSString).pathExtension.lowercased()
+        guard ext == "jpg" || ext == "jpeg" else { throw .usage("snapshots are JPEG pictures; give a name ending in .jpg") }
+        try OutputPath.checkWritable(request.output, force: request.force)
         if recorder.latestFrame == nil, let jpeg = recorder.latestCompressedFrame {
             // A copy recording: the camera's own JPEG is the snapshot.
             guard FileManager.default.createFile(atPath: request.output, contents: Data(jpeg.data)) else {

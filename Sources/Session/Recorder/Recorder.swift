@@ -35,6 +35,8 @@ public final class Recorder: Sendable {
     private let startupError = Mutex<RecError?>(nil)
     private let encoderParameters = Mutex<CodecParameters?>(nil)
     private let sourceRate = Mutex<Rational?>(nil)
+    /// Session time before which the recording file holds every frame on disk.
+    private let fileCompleteBefore = Mutex<Timestamp?>(nil)
     /// Capture times of frames lost (dropped late, or lost by the source before this frame), so a
     /// save can say how many frames are missing inside its range. Bounded: the oldest are forgotten.
     private let drops = Mutex<[Timestamp]>([])
@@ -112,6 +114,11 @@ public final class Recorder: Sendable {
     /// The newest captured frame (for `rec snapshot`), without disturbing capture.
     public var latestFrame: VideoFrame? { latest.take() }
 
+    /// The recording file holds every frame captured before this time (nil before the first
+    /// fragment or cluster is complete). A fragment or cluster is written when the next keyframe
+    /// arrives, so this is the newest keyframe written.
+    public var fileComplete: Timestamp? { fileCompleteBefore.withLock { $0 } }
+
     /// The newest compressed frame when the preset stores the camera's MJPEG as it comes.
     public var latestCompressedFrame: EncodedPacket? { latestPacket.withLock { $0 } }
 
@@ -164,7 +171,10 @@ public final class Recorder: Sendable {
                     if !sleep(until: due) { break }
                 }
                 switch item {
-                case .frame(let frame): latest.publish(frame)
+                case .frame(let frame):
+                    // The snapshot slot gets its own frame over the same pictures: the encode
+                    // thread sets fields (pts) on the one it owns.
+                    if let copy = try? frame.clone() { latest.publish(copy) }
                 case .packet(let packet): latestPacket.withLock { $0 = packet }
                 }
                 let lost = source.droppedFrames - lastSourceDrops
@@ -245,6 +255,7 @@ public final class Recorder: Sendable {
         var failed = false
         let emit: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
             try writer?.append(packet)
+            if packet.isKeyframe && writer != nil { fileCompleteBefore.withLock { $0 = packet.presentationTime } }
             onPacket(packet)
             let bytes = writer?.bytesWritten ?? 0
             stats.withLock {
@@ -305,8 +316,8 @@ public final class Recorder: Sendable {
             if let bytes { $0.outputBytes = bytes ?? 0 }
             if $0.state != .failed { $0.state = .finished }
         }
-        if !started && startupError.withLock({ $0 }) == nil {
-            startupError.withLock { $0 = .runtime("the source ended before its first frame") }
+        if !started {
+            startupError.withLock { if $0 == nil { $0 = .runtime("the source ended before its first frame") } }
             firstFrame.signal()
         }
         done.signal()

@@ -1,0 +1,54 @@
+import Foundation
+import RecCore
+
+/// Rules every file rec writes follows: never over an existing file without `--force`, never into
+/// a folder that is not there, and always through a temporary sibling renamed into place.
+public enum OutputPath {
+    /// Checks that `path` may be written: its folder exists, it is not a folder, and it does not
+    /// exist unless `force`.
+    public static func checkWritable(_ path: String, force: Bool) throws(RecError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw .usage("\(path) is a folder; give a file name with -o") }
+            if !force { throw .usage("\(path) already exists; pass --force to overwrite it, or choose another -o") }
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+            throw .usage("the folder \(folder) does not exist; create it or choose another -o")
+        }
+    }
+
+    /// A hidden, unique name in the same folder (so the final rename stays on one file system):
+    /// `dir/.name.partial-<random>`. Concurrent writers to one path never share it.
+    public static func temporarySibling(of path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let tag = UUID().uuidString.prefix(8)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).partial-\(tag)").path
+    }
+
+    /// Moves a finished temporary file over `path`; removes it and throws if that fails.
+    public static func commit(_ temporary: String, to path: String) throws(RecError) {
+        guard rename(temporary, path) == 0 else {
+            let e = errno
+            unlink(temporary)
+            throw .runtime("cannot write \(path): \(String(cString: strerror(e)))")
+        }
+    }
+
+    /// Whether two paths name the same file (after resolving links), e.g. a clip aimed at the
+    /// session's own recording.
+    public static func same(_ a: String, _ b: String) -> Bool {
+        URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
+            == URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
+    }
+}
+
+extension Container {
+    /// The container for a clip's output path, or a usage error naming the ones rec writes.
+    public static func forClip(path: String) throws(RecError) -> Container {
+        guard let c = Container(path: path) else {
+            throw .usage("rec writes .mp4, .mov, .mkv and .webm files; give -o a name ending in one of those")
+        }
+        return c
+    }
+}
