@@ -136,6 +136,72 @@ import Testing
         #expect(try folder.contents() == ["in.mp4"])
     }
 
+    struct Mistake: Sendable, CustomTestStringConvertible {
+        var arguments: [String]
+        var message: String
+        var testDescription: String { arguments.joined(separator: " ") }
+
+        /// `arguments` after a three-frame recording of test:320x240 into x.mkv, unless they name
+        /// their own source or output.
+        init(_ arguments: [String], source: String = "test:320x240", output: String = "x.mkv", message: String) {
+            self.arguments = ["--source", source, "--frames", "3", "--pace", "off", "-o", output] + arguments
+            self.message = message
+        }
+    }
+
+    static let mistakes: [Mistake] = [
+        Mistake(["--duration", "0s"], message: "'0s' is not a duration; use 10s or 1500ms"),
+        Mistake(["--duration", "1x"], message: "'1x' is not a duration; use 10s or 1500ms"),
+        Mistake(["--fps", "29.97"], message: "--fps 29.97 is not a whole number of frames per second from 1 to 1000"),
+        Mistake(["--size", "640x480"], message: "--size 640x480 contradicts --source test:320x240; give the size once"),
+        Mistake(["--pixel-format", "MJPG"], message: "--pixel-format MJPG applies only to cameras, not to --source test:320x240; leave it out"),
+        Mistake([], output: "x.avi", message: "rec cannot write '.avi' files; use .mp4, .mov, .mkv or .webm"),
+        Mistake(["--preset", "mjpeg"], output: "x.webm",
+                message: "preset 'mjpeg' makes mjpeg, which a .webm file cannot hold; name the output .mp4, .mov, .mkv or pick another --preset"),
+        Mistake([], source: "test:320x240@0", message: "'0' is not a frame rate in 'test:320x240@0'; use a whole number such as 30"),
+        Mistake([], source: "webcam", message: "unknown source 'webcam'; use test, test:1280x720@30, file:PATH or a camera such as /dev/video0 (see 'rec devices')"),
+    ]
+
+    /// Each mistake exits 64 with a message saying what to do, and writes nothing.
+    @Test(arguments: mistakes)
+    func mistakeIsAUsageError(mistake: Mistake) throws {
+        let folder = try RecFolder()
+        let result = try folder.rec(["record"] + mistake.arguments)
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("rec: \(mistake.message)\n"), "\(result.error)")
+        #expect(try folder.contents() == [])
+    }
+
+    @Test(arguments: [("--frames", "abc", "expected an integer"), ("--pace", "slow", "expected one of realtime, off")])
+    func invalidOptionValue(option: String, value: String, expected: String) throws {
+        let folder = try RecFolder()
+        let arguments = ["record", "--source", "test:320x240", "-o", "x.mkv", option, value] + (option == "--pace" ? [] : ["--pace", "off"])
+        let result = try folder.rec(arguments)
+        #expect(result.status == 64)
+        #expect(result.error == "rec: invalid value '\(value)' for '\(option)': \(expected)\nSee 'rec record --help'.\n")
+        #expect(try folder.contents() == [])
+    }
+
+    @Test func missingFileSource() throws {
+        let folder = try RecFolder()
+        let result = try folder.rec(["record", "--source", "file:missing.mp4", "--pace", "off", "-o", "x.mkv"])
+        #expect(result.status == 64)
+        #expect(result.error == "rec: no such file: \(folder.file("missing.mp4")); check the path given to --source file:\n")
+        #expect(try folder.contents() == [])
+    }
+
+    /// A frame count below one is a mistake, not a request for one frame.
+    @Test(arguments: ["0", "-1"])
+    func nonPositiveFrameCountIsAUsageError(frames: String) throws {
+        let folder = try RecFolder()
+        let result = try folder.rec(["record", "--source", "test:320x240@30", "--frames", frames, "--pace", "off", "-o", "x.mkv"])
+        let written = try folder.contents()
+        withKnownIssue("rec record --frames \(frames) exits 0 having recorded 1 frame: RecordCommand never checks frames > 0 and Recorder checks frameLimit only after queueing a frame") {
+            #expect(result.status == 64)
+            #expect(written == [])
+        }
+    }
+
     @Test func existingOutputIsKeptWithoutForce() throws {
         let folder = try RecFolder()
         let precious = Data("not a video, and it must stay this way".utf8)

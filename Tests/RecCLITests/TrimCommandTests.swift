@@ -33,13 +33,18 @@ import Testing
     @Test(arguments: ["mp4", "mkv"], cuts)
     func exactCut(ext: String, cut: Cut) throws {
         let folder = try Self.folder(with: ext)
+        let input = try Data(contentsOf: URL(fileURLWithPath: folder.file("in.\(ext)")))
         let result = try folder.rec(["trim", "in.\(ext)", "-o", "out.\(ext)"] + cut.arguments)
         #expect(result.status == 0, "\(result.error)")
         #expect(result.output.hasPrefix("saved \(folder.file("out.\(ext)"))\n"), "\(result.output)")
         #expect(result.output.contains("(\(cut.frames.count) frames)"))
-        let frames = try FrameReader.read(path: folder.file("out.\(ext)")).frames
-        #expect(frames.map(\.stamp) == RecFolder.stamps(cut.frames))
-        #expect(RecFolder.isSteady(frames.map(\.time.seconds), step: 1.0 / 30, start: 0))
+        let report = try FrameReader.read(path: folder.file("out.\(ext)"))
+        #expect(report.frames.map(\.stamp) == RecFolder.stamps(cut.frames))
+        #expect(RecFolder.isSteady(report.frames.map(\.time.seconds), step: 1.0 / 30, start: 0))
+        // The container says the clip lasts its frames, not a frame more.
+        let seconds = try #require(report.duration).seconds
+        #expect(abs(seconds - Double(cut.frames.count) / 30) < 0.002, "\(seconds) s")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("in.\(ext)"))) == input, "the input is not touched")
     }
 
     /// The clip's container comes from -o, not from the input.
@@ -63,6 +68,20 @@ import Testing
         #expect(json["requestedFrom"] as? Double == 1.5)
         #expect(json["frames"] as? Int == 45)
         #expect(json["reencoded"] as? Int == 0)
+    }
+
+    /// `--reencode` encodes every frame of the clip with the preset, into any container.
+    @Test(arguments: [("mp4", "mkv", "mjpeg", "mjpeg"), ("mkv", "mp4", "default", "h264")])
+    func reencodeWithAPreset(input: String, output: String, preset: String, codec: String) throws {
+        let folder = try Self.folder(with: input)
+        let result = try folder.rec(["trim", "in.\(input)", "--from", "1.5s", "--to", "2.5s", "--reencode", "--preset", preset,
+                                     "--json", "-o", "r.\(output)"])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(try RecFolder.object(result.output)["reencoded"] as? Int == 30)
+        let report = try FrameReader.read(path: folder.file("r.\(output)"))
+        #expect(report.codecName == codec)
+        #expect(report.frames.map(\.stamp) == RecFolder.stamps(45..<75))
+        #expect(report.frames.allSatisfy(\.isKeyframe) == (codec == "mjpeg"))
     }
 
     /// MP4 hides the preroll with an edit list; Matroska re-encodes up to the next keyframe.
@@ -146,6 +165,8 @@ import Testing
                 message: "say which part to keep: --from T --to T, or --last D (e.g. --from 1:02 --to 1:30)"),
         Mistake(name: "last with from", arguments: ["in.mp4", "--last", "1s", "--from", "1s", "-o", "x.mp4"],
                 message: "--last cannot be combined with --from or --to; give either --last or --from and --to"),
+        Mistake(name: "unknown preset", arguments: ["in.mp4", "--last", "1s", "--reencode", "--preset", "nope", "-o", "x.mp4"],
+                message: "unknown preset 'nope'; available: camera-copy, default, lossless, mjpeg, quality, sepia, small (or give a path to a .json file)"),
         Mistake(name: "keyframe with reencode", arguments: ["in.mp4", "--last", "1s", "--keyframe", "--reencode", "-o", "x.mp4"],
                 message: "--keyframe copies packets and --reencode re-encodes them; give only one"),
     ]
