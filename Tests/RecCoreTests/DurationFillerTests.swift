@@ -1,0 +1,113 @@
+import RecCore
+import Testing
+
+/// Presentation durations for packets that arrive in decode order without them.
+@Suite struct DurationFillerTests {
+    static let timeBase = Rational(1, 1000)
+
+    static func packets(pts: [Int64], durations: [Int64]? = nil) -> [EncodedPacket] {
+        pts.enumerated().map { i, p in
+            EncodedPacket(data: [UInt8(truncatingIfNeeded: i)], pts: p, dts: Int64(i), duration: durations?[i] ?? 0,
+                          timeBase: timeBase, isKeyframe: i == 0)
+        }
+    }
+
+    /// Pushes everything, then finishes; returns what came out and how many came out of each push.
+    static func fill(_ packets: [EncodedPacket], depth: Int = 32) -> (out: [EncodedPacket], perPush: [Int]) {
+        var filler = DurationFiller(depth: depth)
+        var out: [EncodedPacket] = []
+        var perPush: [Int] = []
+        for p in packets {
+            let ready = filler.push(p)
+            perPush.append(ready.count)
+            out += ready
+        }
+        return (out + filler.finish(), perPush)
+    }
+
+    @Test func constantRateWithoutReordering() {
+        let (out, _) = Self.fill(Self.packets(pts: [0, 33, 66, 99, 132]))
+        #expect(out.map(\.pts) == [0, 33, 66, 99, 132])
+        #expect(out.map(\.duration) == [33, 33, 33, 33, 33], "the last lasts as long as the one before")
+    }
+
+    /// Decode-order B-frame pyramids of several GOPs: every frame lasts until the next presented one,
+    /// and packets leave in the order they came.
+    @Test(arguments: [(0, false), (2, false), (3, true), (7, true)])
+    func pyramidsAtConstantRate(bFrames: Int, pyramid: Bool) {
+        let stream = SyntheticStream.make(gopLengths: [12, 12, 9], bFrames: bFrames, pyramid: pyramid)
+        var input = stream.packets
+        for i in input.indices { input[i].duration = 0 }
+        let (out, _) = Self.fill(input)
+        #expect(out.map(\.dts) == stream.packets.map(\.dts))
+        #expect(out.map(\.duration) == stream.packets.map(\.duration))
+    }
+
+    /// Variable frame rate with reordering: each frame lasts until the next one in presentation order.
+    @Test func variableFrameRateWithBFrames() throws {
+        let stream = SyntheticStream.make(gopLengths: [10, 10], bFrames: 3, pyramid: true,
+                                          duration: { [1000, 500, 2500, 1500][$0 % 4] })
+        var input = stream.packets
+        for i in input.indices { input[i].duration = 0 }
+        let (out, _) = Self.fill(input)
+        let lastPTS = try #require(stream.allPTS.last)
+        for (got, want) in zip(out, stream.packets) where want.pts != lastPTS {
+            #expect(got.duration == want.duration, "frame at \(want.pts)")
+        }
+    }
+
+    /// The doc: "The last frame lasts as long as the one before it". In a reordered stream the last
+    /// presented frame is decoded before the B-frames preceding it, so "before it" should mean in
+    /// presentation order.
+    @Test func lastPresentedFrameOfAReorderedVariableRateStream() {
+        // I0 P4000 B1000 B2000 in decode order; frames last 1000, 1000, 2000 before the last one.
+        let (out, _) = Self.fill(Self.packets(pts: [0, 4000, 1000, 2000]))
+        #expect(out.map(\.duration)[0] == 1000)
+        #expect(out.map(\.duration)[2] == 1000)
+        #expect(out.map(\.duration)[3] == 2000)
+        withKnownIssue("DurationFiller gives the last presented frame the duration of the packet released before it in decode order (I0: 1000), not of the frame before it in presentation order (B2: 2000)") {
+            #expect(out.map(\.duration)[1] == 2000)
+        }
+    }
+
+    @Test func durationsAlreadyThereAreKept() {
+        let (out, _) = Self.fill(Self.packets(pts: [0, 40, 80, 120], durations: [40, 0, 7, 0]))
+        #expect(out.map(\.duration) == [40, 40, 7, 7], "a given 7 stays; the last takes the 7 before it")
+    }
+
+    @Test func singlePacketHasNothingToGoBy() {
+        let (out, _) = Self.fill(Self.packets(pts: [500]))
+        #expect(out.map(\.duration) == [0])
+        let (given, _) = Self.fill(Self.packets(pts: [500], durations: [33]))
+        #expect(given.map(\.duration) == [33])
+    }
+
+    /// The window holds `depth` packets: nothing comes out until it is full, then one per push.
+    @Test(arguments: [1, 3, 8])
+    func windowReleasesOneAtATimeOnceFull(depth: Int) {
+        let (out, perPush) = Self.fill(Self.packets(pts: (0..<20).map { Int64($0) * 40 }), depth: depth)
+        #expect(perPush == Array(repeating: 0, count: depth) + Array(repeating: 1, count: 20 - depth))
+        #expect(out.count == 20)
+        #expect(out.allSatisfy { $0.duration == 40 })
+    }
+
+    /// A window shallower than the reordering releases a frame before its successor arrives: I0 P2
+    /// B1 with depth 1 gives I0 the gap to P2 (and P2, with no successor, that gap too). Depth 2
+    /// sees B1 in time.
+    @Test func windowMustCoverTheReordering() {
+        let input = Self.packets(pts: [0, 2000, 1000])
+        #expect(Self.fill(input, depth: 1).out.map(\.duration) == [2000, 2000, 1000])
+        #expect(Self.fill(input, depth: 2).out.map(\.duration) == [1000, 1000, 1000])
+    }
+
+    /// Long streams: the memory of recent pts is trimmed without losing a successor. (An anchor's
+    /// successor, the first B of the next group, comes 6 packets after it here; depth 8 covers that.)
+    @Test func longStreamKeepsFindingSuccessors() {
+        let stream = SyntheticStream.make(gopLengths: Array(repeating: 16, count: 30), bFrames: 3, pyramid: true)
+        var input = stream.packets
+        for i in input.indices { input[i].duration = 0 }
+        let (out, _) = Self.fill(input, depth: 8)
+        #expect(out.count == input.count)
+        #expect(out.allSatisfy { $0.duration == 3000 })
+    }
+}
