@@ -21,12 +21,16 @@ public enum ByteSize {
         return r
     }
 
-    /// `1.5 GiB`, `256 MiB`, `12 KiB`, `800 B`.
+    /// `1.5 GiB`, `256 MiB`, `12 KiB`, `800 B`: one decimal below 100, none when it is whole,
+    /// in the largest unit the rounded value reaches.
     public static func text(_ bytes: Int) -> String {
+        if bytes < 1024 { return "\(bytes) B" }
         let d = Double(bytes)
-        for (unit, power) in [("GiB", 3.0), ("MiB", 2.0), ("KiB", 1.0)] where d >= pow1024(power) {
+        for (unit, power) in [("GiB", 3.0), ("MiB", 2.0), ("KiB", 1.0)] {
             let v = d / pow1024(power)
-            return (v >= 100 ? String(Int(v.rounded())) : String((v * 10).rounded() / 10)) + " " + unit
+            let shown = v >= 100 ? v.rounded() : (v * 10).rounded() / 10
+            guard shown >= 1 else { continue }
+            return (shown == shown.rounded() ? String(Int(shown)) : String(shown)) + " " + unit
         }
         return "\(bytes) B"
     }

@@ -3,11 +3,13 @@
 ///
 /// Streaming: packets are held in a window deep enough for any encoder's reordering (B-frame
 /// pyramids reorder a handful of frames), and each leaves the window with its duration once a
-/// later-presented frame has been seen. The last frame lasts as long as the one before it.
+/// later-presented frame has been seen. The last frame lasts as long as the one shown before it.
 public struct DurationFiller {
     private var window: [EncodedPacket] = []
     /// The pts of recent packets, released or not: a frame's successor may have been decoded first.
     private var recent: [Int64] = []
+    /// Durations of recently released packets by pts.
+    private var released: [Int64: Int64] = [:]
     private let depth: Int
     private var lastDuration: Int64 = 0
 
@@ -35,10 +37,19 @@ public struct DurationFiller {
     private mutating func release(_ packet: EncodedPacket) -> EncodedPacket {
         var p = packet
         if p.duration <= 0 {
-            let next = recent.lazy.filter { $0 > p.pts }.min()
-            p.duration = next.map { $0 - p.pts } ?? lastDuration
+            if let next = recent.lazy.filter({ $0 > p.pts }).min() {
+                p.duration = next - p.pts
+            } else if let previous = recent.lazy.filter({ $0 < p.pts }).max() {
+                // The last frame: as long as the one shown before it (its own duration, if known).
+                let known = released[previous] ?? window.first { $0.pts == previous && $0.duration > 0 }?.duration
+                p.duration = known ?? (p.pts - previous)
+            } else {
+                p.duration = lastDuration
+            }
         }
         lastDuration = p.duration
+        released[p.pts] = p.duration
+        if released.count > 3 * depth { released.removeAll(keepingCapacity: true); released[p.pts] = p.duration }
         return p
     }
 }

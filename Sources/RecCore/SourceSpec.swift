@@ -32,14 +32,18 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             guard !path.isEmpty else { throw .usage("'file:' needs a path, e.g. --source file:talk.mp4") }
             return .file(path: path)
         }
-        if text.hasPrefix("v4l2:") { return .camera(path: String(text.dropFirst(5))) }
+        if text.hasPrefix("v4l2:") {
+            let path = String(text.dropFirst(5))
+            guard !path.isEmpty else { throw .usage("'v4l2:' needs a device, e.g. --source v4l2:/dev/video0 (see 'rec devices')") }
+            return .camera(path: path)
+        }
         if text.hasPrefix("/dev/") { return .camera(path: text) }
         throw .usage("unknown source '\(text)'; use test, test:1280x720@30, file:PATH or a camera such as /dev/video0 (see 'rec devices')")
     }
 
     /// Parses `WIDTHxHEIGHT` with both sides even and between 16 and 16384.
     public static func parseSize(_ text: String) throws(RecError) -> (width: Int, height: Int) {
-        let parts = text.lowercased().split(separator: "x")
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw .usage("'\(text)' is not a size; write WIDTHxHEIGHT, e.g. 1280x720")
         }

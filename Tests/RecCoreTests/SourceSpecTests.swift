@@ -53,9 +53,7 @@ import Testing
 
     /// `v4l2:` with no path should fail like `file:` does, not name a camera at "".
     @Test func v4l2NeedsAPath() {
-        withKnownIssue("SourceSpec.parse(\"v4l2:\") returns .camera(path: \"\") instead of a usage error") {
-            #expect(throws: RecError.self) { try SourceSpec.parse("v4l2:") }
-        }
+        #expect(throws: RecError.self) { try SourceSpec.parse("v4l2:") }
     }
 
     @Test(arguments: [("1280x720", 1280, 720), ("1280X720", 1280, 720), ("16x16", 16, 16), ("16384x16384", 16384, 16384),
@@ -81,9 +79,7 @@ import Testing
 
     /// Two x's in a row are a typo, not a size.
     @Test func doubledSeparatorIsNotASize() {
-        withKnownIssue("SourceSpec.parseSize(\"1280xx720\") returns 1280x720: split(separator:) drops the empty part") {
-            #expect(throws: RecError.self) { try SourceSpec.parseSize("1280xx720") }
-        }
+        #expect(throws: RecError.self) { try SourceSpec.parseSize("1280xx720") }
     }
 
     @Test(arguments: [SourceSpec.testPattern(width: nil, height: nil, fps: nil), .testPattern(width: 640, height: 480, fps: nil),

@@ -110,6 +110,10 @@ final class ClipJob {
         let encoder: VideoEncoder
         if let e = spliceEncoder, reencode != nil { encoder = e } else {
             encoder = try VideoEncoder(ReencodeSettings.splice(source: source.video.parameters))
+            if source.video.parameters.codecName == "ffv1" && encoder.parameters.extradata != source.video.parameters.extradata {
+                throw RecError.usage("this FFV1 stream was encoded with settings rec cannot match, so its start cannot be re-encoded to splice; "
+                                     + "cut to .mov (an edit list keeps it exact without re-encoding), or use --keyframe or --reencode")
+            }
         }
         var durations: [Int64: Int64] = [:]
         for i in decode { durations[packets[i].pts] = packets[i].duration }

@@ -34,6 +34,9 @@ public enum ReencodeSettings {
         case "libvpx-vp9", "libvpx": settings.rateControl = .crf(18); settings.options = ["deadline": "good", "cpu-used": "4"]
         case "libsvtav1": settings.rateControl = .crf(22)
         case "mjpeg": settings.rateControl = .qscale(2)
+        // FFV1 keeps its configuration (version, slices, checksums) in the stream header, which a
+        // splice keeps: encode as rec's lossless preset does, and ClipJob checks the header matches.
+        case "ffv1": settings.options = ["level": "3", "slices": "4", "slicecrc": "1"]
         default: break
         }
         if name == "libx265" { settings.options["x265-params"] = "log-level=error:repeat-headers=1" }

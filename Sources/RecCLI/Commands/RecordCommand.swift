@@ -44,6 +44,12 @@ struct RecordCommand: ParsableCommand {
         json = values.flag("json")
     }
 
+    func validate() throws(RecError) {
+        if let frames, frames < 1 {
+            throw .usage("--frames \(frames) records nothing; give a count of 1 or more, or leave it out")
+        }
+    }
+
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
         FFmpegLog.quiet()
         let console = context.console

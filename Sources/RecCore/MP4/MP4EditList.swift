@@ -54,6 +54,9 @@ public enum MP4EditList {
         for trak in inside where trak.type == "trak" {
             let parts = try boxes(in: bytes, range: trak.payload..<trak.end)
             guard let tkhd = parts.first(where: { $0.type == "tkhd" }) else { throw .missing("tkhd") }
+            guard tkhd.end - tkhd.payload >= 24, tkhd.end - tkhd.payload >= (bytes[tkhd.payload] == 1 ? 36 : 24) else {
+                throw .malformed("tkhd too short")
+            }
             let v1 = bytes[tkhd.payload] == 1
             let idOffset = tkhd.payload + (v1 ? 20 : 12)
             let durationOffset = tkhd.payload + (v1 ? 28 : 20)
@@ -63,6 +66,7 @@ public enum MP4EditList {
                 guard let edts = parts.first(where: { $0.type == "edts" }),
                       let elst = try boxes(in: bytes, range: edts.payload..<edts.end).first(where: { $0.type == "elst" })
                 else { throw .missing("elst") }
+                guard elst.end - elst.payload >= 8 else { throw .malformed("elst") }
                 let ev1 = bytes[elst.payload] == 1
                 let count = Int(readUInt32(bytes, elst.payload + 4))
                 let entrySize = ev1 ? 20 : 12
@@ -86,7 +90,9 @@ public enum MP4EditList {
             maxTrackDuration = max(maxTrackDuration, trackDuration)
         }
         guard found else { throw .missing("track \(trackID)") }
+        guard mvhd.end - mvhd.payload >= 20 else { throw .malformed("mvhd too short") }
         let mv1 = bytes[mvhd.payload] == 1
+        guard mvhd.end - mvhd.payload >= (mv1 ? 32 : 20) else { throw .malformed("mvhd too short") }
         let mvDuration = mvhd.payload + (mv1 ? 24 : 16)
         if mv1 { writeUInt64(&bytes, mvDuration, UInt64(maxTrackDuration)) } else {
             writeUInt32(&bytes, mvDuration, UInt32(clamping: maxTrackDuration))

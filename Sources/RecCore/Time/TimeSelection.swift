@@ -29,11 +29,16 @@ public struct TimeSelection: Sendable, Equatable {
         var lower = try from.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? start
         let upper = try to.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? end
         if clampsStart && lower < start { lower = start }
+        let lowerMayBeFuture = from.map(Self.isLive) ?? false
+        // A start past everything held is out of range, whatever the end: say what is held.
+        if lower >= end && !lowerMayBeFuture && to == nil {
+            throw .unavailableRange(from: lower, to: max(lower, upper), holder: "the recording",
+                                    availableFrom: timeline.availableStart, availableTo: timeline.availableEnd)
+        }
         guard lower < upper else {
             throw .reversedRange(from: lower, to: upper)
         }
         let upperMayBeFuture = to.map(Self.isLive) ?? false
-        let lowerMayBeFuture = from.map(Self.isLive) ?? false
         guard lower >= start, upper <= end || upperMayBeFuture, lower < end || lowerMayBeFuture else {
             throw .unavailableRange(from: lower, to: upper, holder: "the recording",
                                     availableFrom: timeline.availableStart, availableTo: timeline.availableEnd)
