@@ -29,6 +29,8 @@ enum CommandRunner {
             return try command.run(context)
         } catch {
             console.printError("rec: " + error.message)
+            // A runtime failure also says what underneath failed (FFmpeg's or the system's words).
+            if error.code == .runtime, let cause = error.cause { console.printError("rec: cause: " + cause) }
             return error.code.exitStatus
         }
     }
