@@ -17,6 +17,7 @@
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>
 #include <libavfilter/buffersrc.h>
+#include <malloc.h>
 
 static inline int cffmpeg_averror(int e) { return AVERROR(e); }
 static const int CFFMPEG_AVERROR_EOF = AVERROR_EOF;
@@ -35,4 +36,7 @@ static inline void cffmpeg_log_silent(void) { av_log_set_level(AV_LOG_QUIET); }
 static inline int64_t cffmpeg_rescale(int64_t a, AVRational from, AVRational to) {
     return av_rescale_q_rnd(a, from, to, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);
 }
+/// glibc's mallopt for the frame buffers FFmpeg allocates (Swift's Glibc module leaves malloc.h out).
+static inline void cffmpeg_malloc_arena_max(int n) { mallopt(M_ARENA_MAX, n); }
+static inline void cffmpeg_malloc_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import RecCore
 
 /// The `rec` command line; `main` is the whole program.
@@ -9,6 +10,7 @@ public enum RecCLI {
     /// Runs the command line `arguments` (without the program name) on the real terminal and
     /// returns the exit status: 0 on success, 64 for usage errors, 1 for runtime failures.
     public static func main(_ arguments: [String]) -> Int32 {
+        MemoryPolicy.apply()
         let environment = ProcessInfo.processInfo.environment
         return main(arguments, context: CommandContext(console: .standard(environment: environment), environment: environment))
     }

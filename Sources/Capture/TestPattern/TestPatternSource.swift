@@ -5,12 +5,14 @@ import RecCore
 /// number (`FrameStamp`) and timed exactly at `n / fps` seconds. Needs no hardware.
 public final class TestPatternSource: FrameSource {
     private let pattern: TestPattern
+    private let pool: FramePool
     public let fps: Int
     private var next: Int64 = 0
     private var started = false
 
     public init(width: Int = 1280, height: Int = 720, fps: Int = 30) {
         self.pattern = TestPattern(width: width, height: height)
+        self.pool = FramePool(format: pattern.format)
         self.fps = fps
     }
 
@@ -25,7 +27,9 @@ public final class TestPatternSource: FrameSource {
         guard started else { return nil }
         let time = Timestamp.microseconds(next * 1_000_000 / Int64(fps))
         do {
-            let frame = try VideoFrame(format: pattern.format, captureTime: time, sequence: next)
+            let frame = try pool.next()
+            frame.captureTime = time
+            frame.sequence = next
             pattern.draw(Int(next), into: frame)
             next += 1
             return frame

@@ -22,9 +22,13 @@ extension V4L2Camera {
         guard let mode else { throw RecError.runtime("\(path) is not started; call start() first") }
         if mode.fourcc.isJPEG { return try nextDecodedFrame(keepingJPEG: false)?.frame }
         let target = format
+        if framePool?.format != target { framePool = FramePool(format: target) }
+        let pool = framePool!
         return try withNextBuffer { buffer throws(RecError) in
             do throws(FFmpegError) {
-                let frame = try VideoFrame(format: target, captureTime: buffer.captureTime, sequence: buffer.sequence)
+                let frame = try pool.next()
+                frame.captureTime = buffer.captureTime
+                frame.sequence = buffer.sequence
                 copyRows(buffer.bytes, into: frame)
                 return frame
             } catch {

@@ -49,6 +49,8 @@ public final class V4L2Camera: FrameSource {
 
     var stream: V4L2Stream?
     var decoder: MJPEGDecoder?
+    /// Recycled frames for raw modes (one copy per frame, no allocation once warm).
+    var framePool: FramePool?
     var layout = RawLayout(bytesPerLine: 0, minimumBytes: 0)
     /// The first frame, held by `start()` for MJPEG to learn the decoded format.
     var pending: (frame: VideoFrame, jpeg: CompressedFrame)?
