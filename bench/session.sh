@@ -29,10 +29,14 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Seconds a command takes, start to exit; its output goes to $work/out, its failure stops the bench.
+# Seconds a command takes, start to exit; its output goes to $work/out, the CPU seconds it used
+# (user + system, far less sensitive to other load than the wall time) to $work/cpu, and its
+# failure stops the bench.
 timed() {
   local s=$EPOCHREALTIME
-  "$@" >"$work/out" 2>"$work/err" || { echo "failed: $*" >&2; cat "$work/err" >&2; return 1; }
+  /usr/bin/time -o "$work/time" -f '%U %S' "$@" >"$work/out" 2>"$work/err" ||
+    { echo "failed: $*" >&2; cat "$work/err" >&2; return 1; }
+  awk '{ print $1 + $2 }' "$work/time" >>"$work/cpu"
   awk -v s="$s" -v e="$EPOCHREALTIME" 'BEGIN { printf "%.4f\n", e - s }'
 }
 # "best median" of the numbers on stdin.
@@ -86,12 +90,14 @@ if wants 2; then
   saves=(); reported=(); floor=()
   for i in $(seq 10); do
     saves+=("$(timed "$rec" save --session s2 --from -22s --to -4s -o "$work/clip$i.mp4" --json)")
+    tail -1 "$work/cpu" >>"$work/save-cpu"
     reported+=("$(field frames dropped_in_range <"$work/out" | tr ' ' /)")
     floor+=("$(timed "$rec" status --session s2 --json)")
+    tail -1 "$work/cpu" >>"$work/status-cpu"
   done
   echo "  load during saves $(load)"
   ffloor=()
-  for _ in $(seq 10); do ffloor+=("$(timed ffmpeg -version)"); done
+  for _ in $(seq 10); do ffloor+=("$(timed ffmpeg -version)"); tail -1 "$work/cpu" >>"$work/ffmpeg-cpu"; done
   "$rec" stop --session s2 >/dev/null
   cuts=()
   for i in $(seq 10); do
@@ -108,14 +114,18 @@ if wants 2; then
   done
   read -r lb lm < <(printf '%s\n' "${floor[@]}" | best_median)
   read -r xb xm < <(printf '%s\n' "${ffloor[@]}" | best_median)
+  cpu_median() { best_median <"$work/$1" | awk '{ printf "%.0f", $2 * 1000 }'; }
   printf '%-28s %8s %8s %8s\n' "" best median frames
   printf '%-28s %6.0fms %6.0fms %8s\n' "rec save" "$(ms "$rb")" "$(ms "$rm_")" "$exact/10 ×540" \
     "ffmpeg -ss -to -c copy" "$(ms "$cb")" "$(ms "$cm")" "$(count "$work/cut1.mp4")" \
     "floor: rec status" "$(ms "$lb")" "$(ms "$lm")" "" "floor: ffmpeg -version" "$(ms "$xb")" "$(ms "$xm")" ""
   printf '  ratio ffmpeg / rec (median; above 1.00 means rec is faster): %.2fx\n' "$(calc '%f' "$cm / $rm_")"
   echo "  runs (s): rec ${saves[*]}"
+  echo "  CPU per process (user + system, median): rec save $(cpu_median save-cpu) ms," \
+    "rec status $(cpu_median status-cpu) ms, ffmpeg -version $(cpu_median ffmpeg-cpu) ms"
   echo "  frames counted by ffprobe: ${counted[*]}; rec's report (frames/dropped in range): ${reported[*]}"
   row "save 18 s from ring (median)" "$(ms "$rm_") ms" "<= 100 ms" "$rm_ <= 0.1"
+  row "  its CPU (user + system, median)" "$(cpu_median save-cpu) ms" "(info)" "1"
   row "clips with exactly 540 frames" "$exact/10" "10/10" "$exact == 10"
 fi
 
