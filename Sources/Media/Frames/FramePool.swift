@@ -12,7 +12,7 @@ public final class FramePool {
     private var frames: [VideoFrame] = []
     private let capacity: Int
 
-    public init(format: VideoFormat, capacity: Int = 32) {
+    public init(format: VideoFormat, capacity: Int = 8) {
         self.format = format
         self.capacity = capacity
     }
