@@ -8,15 +8,17 @@ struct SaveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "save",
         abstract: "Save frames from a running session's buffer into a clip.",
+        discussion: "Times are on the session's timeline (0 is its first frame): 12s, 1:30, -30s (back from the newest frame), now, +20s (the save waits for it) or a wall-clock time such as 2026-11-29T14:03:05. The clip holds exactly the frames from --from up to, not including, --to. A range older than the buffer is read from the session's recording file.",
         examples: [
             Example("Save the last 20 seconds.", "rec save --last 20s -o clip.mkv"),
+            Example("Save from 10 s ago until 20 s from now.", "rec save --from -10s --to +20s -o incident.mp4"),
         ]
     )
     static let arguments: [ArgumentSpec] = [
         .from, .to, .last,
         .output("The file to write the clip to."),
         .keyframe,
-        .flag("clear", help: "Empty the buffer after saving so the next save starts fresh."),
+        .flag("clear", help: "Drop the buffer up to the end of the saved range, so the next save repeats nothing."),
         .json, .session, .force,
     ]
 
