@@ -9,6 +9,7 @@ let package = Package(
     name: "rec",
     products: [
         .executable(name: "rec", targets: ["rec"]),
+        .executable(name: "rec-engine", targets: ["rec-engine"]),
         .library(name: "RecCore", targets: ["RecCore"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Capture", targets: ["Capture"]),
@@ -28,13 +29,19 @@ let package = Package(
         .target(name: "RecCore"),
         .target(name: "Media", dependencies: ["CFFmpeg", "RecCore"]),
         .target(name: "Capture", dependencies: ["CV4L2", "Media", "RecCore"]),
-        .target(name: "Session", dependencies: ["Capture", "Media", "RecCore"]),
-        .target(name: "RecCLI", dependencies: ["Session", "Capture", "Media", "RecCore"], resources: []),
-        .executableTarget(name: "rec", dependencies: ["RecCLI"]),
+        .target(name: "SessionControl", dependencies: ["RecCore"]),
+        .target(name: "Session", dependencies: ["SessionControl", "Capture", "Media", "RecCore"]),
+        // The argument parser and the session client commands (save, stop, status, snapshot):
+        // no FFmpeg, so `rec` answers those in a process that starts in milliseconds.
+        .target(name: "RecClient", dependencies: ["SessionControl", "RecCore"]),
+        .target(name: "RecCLI", dependencies: ["RecClient", "Session", "Capture", "Media", "RecCore"]),
+        // `rec`: runs the client commands itself and execs `rec-engine` (everything) for the rest.
+        .executableTarget(name: "rec", dependencies: ["RecClient"]),
+        .executableTarget(name: "rec-engine", dependencies: ["RecCLI"]),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "RecCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "RecCore", "Session"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Media", "RecCore"]),
-        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "Session", "Media", "RecCore"]),
+        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "RecClient", "Session", "Media", "RecCore"]),
     ]
 )

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 source=test:1920x1080@30
-swift build -c release --product rec >/dev/null
+{ swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
 rec=$(swift build -c release --show-bin-path)/rec
 work=$(mktemp -d)
 export XDG_RUNTIME_DIR=$work/run

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+@_exported import RecClient
 import RecCore
 
 /// The `rec` command line; `main` is the whole program.

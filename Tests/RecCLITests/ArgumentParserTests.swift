@@ -2,6 +2,7 @@ import RecCore
 import Testing
 
 @testable import RecCLI
+@testable import RecClient
 
 @Suite("Parsing each kind of argument")
 struct ArgumentParserTests {

@@ -2,6 +2,7 @@ import RecCore
 import Testing
 
 @testable import RecCLI
+@testable import RecClient
 
 /// Every registered command, found by walking the tree from `rec`.
 private func allCommands(from command: any ParsableCommand.Type = RootCommand.self) -> [any ParsableCommand.Type] {

@@ -6,6 +6,7 @@ import RecCore
 import Testing
 
 @testable import RecCLI
+@testable import RecClient
 
 @Suite("rec devices and camera sources over a fake V4L2 seam")
 struct DevicesCommandTests {

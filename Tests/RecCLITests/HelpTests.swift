@@ -2,6 +2,7 @@ import RecCore
 import Testing
 
 @testable import RecCLI
+@testable import RecClient
 
 /// Help output compared with exact text; update these when help changes on purpose.
 @Suite("Help output")

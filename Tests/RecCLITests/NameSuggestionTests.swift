@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RecCLI
+@testable import RecClient
 
 @Suite("Nearest-name suggestions")
 struct NameSuggestionTests {

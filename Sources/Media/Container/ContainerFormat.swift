@@ -4,18 +4,6 @@ import RecCore
 public typealias ContainerFormat = Container
 
 extension Container {
-    /// From a file name's extension ("clip.MP4" → .mp4); nil for anything else.
-    public init?(path: String) {
-        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-        switch path[path.index(after: dot)...].lowercased() {
-        case "mp4", "m4v": self = .mp4
-        case "mov": self = .mov
-        case "mkv": self = .mkv
-        case "webm": self = .webm
-        default: return nil
-        }
-    }
-
     /// MP4 and MOV have edit lists, so a cut can hide its preroll without re-encoding.
     public var hasEditLists: Bool { self == .mp4 || self == .mov }
 

@@ -1,3 +1,4 @@
+import RecClient
 import RecCore
 
 /// The capture and encoding choices `rec record` and `rec start` share, as given.

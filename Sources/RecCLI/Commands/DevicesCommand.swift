@@ -1,4 +1,5 @@
 import Capture
+import RecClient
 import RecCore
 
 /// `rec devices`: list the cameras and the formats they offer.

@@ -1,3 +1,4 @@
+import RecClient
 import RecCore
 
 /// `rec presets show NAME`: print one preset's settings.

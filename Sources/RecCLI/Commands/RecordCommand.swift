@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import RecClient
 import RecCore
 import Session
 

@@ -1,3 +1,4 @@
+import RecClient
 import RecCore
 
 /// `rec` itself: lists the subcommands, and prints the version with `--version`.
@@ -6,8 +7,9 @@ struct RootCommand: ParsableCommand {
         name: "rec",
         abstract: "Record video frames and cut frame-exact clips.",
         subcommands: [
-            RecordCommand.self, TrimCommand.self, StartCommand.self, SaveCommand.self, StopCommand.self,
-            StatusCommand.self, SnapshotCommand.self, PresetsCommand.self, DevicesCommand.self,
+            RecordCommand.self, TrimCommand.self, StartCommand.self,
+        ] + ClientCommands.session + [
+            PresetsCommand.self, DevicesCommand.self,
         ]
     )
     static let arguments: [ArgumentSpec] = [

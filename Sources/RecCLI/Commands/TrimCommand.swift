@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import RecClient
 import RecCore
 
 /// `rec trim`: cut a frame-exact clip out of a recording.

@@ -1,5 +1,6 @@
 import Foundation
 import Media
+import RecClient
 import RecCore
 
 /// The report `rec trim` and `rec save` print after writing a clip, for people and for scripts.

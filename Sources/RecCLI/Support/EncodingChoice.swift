@@ -1,4 +1,5 @@
 import Media
+import RecClient
 import RecCore
 
 /// What a preset decides for a recording: encoder settings, keyframe interval, filter, container,

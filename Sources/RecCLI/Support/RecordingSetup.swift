@@ -1,4 +1,5 @@
 import Media
+import RecClient
 import RecCore
 import Session
 

@@ -1,4 +1,5 @@
 import Foundation
+import RecClient
 import RecCore
 import Session
 

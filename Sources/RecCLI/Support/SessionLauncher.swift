@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import RecClient
 import RecCore
 import Session
 
@@ -90,21 +91,5 @@ final class ErrorText: Sendable {
         done.wait()
         done.signal()
         return String(decoding: text.withLock { $0 }, as: UTF8.self)
-    }
-}
-
-/// `rec stop`'s summary, for people and for scripts.
-struct StopText {
-    var summary: StopSummary
-    init(_ summary: StopSummary) { self.summary = summary }
-
-    var json: String { JSONText.encode(summary) }
-
-    var text: String {
-        var lines = ["stopped; recorded \(summary.path ?? "no file (ring only)")",
-                     "  \(summary.frames ?? 0) frames in \(TimeText.clock(summary.duration ?? 0)), dropped \(summary.dropped ?? 0)"
-                        + (summary.bytes.map { ", \(StatusLine.bytes(Int64($0)))" } ?? "")]
-        if let error = summary.error { lines.append("  error: \(error)") }
-        return lines.joined(separator: "\n")
     }
 }

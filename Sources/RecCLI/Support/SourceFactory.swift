@@ -1,5 +1,6 @@
 import Capture
 import Media
+import RecClient
 import RecCore
 
 /// Makes the frame source `--source` names, with `--size`, `--fps` and `--pixel-format` applied

@@ -1,7 +1,6 @@
 import Foundation
-import Media
 import RecCore
-import Session
+import SessionControl
 
 /// `rec status`: report on background sessions.
 struct StatusCommand: ParsableCommand {

@@ -1,7 +1,6 @@
 import Foundation
-import Media
 import RecCore
-import Session
+import SessionControl
 
 /// `rec snapshot`: save the latest frame of a session as a picture.
 struct SnapshotCommand: ParsableCommand {

@@ -3,26 +3,26 @@ import RecCore
 
 /// The `--from`, `--to` and `--last` of `rec trim` and `rec save`, as given.
 /// Kept as given; `selection()` parses them with RecCore's time parser.
-struct ClipRange: Sendable, Equatable {
-    var from: String?
-    var to: String?
-    var last: String?
+public struct ClipRange: Sendable, Equatable {
+    public var from: String?
+    public var to: String?
+    public var last: String?
 
-    init(_ values: ParsedValues) throws(RecError) {
+    public init(_ values: ParsedValues) throws(RecError) {
         from = try values.value("from")
         to = try values.value("to")
         last = try values.value("last")
     }
 
     /// The parsed selection; `-30s` counts back from the end, `now` and `+T` only in sessions.
-    func selection(timeZone: TimeZone = .current) throws(RecError) -> TimeSelection {
+    public func selection(timeZone: TimeZone = .current) throws(RecError) -> TimeSelection {
         if let last { return .last(try TimeParser.duration(last)) }
         return TimeSelection(from: try from.map { t throws(RecError) in try TimeParser.position(t, timeZone: timeZone) },
                              to: try to.map { t throws(RecError) in try TimeParser.position(t, timeZone: timeZone) })
     }
 
     /// `--last` says where the clip starts and ends, so it excludes `--from` and `--to`.
-    func validate() throws(RecError) {
+    public func validate() throws(RecError) {
         if last != nil, from != nil || to != nil {
             throw .usage("--last cannot be combined with --from or --to; give either --last or --from and --to")
         }

@@ -1,7 +1,6 @@
 import Foundation
-import Media
 import RecCore
-import Session
+import SessionControl
 
 /// `rec save`: write part of a running session's buffer to a file.
 struct SaveCommand: ParsableCommand {
@@ -49,7 +48,7 @@ struct SaveCommand: ParsableCommand {
             throw .usage("say which part to save: --from T --to T, or --last D (e.g. --last 30s, --from -45s --to -15s)")
         }
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: .mp4, prefix: "clip"))
-        _ = try ContainerFormat.forClip(path: path)
+        _ = try Container.forClip(path: path)
         try OutputFile.checkWritable(path, force: force)
         let request = SaveRequest(from: range.from.map(ControlTime.text), to: range.to.map(ControlTime.text),
                                   last: range.last.map(ControlTime.text), output: path,

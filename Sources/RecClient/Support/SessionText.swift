@@ -1,10 +1,10 @@
 import Foundation
 import RecCore
-import Session
+import SessionControl
 
 /// `rec status` output.
-enum StatusText {
-    static func presence(_ p: SessionPresence) -> String {
+public enum StatusText {
+    public static func presence(_ p: SessionPresence) -> String {
         switch p {
         case .running: "running"
         case .stale: "stale (crashed; cleaned up at the next start)"
@@ -12,9 +12,9 @@ enum StatusText {
         }
     }
 
-    static func json(_ s: StatusBody) -> String { JSONText.encode(s) }
+    public static func json(_ s: StatusBody) -> String { JSONText.encode(s) }
 
-    static func text(_ s: StatusBody) -> String {
+    public static func text(_ s: StatusBody) -> String {
         var lines = ["session '\(s.session ?? "?")': \(s.state)",
                      "  source   \(s.source ?? "?"), \(s.mode ?? "?")",
                      "  uptime   \(TimeText.clock(s.uptime ?? 0)), \(s.frames ?? 0) frames, \(String(format: "%.2f", s.fps ?? 0)) fps",
@@ -28,10 +28,10 @@ enum StatusText {
 }
 
 /// `rec save` output.
-enum SaveText {
-    static func json(_ r: SaveReport) -> String { JSONText.encode(r) }
+public enum SaveText {
+    public static func json(_ r: SaveReport) -> String { JSONText.encode(r) }
 
-    static func text(_ r: SaveReport) -> String {
+    public static func text(_ r: SaveReport) -> String {
         let req = r.requested.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
         let saved = r.saved.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
         var lines = ["saved \(r.path)",
@@ -42,6 +42,22 @@ enum SaveText {
         if let n = r.extra?["reencoded"], n != "0" { notes.append("\(n) frames re-encoded") }
         if let b = r.bytes { notes.append(StatusLine.bytes(Int64(b))) }
         if !notes.isEmpty { lines.append("  " + notes.joined(separator: ", ")) }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// `rec stop`'s summary, for people and for scripts.
+public struct StopText {
+    var summary: StopSummary
+    public init(_ summary: StopSummary) { self.summary = summary }
+
+    public var json: String { JSONText.encode(summary) }
+
+    public var text: String {
+        var lines = ["stopped; recorded \(summary.path ?? "no file (ring only)")",
+                     "  \(summary.frames ?? 0) frames in \(TimeText.clock(summary.duration ?? 0)), dropped \(summary.dropped ?? 0)"
+                        + (summary.bytes.map { ", \(StatusLine.bytes(Int64($0)))" } ?? "")]
+        if let error = summary.error { lines.append("  error: \(error)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RecCore
 
 /// Rules every file rec writes follows: never over an existing file without `--force`, never into
 /// a folder that is not there, and always through a temporary sibling renamed into place.
@@ -44,6 +43,18 @@ public enum OutputPath {
 }
 
 extension Container {
+    /// From a file name's extension ("clip.MP4" → .mp4); nil for anything else.
+    public init?(path: String) {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+        switch path[path.index(after: dot)...].lowercased() {
+        case "mp4", "m4v": self = .mp4
+        case "mov": self = .mov
+        case "mkv": self = .mkv
+        case "webm": self = .webm
+        default: return nil
+        }
+    }
+
     /// The container for a clip's output path, or a usage error naming the ones rec writes.
     public static func forClip(path: String) throws(RecError) -> Container {
         guard let c = Container(path: path) else {

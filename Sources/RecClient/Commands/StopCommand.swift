@@ -1,7 +1,6 @@
 import Foundation
-import Media
 import RecCore
-import Session
+import SessionControl
 
 /// `rec stop`: end a background session.
 struct StopCommand: ParsableCommand {

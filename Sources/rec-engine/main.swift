@@ -1,0 +1,4 @@
+import Foundation
+import RecCLI
+
+exit(RecCLI.main(Array(CommandLine.arguments.dropFirst())))
