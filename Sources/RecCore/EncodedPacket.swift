@@ -37,3 +37,16 @@ public struct EncodedPacket: Sendable {
     public var endTime: Timestamp { Timestamp(value: pts + duration, timeBase: timeBase) }
     public var size: Int { data.count }
 }
+
+extension EncodedPacket {
+    /// Moves the packet `time` earlier (rescaled once into its own time base) and keeps its dts
+    /// after `previous`, the stream's last dts, which it then updates: how a cut or a rebased
+    /// stream lands on a timeline that starts at 0, with decode times a muxer accepts.
+    public mutating func move(back time: Timestamp, after previous: inout Int64) {
+        let shift = time.rescaled(to: timeBase).value
+        pts -= shift
+        dts -= shift
+        if dts <= previous { dts = previous + 1 }
+        previous = dts
+    }
+}

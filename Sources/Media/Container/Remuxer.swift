@@ -15,14 +15,13 @@ public enum Remuxer {
             let muxer = try Muxer(path: output, container: container, streams: demuxer.streams.map(\.parameters),
                                   options: options)
             var offset: Timestamp?
+            var lastDTS: [Int: Int64] = [:]
             while var packet = try demuxer.read() {
                 let s = packet.streamIndex
                 if startAtZero {
                     let first = offset ?? packet.presentationTime
                     offset = first
-                    let shift = first.rescaled(to: packet.timeBase).value
-                    packet.pts -= shift
-                    packet.dts -= shift
+                    packet.move(back: first, after: &lastDTS[s, default: .min])
                 }
                 for ready in fillers[s, default: DurationFiller()].push(packet) { try muxer.write(ready) }
             }

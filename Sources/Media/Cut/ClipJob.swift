@@ -76,11 +76,11 @@ final class ClipJob {
     /// keeps no dts, and MP4 only needs them increasing and not after pts.
     private func write(_ p: inout EncodedPacket, to muxer: Muxer) throws {
         p.streamIndex = 0
-        p.pts -= offset
-        p.dts -= offset
-        if p.dts <= lastDTS { p.dts = lastDTS + 1 }
-        if p.dts > p.pts && plan.strategy == .spliceReencode { p.dts = p.pts }
-        lastDTS = p.dts
+        p.move(back: Timestamp(value: offset, timeBase: plan.timeBase), after: &lastDTS)
+        if p.dts > p.pts && plan.strategy == .spliceReencode {
+            p.dts = p.pts
+            lastDTS = p.dts
+        }
         p.isHidden = false
         try muxer.write(p)
         written += 1
@@ -189,11 +189,7 @@ final class ClipJob {
             for var p in stream.packets {
                 let t = p.presentationTime
                 guard t >= start, t < end else { continue }
-                let shift = start.rescaled(to: p.timeBase).value
-                p.pts -= shift
-                p.dts -= shift
-                if p.dts <= last { p.dts = last + 1 }
-                last = p.dts
+                p.move(back: start, after: &last)
                 p.streamIndex = n + 1
                 try muxer.write(p)
                 kept += 1

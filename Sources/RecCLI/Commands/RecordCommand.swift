@@ -57,7 +57,7 @@ struct RecordCommand: ParsableCommand {
         let setup = try RecordingSetup(capture: capture, environment: context.environment)
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: setup.choice.container))
         let container = try setup.container(for: path)
-        try OutputFile.checkWritable(path, force: force)
+        try OutputPath.checkWritable(path, force: force)
         var configuration = setup.configuration(output: .init(path: path, container: container),
                                                 pace: pace == .off ? .off : .realtime)
         configuration.frameLimit = frames

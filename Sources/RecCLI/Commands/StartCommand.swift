@@ -66,7 +66,7 @@ struct StartCommand: ParsableCommand {
         if !noFile {
             let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: setup.choice.container))
             file = .init(path: path, container: try setup.container(for: path))
-            try OutputFile.checkWritable(path, force: force)
+            try OutputPath.checkWritable(path, force: force)
         }
         let limits = RingLimits(maxDuration: try TimeParser.duration(buffer), maxBytes: try ByteSize.parse(bufferSize))
         guard limits.maxDuration >= Timestamp(seconds: 1) else {

@@ -75,7 +75,7 @@ struct TrimCommand: ParsableCommand {
             let path = OutputFile.absolute(output)
             container = try OutputFile.container(for: path, presetContainer: container)
             if path == inputPath { throw .usage("the clip cannot overwrite its own input; choose another -o") }
-            if !dryRun { try OutputFile.checkWritable(path, force: force) }
+            if !dryRun { try OutputPath.checkWritable(path, force: force) }
             outputPath = path
         } else if !dryRun {
             throw .usage("say where to write the clip with -o FILE (or use --dry-run to see the plan)")

@@ -49,7 +49,7 @@ struct SaveCommand: ParsableCommand {
         }
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: .mp4, prefix: "clip"))
         _ = try Container.forClip(path: path)
-        try OutputFile.checkWritable(path, force: force)
+        try OutputPath.checkWritable(path, force: force)
         let request = SaveRequest(from: range.from.map(ControlTime.text), to: range.to.map(ControlTime.text),
                                   last: range.last.map(ControlTime.text), output: path,
                                   keyframe: keyframe, clear: clear, force: force)

@@ -29,7 +29,7 @@ struct SnapshotCommand: ParsableCommand {
         guard ext == "jpg" || ext == "jpeg" else {
             throw .usage("snapshots are JPEG pictures; give -o a name ending in .jpg")
         }
-        try OutputFile.checkWritable(path, force: force)
+        try OutputPath.checkWritable(path, force: force)
         let reply = try ControlClient.send(.snapshot(SnapshotRequest(output: path, force: force)), session: session)
         guard case .snapshot(let report) = try reply.get() else { throw .runtime("the session answered snapshot with something else") }
         context.console.print("saved \(report.path) (\(report.width ?? 0)x\(report.height ?? 0), frame at \(TimeText.clock(report.time ?? 0)))")

@@ -24,11 +24,6 @@ public enum OutputFile {
         return "\(prefix)-\(f.string(from: date)).\(ext)"
     }
 
-    /// Checks that `path` may be written (`OutputPath.checkWritable`).
-    public static func checkWritable(_ path: String, force: Bool) throws(RecError) {
-        try OutputPath.checkWritable(path, force: force)
-    }
-
     /// The container for `path` from its extension, or the preset's when it has none we know.
     public static func container(for path: String, presetContainer: Container) throws(RecError) -> Container {
         if let c = Container(path: path) { return c }
