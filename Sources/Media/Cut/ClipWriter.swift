@@ -36,7 +36,7 @@ public enum ClipWriter {
             }
             try OutputPath.commit(temporary, to: path)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
-            return Report(path: path, plan: plan, bytes: size ?? 0, otherPackets: others)
+            return Report(path: path, plan: plan, bytes: size, otherPackets: others)
         } catch let error as RecError {
             unlink(temporary)
             throw error

@@ -313,7 +313,7 @@ public final class Recorder: Sendable {
         }
         let bytes = writer.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? $0.bytesWritten }
         stats.withLock {
-            if let bytes { $0.outputBytes = bytes ?? 0 }
+            if let bytes { $0.outputBytes = bytes }
             if $0.state != .failed { $0.state = .finished }
         }
         if !started {
