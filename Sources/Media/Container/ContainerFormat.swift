@@ -7,12 +7,14 @@ extension Container {
     /// MP4 and MOV have edit lists, so a cut can hide its preroll without re-encoding.
     public var hasEditLists: Bool { self == .mp4 || self == .mov }
 
-    /// The options that make a recording survive SIGKILL: MP4/MOV as fragments, one per keyframe,
-    /// each complete on disk before the next begins; Matroska with clusters of at most a second.
+    /// The options that make a recording survive SIGKILL: MP4/MOV as fragments (`empty_moov`: the
+    /// header holds no samples), Matroska as clusters, each ended at a keyframe or once it holds
+    /// `FragmentClock.defaultLength` of video; `AssetWriter` pushes each to the OS as it ends.
     public var crashSafeOptions: [String: String] {
-        switch self {
-        case .mp4, .mov: ["movflags": "frag_keyframe+empty_moov+default_base_moof"]
-        case .mkv, .webm: ["cluster_time_limit": "1000", "cluster_size_limit": "4194304"]
+        let length = FragmentClock.defaultLength.rescaled(to: .microseconds).value
+        return switch self {
+        case .mp4, .mov: ["movflags": "frag_keyframe+empty_moov+default_base_moof", "frag_duration": "\(length)"]
+        case .mkv, .webm: ["cluster_time_limit": "\(length / 1000)", "cluster_size_limit": "4194304"]
         }
     }
 

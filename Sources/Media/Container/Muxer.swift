@@ -84,9 +84,24 @@ public final class Muxer {
     }
 
     /// Pushes buffered bytes to the operating system (so a crash after this loses none of them).
+    /// Throws the I/O error (a full disk, say) that any write since the last check met: libavformat
+    /// buffers writes and keeps their first error in the I/O context rather than returning it.
     /// The corresponding C function is `avio_flush`.
-    public func flush() {
-        if let pb = context?.pointee.pb { avio_flush(pb) }
+    public func flush() throws(FFmpegError) {
+        guard let pb = context?.pointee.pb else { return }
+        avio_flush(pb)
+        bytesWritten = avio_tell(pb)
+        if pb.pointee.error < 0 { throw FFmpegError(code: pb.pointee.error, operation: "writing \(path)") }
+    }
+
+    /// Closes the file as it stands, without a trailer, ignoring I/O errors (after a write failed,
+    /// the caller cuts the file back to its last complete fragment). The corresponding C functions
+    /// are `avio_closep` and `avformat_free_context`.
+    public func abandon() {
+        guard let c = context else { return }
+        context = nil
+        if c.pointee.pb != nil { avio_closep(&c.pointee.pb) }
+        avformat_free_context(c)
     }
 
     /// Writes the trailer and closes the file. The corresponding C functions are `av_write_trailer`,

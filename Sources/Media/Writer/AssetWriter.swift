@@ -3,52 +3,110 @@ import RecCore
 
 /// Writes one recording's encoded video to a file that survives a crash and ends up standard.
 ///
-/// While recording, MP4/MOV are written fragmented (a fragment per keyframe) and Matroska with
-/// short clusters, and bytes are pushed to the OS after every keyframe: a SIGKILL loses at most the
-/// fragment being written, about a keyframe interval. `finish()` writes the trailer and, for MP4/MOV,
-/// rewrites the file once as a standard, fast-start MP4 (moov first, right duration, instant seeks)
-/// through a temporary file renamed over the original — if that step is interrupted, the fragmented
-/// file is still there and plays. Owned by the encode thread.
+/// While recording, MP4/MOV are written fragmented and Matroska in clusters, each ended at every
+/// keyframe and whenever it holds `FragmentClock.defaultLength` (0.1 s) of video, and pushed to the
+/// OS as it ends: a SIGKILL loses at most the fragment being filled plus what the encoder still holds.
+/// A failed write (a full disk) cuts the file back to the end of its last complete fragment, so
+/// nothing torn is left, and the writer stops; `failure` says what happened and what was kept.
+/// `finish()` writes the trailer and, for MP4/MOV, rewrites the file once as a standard fast-start
+/// MP4 (moov first, right duration) through a temporary file fsynced and renamed over the
+/// original; if that step fails or is interrupted, the fragmented file is still there and plays.
+/// Owned by the encode thread.
 public final class AssetWriter {
     public let path: String
     public let container: ContainerFormat
     private var muxer: Muxer?
+    private var clock = FragmentClock()
     public private(set) var packetsWritten = 0
     public private(set) var lastPacketEnd: Timestamp?
+    /// Bytes of the file known to be complete and handed to the OS.
+    public private(set) var durableBytes: Int64 = 0
+    /// The write error that ended the file early, if one did.
+    public private(set) var failure: FFmpegError?
 
     public init(path: String, container: ContainerFormat, video: CodecParameters) throws(FFmpegError) {
         self.path = path
         self.container = container
-        self.muxer = try Muxer(path: path, container: container.muxerName, streams: [video],
-                               options: container.crashSafeOptions)
+        let muxer = try Muxer(path: path, container: container.muxerName, streams: [video],
+                              options: container.crashSafeOptions)
+        self.muxer = muxer
+        self.durableBytes = muxer.bytesWritten
     }
 
-    public var bytesWritten: Int64 { muxer?.bytesWritten ?? 0 }
+    public var bytesWritten: Int64 { muxer?.bytesWritten ?? durableBytes }
 
+    /// Presentation time before which every frame is in a complete fragment on disk (nil before
+    /// the first fragment is out).
+    public var completeBefore: Timestamp? { clock.completeBefore }
+
+    /// Writes one packet; throws the write error after cutting the file back (see the type).
     public func append(_ packet: EncodedPacket) throws(FFmpegError) {
         guard let muxer else { return }
         var p = packet
         p.streamIndex = 0
-        try muxer.write(p)
+        do throws(FFmpegError) {
+            try muxer.write(p)
+            try muxer.flush()
+        } catch {
+            abandon(after: error)
+            throw error
+        }
         packetsWritten += 1
         lastPacketEnd = max(lastPacketEnd ?? packet.endTime, packet.endTime)
-        if packet.isKeyframe { muxer.flush() }
+        // The muxer writes a fragment to the file only as a whole, when it ends one.
+        let grew = muxer.bytesWritten > durableBytes
+        durableBytes = muxer.bytesWritten
+        clock.wrote(p, fragmentEnded: grew)
     }
 
     /// Finishes the file; see the type's description. Safe to call once; later calls do nothing.
     public func finish() throws(FFmpegError) {
         guard let muxer else { return }
         self.muxer = nil
-        try muxer.finish()
+        do throws(FFmpegError) {
+            try muxer.finish()
+        } catch {
+            // The trailer or the last fragment did not fit: cut back to the last complete one.
+            self.muxer = muxer
+            abandon(after: error)
+            throw error
+        }
+        durableBytes = muxer.bytesWritten
+        clock.finished(upTo: lastPacketEnd)
         if container == .mp4 || container == .mov, packetsWritten > 0 {
             let temporary = OutputPath.temporarySibling(of: path)
             try Remuxer.remux(from: path, to: temporary, container: container.muxerName,
                               options: ["movflags": "+faststart"], startAtZero: true)
-            guard rename(temporary, path) == 0 else {
-                let e = errno
+            let synced = Self.sync(temporary)
+            guard synced == 0, rename(temporary, path) == 0 else {
+                let e = synced != 0 ? synced : errno
                 unlink(temporary)
-                throw FFmpegError(code: -e, operation: "rename(\(temporary), \(path))")
+                throw FFmpegError(code: -e, operation: "replacing \(path) with its finished copy")
             }
+            Self.sync(folderOf: path)
         }
+    }
+
+    /// Closes the file without a trailer and cuts it back to its last complete fragment.
+    private func abandon(after error: FFmpegError) {
+        failure = error
+        muxer?.abandon()
+        muxer = nil
+        truncate(path, off_t(durableBytes))
+    }
+
+    /// fsync(2) of a file by path; 0 or the errno.
+    @discardableResult
+    static func sync(_ file: String) -> Int32 {
+        let fd = open(file, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return errno }
+        defer { close(fd) }
+        return fsync(fd) == 0 ? 0 : errno
+    }
+
+    /// Makes a rename in `path`'s folder durable.
+    static func sync(folderOf path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        _ = sync(folder.isEmpty ? "." : folder)
     }
 }

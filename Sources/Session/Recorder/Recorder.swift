@@ -128,10 +128,17 @@ public final class Recorder: Sendable {
     // MARK: - Threads
 
     private func startThreads(_ transfer: Transfer<FrameSource>) {
-        let capture = Thread { [self] in self.captureLoop(transfer.value) }
+        // `Thread.name` stays inside Foundation on Linux: name the threads for top -H and /proc too.
+        let capture = Thread { [self] in
+            ThreadName.set("rec.capture")
+            self.captureLoop(transfer.value)
+        }
         capture.name = "rec.capture"
         capture.qualityOfService = .userInteractive
-        let encode = Thread { [self] in self.encodeLoop() }
+        let encode = Thread { [self] in
+            ThreadName.set("rec.encode")
+            self.encodeLoop()
+        }
         encode.name = "rec.encode"
         capture.start()
         encode.start()
@@ -232,7 +239,7 @@ public final class Recorder: Sendable {
                     $0.lastError = "\(source.description) was unplugged; waiting up to \(Int(seconds)) s for it to return"
                 }
                 try r.reconnect(waitingUpTo: seconds)
-                stats.withLock { $0.lastError = nil }
+                stats.withLock { $0.lastError = $0.fileError }
             }
         }
     }
@@ -253,9 +260,18 @@ public final class Recorder: Sendable {
         var pipeline: EncodingPipeline?
         var writer: AssetWriter?
         var failed = false
+        // A failed write ends the file (cut back to its last complete fragment) but never keeps a
+        // packet from the ring: the ring stays complete up to the newest frame.
         let emit: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
-            try writer?.append(packet)
-            if packet.isKeyframe && writer != nil { fileCompleteBefore.withLock { $0 = packet.presentationTime } }
+            if let file = writer {
+                do throws(FFmpegError) {
+                    try file.append(packet)
+                    fileCompleteBefore.withLock { $0 = file.completeBefore }
+                } catch {
+                    writer = nil
+                    fileFailed(file, error)
+                }
+            }
             onPacket(packet)
             let bytes = writer?.bytesWritten ?? 0
             stats.withLock {
@@ -308,10 +324,14 @@ public final class Recorder: Sendable {
             stats.withLock { $0.framesEncoded = pipeline.framesEncoded }
         }
         stats.withLock { if $0.state != .failed { $0.state = .stopping } }
-        do { try writer?.finish() } catch {
-            fail(error.recError("finishing \(writer?.path ?? "the file") failed; the recording up to here is still readable"))
+        if let file = writer {
+            do { try file.finish() } catch {
+                if file.failure != nil { fileFailed(file, error) } else {
+                    fail(error.recError("finishing \(file.path) failed; the recording up to here is still readable"))
+                }
+            }
         }
-        let bytes = writer.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? $0.bytesWritten }
+        let bytes = configuration.output.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? 0 }
         stats.withLock {
             if let bytes { $0.outputBytes = bytes }
             if $0.state != .failed { $0.state = .finished }
@@ -321,6 +341,27 @@ public final class Recorder: Sendable {
             firstFrame.signal()
         }
         done.signal()
+    }
+
+    /// The file ended early (see `AssetWriter`): say so and, in a session, go on in the ring.
+    private func fileFailed(_ file: AssetWriter, _ error: FFmpegError) {
+        let code = -(file.failure ?? error).code
+        var disk = statvfs()
+        let folder = (file.path as NSString).deletingLastPathComponent
+        let free = statvfs(folder.isEmpty ? "." : folder, &disk) == 0 ? Int(disk.f_bavail) * Int(disk.f_frsize) : nil
+        let report = FileFailureReport(
+            path: file.path, reason: String(cString: strerror(code)), diskFull: code == ENOSPC || code == EDQUOT,
+            freeBytes: free, keptBytes: Int(file.durableBytes), keptUntil: file.completeBefore,
+            ringGoesOn: configuration.keepsRingWhenFileFails)
+        let failure = RecError.runtime(report.message, cause: error.description)
+        if configuration.keepsRingWhenFileFails {
+            stats.withLock {
+                $0.lastError = failure.description
+                $0.fileError = failure.description
+            }
+        } else {
+            fail(failure)
+        }
     }
 
     /// The file for a `copy` recording: the source's compressed stream, no encoder.
@@ -338,6 +379,8 @@ public final class Recorder: Sendable {
         if let rate = sourceRate.withLock({ $0 }), rate.num > 0 { settings.frameRate = rate }
         let rate = settings.frameRate.doubleValue > 0 ? settings.frameRate.doubleValue : 30
         settings.keyframeInterval = max(1, Int((configuration.keyframeSeconds * rate).rounded()))
+        settings.options.merge(EncoderLatency.options(encoder: settings.encoder, fps: rate, bFrames: settings.bFrames,
+                                                      setting: settings.options)) { mine, _ in mine }
         let pipeline: EncodingPipeline
         do {
             pipeline = try EncodingPipeline(settings: settings, input: frame.format, filter: configuration.filter)

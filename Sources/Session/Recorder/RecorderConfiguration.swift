@@ -43,6 +43,9 @@ public struct RecorderConfiguration: Sendable {
     /// Seconds `start()` waits for the first frame before giving up.
     public var startTimeout: Double
     public var onUnplug: OnUnplug = .stop
+    /// When writing the file fails (a full disk), go on encoding into the ring (a session) rather
+    /// than end the recording.
+    public var keepsRingWhenFileFails = false
 
     /// Store the source's own compressed frames (`copy` presets, MJPEG cameras) instead of encoding.
     public var copiesCompressedFrames: Bool { encoder.encoder == "copy" }

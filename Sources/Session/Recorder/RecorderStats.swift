@@ -30,6 +30,9 @@ public struct RecorderStats: Sendable {
     public var outputPath: String?
     public var outputBytes: Int64 = 0
     public var lastError: String?
+    /// Why the file ended early, when writing it failed; the session may still be recording into
+    /// its ring.
+    public var fileError: String?
     /// Times the source went away and came back (`--on-unplug wait`): gaps in the recording.
     public var gaps = 0
 

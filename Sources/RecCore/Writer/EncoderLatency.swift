@@ -1,0 +1,38 @@
+/// How far a recording's encoder may run behind the camera, and the options that keep it there.
+///
+/// A SIGKILL loses what the encoder still holds, so recordings (not clips) bound the encoder's
+/// look-ahead: x264 by default holds 10 (veryfast) to 50 (slow) frames before its first packet,
+/// libvpx in realtime mode 25 — 0.3 to 1.7 s at 30 fps. Capped to `budget`, the measured delay of
+/// the default preset at 30 fps is 8 frames (look-ahead 5 + frame threads). A key the preset sets
+/// itself is left alone: the preset's author chose it.
+public enum EncoderLatency {
+    /// The look-ahead a recording's encoder is allowed, in seconds of video.
+    public static let budget = 0.15
+
+    /// The frames of look-ahead for a stream at `fps`: the budget, but never fewer than the
+    /// B-frames the encoder must see ahead.
+    public static func lookahead(fps: Double, bFrames: Int?) -> Int {
+        let frames = (fps.isFinite && fps > 0 ? min(fps, 1000) : 30) * budget
+        return max(Int(frames.rounded()), bFrames ?? 0, 1)
+    }
+
+    /// Options to add to `options` for `encoder` so its delay stays within the budget.
+    public static func options(encoder: String, fps: Double, bFrames: Int?,
+                               setting options: [String: String]) -> [String: String] {
+        let frames = lookahead(fps: fps, bFrames: bFrames)
+        var add: [String: String] = [:]
+        switch encoder {
+        case "libx264":
+            add["rc-lookahead"] = "\(frames)"
+            add["x264-params"] = "sync-lookahead=0"
+        case "libx265":
+            // x265 wants its look-ahead deeper than its B-frame run (4 by default).
+            add["x265-params"] = "rc-lookahead=\(max(frames, (bFrames ?? 4) + 1))"
+        case "libvpx", "libvpx-vp9":
+            add["lag-in-frames"] = "\(frames)"
+        default:
+            break
+        }
+        return add.filter { options[$0.key] == nil }
+    }
+}
