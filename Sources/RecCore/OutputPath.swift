@@ -34,11 +34,19 @@ public enum OutputPath {
         }
     }
 
-    /// Whether two paths name the same file (after resolving links), e.g. a clip aimed at the
-    /// session's own recording.
+    /// Whether two paths name the same file: the same path after resolving symbolic links, or,
+    /// when both exist, the same file on the same device (a hard link), e.g. a clip aimed at the
+    /// session's own recording or a recording aimed at its own input.
     public static func same(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
-            == URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
+        if URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
+            == URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path { return true }
+        func identity(_ path: String) -> [UInt64]? {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            return [UInt64(info.st_dev), UInt64(info.st_ino)]
+        }
+        guard let x = identity(a), let y = identity(b) else { return false }
+        return x == y
     }
 }
 

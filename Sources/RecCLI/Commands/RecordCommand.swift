@@ -57,6 +57,9 @@ struct RecordCommand: ParsableCommand {
         let setup = try RecordingSetup(capture: capture, environment: context.environment)
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: setup.choice.container))
         let container = try setup.container(for: path)
+        if case .file(let input) = setup.spec, OutputPath.same(OutputFile.absolute(input), path) {
+            throw .usage("-o \(output ?? path) is the source file itself; recording into it would destroy it, so choose another -o")
+        }
         try OutputPath.checkWritable(path, force: force)
         var configuration = setup.configuration(output: .init(path: path, container: container),
                                                 pace: pace == .off ? .off : .realtime)

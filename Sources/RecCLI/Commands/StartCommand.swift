@@ -16,7 +16,7 @@ struct StartCommand: ParsableCommand {
     static let arguments: [ArgumentSpec] = [.session] + CaptureOptions.arguments + [
         .option("buffer", value: "time", default: "5m", help: "How much recent video to keep in memory."),
         .option("buffer-size", value: "bytes", default: "1G", help: "The most memory the buffer may use, such as 256M."),
-        .option("output", value: "file", help: "The file that also receives the whole recording."),
+        .output("The file that also receives the whole recording."),
         .flag("no-file", help: "Keep frames only in the buffer and write no recording file."),
         .flag("foreground", help: "Run the session in this process instead of in the background."),
         .option("start-timeout", value: "time", default: "5s", help: "How long to wait for the first frame before giving up."),
@@ -72,7 +72,12 @@ struct StartCommand: ParsableCommand {
         guard limits.maxDuration >= Timestamp(seconds: 1) else {
             throw .usage("--buffer \(buffer) is too short to hold two keyframes; give at least 1s, e.g. --buffer 5m")
         }
+        guard limits.maxBytes >= RingLimits.smallestBytes else {
+            throw .usage("--buffer-size \(bufferSize) is less than the \(ByteSize.text(RingLimits.smallestBytes)) a ring needs "
+                         + "to hold two keyframes; give a size such as 64M (a number alone counts bytes)")
+        }
         var recorder = setup.configuration(output: file, pace: .realtime)
+        recorder.keepsRingWhenFileFails = true
         recorder.startTimeout = try TimeParser.duration(startTimeout).seconds
         guard recorder.startTimeout > 0 else { throw .usage("--start-timeout must be longer than 0s, e.g. 5s") }
         let configuration = SessionConfiguration(name: name, recorder: recorder, ring: limits, onSave: onSave)

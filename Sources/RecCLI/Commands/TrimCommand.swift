@@ -74,7 +74,7 @@ struct TrimCommand: ParsableCommand {
         if let output {
             let path = OutputFile.absolute(output)
             container = try OutputFile.container(for: path, presetContainer: container)
-            if path == inputPath { throw .usage("the clip cannot overwrite its own input; choose another -o") }
+            if OutputPath.same(path, inputPath) { throw .usage("the clip cannot overwrite its own input; choose another -o") }
             if !dryRun { try OutputPath.checkWritable(path, force: force) }
             outputPath = path
         } else if !dryRun {

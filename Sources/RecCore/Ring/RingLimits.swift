@@ -11,6 +11,10 @@ public struct RingLimits: Sendable, Equatable {
         self.maxBytes = maxBytes
     }
 
+    /// The smallest byte cap a session accepts: below it the two-keyframe floor, not the cap,
+    /// decides what the ring holds, and the user's number would mean nothing.
+    public static let smallestBytes = 1 << 20
+
     /// Five minutes or 1 GiB.
     public static let replay = RingLimits(maxDuration: .microseconds(300_000_000), maxBytes: 1 << 30)
 }

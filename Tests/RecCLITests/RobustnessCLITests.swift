@@ -1,0 +1,45 @@
+import Foundation
+import Media
+import Testing
+
+/// Mistakes that used to lose data or mislead, through the real binary.
+@Suite struct RobustnessCLITests {
+    /// `rec record --source file:F -o F --force` truncated F to a few frames and exited 0.
+    @Test(arguments: ["same", "symlink", "hardlink"])
+    func recordNeverWritesIntoItsOwnInput(link: String) throws {
+        let folder = try RecFolder()
+        try folder.record("in.mkv", frames: 30, source: "test:320x240@30")
+        let before = try Data(contentsOf: URL(fileURLWithPath: folder.file("in.mkv")))
+        var target = "in.mkv"
+        if link == "symlink" {
+            try FileManager.default.createSymbolicLink(atPath: folder.file("alias.mkv"), withDestinationPath: folder.file("in.mkv"))
+            target = "alias.mkv"
+        } else if link == "hardlink" {
+            try FileManager.default.linkItem(atPath: folder.file("in.mkv"), toPath: folder.file("twin.mkv"))
+            target = "twin.mkv"
+        }
+        let result = try folder.rec(["record", "--source", "file:in.mkv", "--pace", "off", "-o", target, "--force"])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("rec: -o \(target) is the source file itself"), "\(result.error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder.file("in.mkv"))) == before)
+    }
+
+    @Test(arguments: ["1", "512K", "1000000"])
+    func aRingTooSmallToMeanAnythingIsRefused(size: String) throws {
+        let box = try BackgroundSessionTests.Sandbox()
+        let result = try box.rec(["start", "--session", "tiny", "--source", "test:320x240@30", "--no-file", "--buffer-size", size])
+        #expect(result.status == 64)
+        #expect(result.error.hasPrefix("rec: --buffer-size \(size) is less than the 1 MiB"), "\(result.error)")
+        #expect(try box.status("tiny")["state"] as? String == "absent")
+    }
+
+    @Test func startTakesDashO() throws {
+        let box = try BackgroundSessionTests.Sandbox()
+        let path = box.path("short.mkv")
+        let start = try box.rec(["start", "--session", "short", "--source", "test:320x240@30", "-o", path])
+        #expect(start.status == 0, "\(start.error)")
+        let stop = try box.rec(["stop", "--session", "short"])
+        #expect(stop.status == 0, "\(stop.error)")
+        #expect(try FrameReader.read(path: path).frames.count >= 1)
+    }
+}
