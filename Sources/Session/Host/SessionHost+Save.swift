@@ -27,7 +27,7 @@ extension SessionHost {
         let newest = max(ringEnd, captured)
         let timeline = Timeline(availableStart: file != nil ? .zero : ringStart, availableEnd: newest, now: newest,
                                 wallClockAtZero: startedAt.map { .microseconds(Int64($0.timeIntervalSince1970 * 1_000_000)) })
-        let range = try selection(request).resolve(on: timeline)
+        let range = try request.timeSelection().resolve(on: timeline)
         try waitForRing(until: range.upperBound, peer: peer)
         let mode: CutPlan.Mode = request.keyframe ? .keyframe : .exact
         let strategy: CutPlan.Strategy = container.hasEditLists ? .editList : .spliceReencode
@@ -67,26 +67,6 @@ extension SessionHost {
                           extra: ["source": origin, "reencoded": String(plan.reencodedFrames),
                                   "trailing_hidden": String(plan.trailingHiddenFrames),
                                   "mode": request.keyframe ? "keyframe" : "exact"])
-    }
-
-    /// The request's times as a selection in rec's time syntax.
-    func selection(_ request: SaveRequest) throws(RecError) -> TimeSelection {
-        func spec(_ t: ControlTime) throws(RecError) -> TimeSpec {
-            switch t {
-            case .text(let text): try TimeParser.position(text)
-            case .seconds(let s): .offset(Timestamp(seconds: s))
-            case .ago(let s): .fromEnd(Timestamp(seconds: s))
-            case .unix(let s): .wallClock(Timestamp(seconds: s))
-            }
-        }
-        if let last = request.last {
-            switch last {
-            case .text(let text): return .last(try TimeParser.duration(text))
-            case .seconds(let s), .ago(let s): return .last(Timestamp(seconds: s))
-            case .unix: throw .usage("'last' is a length of time, such as 30s")
-            }
-        }
-        return TimeSelection(from: try request.from.map(spec), to: try request.to.map(spec))
     }
 
     /// Waits until the ring holds every packet presented before `end`, or the recording ends.
