@@ -8,11 +8,14 @@ public struct FrameSize: Hashable, Sendable, Comparable, CustomStringConvertible
         self.height = height
     }
 
-    /// Parses "WIDTHxHEIGHT" (ASCII digits, both positive); nil otherwise.
+    /// The largest side accepted, so `area` can never overflow.
+    public static let maxSide = 1 << 20
+
+    /// Parses "WIDTHxHEIGHT" (ASCII digits, both from 1 to `maxSide`); nil otherwise.
     public init?(_ text: String) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
-              let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+              let w = Int(parts[0]), let h = Int(parts[1]), (1...Self.maxSide).contains(w), (1...Self.maxSide).contains(h) else { return nil }
         self.init(width: w, height: h)
     }
 

@@ -41,7 +41,15 @@ public final class ControlConnection {
     public func send(_ command: ControlCommand, timeout: Duration = ControlClient.defaultTimeout) throws(RecError) -> ControlReply {
         let id = ControlID.number(nextID)
         nextID += 1
-        try sendLine(ControlCodec.encode(ControlRequest(id: id, command: command)))
+        let line = try ControlCodec.encode(ControlRequest(id: id, command: command))
+        do {
+            try sendLine(line)
+        } catch let sendError {
+            // A session that refuses a client (busy, idle too long, another user) replies, then
+            // closes: our write may fail with EPIPE, but its reason is waiting to be read.
+            guard let refusal = try? receive(timeout: .seconds(1)), refusal.id == nil else { throw sendError }
+            return refusal.reply
+        }
         let response = try receive(timeout: timeout)
         if let echoed = response.id, echoed != id {
             throw .runtime("session '\(session)' answered request \(echoed) instead of \(id); this rec and the session disagree on the protocol")
@@ -68,6 +76,7 @@ public final class ControlConnection {
             let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 && errno == EINTR { continue }
             if n <= 0 {
+                // EOF or ECONNRESET: whatever arrived before it is still a reply.
                 if let last = framer.finish() { pending.append(last); break }
                 throw .runtime("session '\(session)' closed the connection without answering; it may have stopped or crashed (see its log)")
             }

@@ -7,6 +7,16 @@ public protocol ControlHandler: Sendable {
     /// The reply to `request`; the server adds the request's `id`. Throwing is not offered:
     /// map a `RecError` with `ControlReply(error)`.
     func handle(_ request: ControlRequest) -> ControlReply
+
+    /// The same, for a request from `peer`: a handler that waits should give up when the peer
+    /// hangs up. By default, `handle(_:)`.
+    func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply
+}
+
+extension ControlHandler {
+    public func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply {
+        handle(request)
+    }
 }
 
 /// A handler made from a closure, for tests and small sessions.

@@ -10,16 +10,20 @@ import Synchronization
 /// (`SO_PEERCRED`), reads lines through a `LineFramer`, decodes them with `ControlCodec` and
 /// writes one reply per request. Bad input gets an error reply and the connection reads on.
 public final class ControlServer: Sendable {
-    /// Limits and policy; the defaults suit a session.
+    /// Limits and policy; the defaults suit a session (docs/PROTOCOL.md, "Limits").
     public struct Options: Sendable {
         /// Longest request accepted, in bytes.
         public var maxLineBytes = LineFramer.defaultMaxLineBytes
-        /// Clients served at once; more are told to retry and closed.
-        public var maxClients = 32
+        /// Connections open at once, and `save`/`snapshot` requests running at once.
+        public var clients = ClientSlots.Limits()
         /// The uid allowed to connect (the session's own by default).
         public var allowedUID: UInt32 = getuid()
         /// How long writing a reply may block on a client that does not read.
         public var sendTimeout: Duration = .seconds(10)
+        /// How long a connection may go without sending a complete request before it is closed.
+        public var idleTimeout: Duration = .seconds(10)
+        /// How long a refused or timed-out client is given to read its reply before the close.
+        public var linger: Duration = .seconds(1)
 
         public init() {}
     }
@@ -30,7 +34,7 @@ public final class ControlServer: Sendable {
     public let session: String
     let handler: any ControlHandler
     let options: Options
-    let state = Mutex(State())
+    let state: Mutex<State>
     /// Signalled by each thread as it ends, so `stop()` can wait without spinning.
     let threadEnded = DispatchSemaphore(value: 0)
 
@@ -39,9 +43,16 @@ public final class ControlServer: Sendable {
         var phase = Phase.idle
         var listenFD: Int32 = -1
         var accepting = false
-        var nextID: UInt64 = 0
-        /// Live connections by id: their fd (for `shutdown` at stop) and thread.
-        var connections: [UInt64: (fd: Int32, thread: pthread_t?)] = [:]
+        var slots: ClientSlots
+        /// Live connections by id: their fd (for `shutdown` at stop or eviction) and thread.
+        var connections: [UInt64: Connection] = [:]
+    }
+
+    struct Connection {
+        var fd: Int32
+        var thread: pthread_t?
+        /// Set when a newer client took this idle connection's place.
+        var evicted = false
     }
 
     public init(socketPath: String, session: String, handler: some ControlHandler, options: Options = Options()) {
@@ -49,6 +60,7 @@ public final class ControlServer: Sendable {
         self.session = session
         self.handler = handler
         self.options = options
+        self.state = Mutex(State(slots: ClientSlots(limits: options.clients, session: session)))
     }
 
     /// A server on `folder`'s `control.sock`.
@@ -156,28 +168,33 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// Registers a new client and starts its thread, or turns it away.
+    /// Registers a new client and starts its thread (evicting the longest-idle client if all
+    /// slots are taken), or turns it away with a reply saying why.
     private func admit(_ fd: Int32) {
-        let admission = state.withLock { state -> Result<UInt64, ControlError> in
+        let admission = state.withLock { state -> ClientSlots.Admission in
             guard state.phase == .listening else {
-                return .failure(ControlError(.runtime, "session '\(session)' is stopping"))
+                return .refused(ControlError(.runtime, "session '\(session)' is stopping"))
             }
-            guard state.connections.count < options.maxClients else {
-                return .failure(ControlError(.runtime, "session '\(session)' is serving \(options.maxClients) clients already; try again"))
+            let admission = state.slots.admit()
+            if case .admitted(let id, let evicting) = admission {
+                state.connections[id] = Connection(fd: fd)
+                if let evicting, let victim = state.connections[evicting] {
+                    state.connections[evicting]?.evicted = true
+                    shutdown(victim.fd, Int32(SHUT_RD))
+                }
             }
-            state.nextID += 1
-            state.connections[state.nextID] = (fd, nil)
-            return .success(state.nextID)
+            return admission
         }
-        guard case .success(let id) = admission else {
-            if case .failure(let refusal) = admission {
-                _ = UnixSocket.sendAll(fd, ControlCodec.encode(ControlResponse(id: nil, reply: .error(refusal))))
-            }
+        switch admission {
+        case .refused(let refusal):
+            // The accept thread must not wait: the reply fits the empty socket buffer, and
+            // whatever the client already sent is drained without blocking.
+            UnixSocket.refuse(fd, ControlCodec.encode(ControlResponse(id: nil, reply: .error(refusal))), linger: .zero)
             close(fd)
-            return
+        case .admitted(let id, _):
+            let thread = Thread { [self] in serve(id: id, fd: fd) }
+            thread.name = "rec-control-client"
+            thread.start()
         }
-        let thread = Thread { [self] in serve(id: id, fd: fd) }
-        thread.name = "rec-control-client"
-        thread.start()
     }
 }

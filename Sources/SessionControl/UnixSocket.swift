@@ -42,10 +42,10 @@ enum UnixSocket {
     }
 
     /// Writes all of `bytes`, never raising SIGPIPE. False when the peer is gone or the write timed out.
-    static func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    static func sendAll(_ fd: Int32, _ bytes: [UInt8], flags: Int32 = 0) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let n = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | flags) }
             if n < 0 {
                 if errno == EINTR { continue }
                 return false
@@ -53,6 +53,26 @@ enum UnixSocket {
             offset += n
         }
         return true
+    }
+
+    /// Sends a last reply and lets the client read it: writes `reply`, shuts down the sending
+    /// side (the client sees the end after the reply), then drains what the client sent, at most
+    /// 64 KiB and for at most `linger`, so the close does not reset the connection under a
+    /// reply still unread. The caller closes `fd`.
+    static func refuse(_ fd: Int32, _ reply: [UInt8], linger: Duration) {
+        guard sendAll(fd, reply, flags: Int32(MSG_DONTWAIT)) else { return }
+        shutdown(fd, Int32(SHUT_WR))
+        let deadline = ContinuousClock.now + linger
+        var drained = 0
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while drained < 64 * 1024 {
+            let left = deadline - ContinuousClock.now
+            if left > .zero && !waitReadable(fd, milliseconds: max(1, milliseconds(left))) { return }
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return }
+            drained += n
+        }
     }
 
     /// Waits up to `milliseconds` for `fd` to be readable (or closed). The corresponding C function is `poll`.

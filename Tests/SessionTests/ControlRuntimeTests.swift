@@ -175,16 +175,62 @@ struct ControlRuntimeTests {
         }
     }
 
-    @Test("when full, the server turns a new client away with a reply")
+    @Test("when every slot is busy, a new client is turned away with a reply that says why")
     func maxClients() throws {
         var options = ControlServer.Options()
-        options.maxClients = 1
+        options.clients = ClientSlots.Limits(maxClients: 1, maxSlowRequests: 1)
+        let running = try RunningServer(options: options)
+        let first = try running.connect()
+        try first.sendLine(ControlCodec.encode(ControlRequest(id: .number(1), command: .save(SaveRequest(output: "/tmp/slow.mkv")))))
+        running.handler.arrived.wait()
+        for _ in 0..<3 {
+            let reply = try running.connect().send(.status)
+            #expect(reply == .runtime("session 'default' is busy answering 1 requests; try again in a moment"))
+        }
+        running.handler.gate.signal()
+        #expect(try first.receive().reply == .ok(.save(SaveReport(path: "/tmp/slow.mkv", frames: 42, keyframe: 0.5))))
+    }
+
+    @Test("a client idle in the last slot makes room for a new one and is told why")
+    func idleEvicted() throws {
+        var options = ControlServer.Options()
+        options.clients = ClientSlots.Limits(maxClients: 1, maxSlowRequests: 1)
         let running = try RunningServer(options: options)
         let first = try running.connect()
         _ = try first.send(.hello)
-        let second = try running.connect()
-        let response = try second.receive()
-        #expect(response.reply == .runtime("session 'default' is serving 1 clients already; try again"))
-        #expect(try first.send(.hello) == .ok(.hello(HelloBody(session: "default", pid: getpid()))))
+        #expect(try running.connect().send(.hello) == .ok(.hello(HelloBody(session: "default", pid: getpid()))))
+        guard case .error(let error) = try first.receive().reply else {
+            Issue.record("the idle client was not told")
+            return
+        }
+        #expect(error.message.contains("needed its slot"))
+    }
+
+    @Test("a connection that sends no complete request in time is closed with a reply")
+    func idleTimeout() throws {
+        var options = ControlServer.Options()
+        options.idleTimeout = .milliseconds(50)
+        let running = try RunningServer(options: options)
+        let connection = try running.connect()
+        try connection.sendLine(Array(#"{"v":1,"id":1,"#.utf8))
+        guard case .error(let error) = try connection.receive().reply else {
+            Issue.record("an idle connection stayed open")
+            return
+        }
+        #expect(error.message.contains("no complete request within"))
+    }
+
+    @Test("a waiting request gives up when its client hangs up, and its slot is freed")
+    func hangUpReleases() throws {
+        let running = try RunningServer()
+        for _ in 0..<3 {
+            let connection = try running.connect()
+            try connection.sendLine(ControlCodec.encode(ControlRequest(id: .number(1), command: .save(SaveRequest(output: "/tmp/wait.mkv")))))
+            running.handler.arrived.wait()
+            connection.close()
+            #expect(running.handler.gaveUp.wait(timeout: .now() + 10) == .success)
+        }
+        for _ in 0..<500 where running.server.clientCount > 0 { usleep(10_000) }
+        #expect(running.server.clientCount == 0)
     }
 }

@@ -32,13 +32,25 @@ final class TempRuntime {
 
 /// A handler that answers every request with a recognisable body. Saves to a path containing
 /// "slow" signal `arrived` and wait for `gate` (at most 10 s, then fail), so tests can hold
-/// several of them in flight.
+/// several of them in flight; saves to a path containing "wait" signal `arrived`, then wait
+/// (at most 10 s) for their client to hang up and signal `gaveUp`.
 final class TestHandler: ControlHandler {
     let arrived = DispatchSemaphore(value: 0)
     let gate = DispatchSemaphore(value: 0)
+    let gaveUp = DispatchSemaphore(value: 0)
     let seen = Mutex<[ControlRequest]>([])
     /// Set when a test wants `stop` to stop the server from inside the handler.
     let server = Mutex<ControlServer?>(nil)
+
+    func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply {
+        guard case .save(let save) = request.command, save.output.contains("wait") else { return handle(request) }
+        arrived.signal()
+        for _ in 0..<1000 where peer.hasHungUp(waiting: 10) {
+            gaveUp.signal()
+            return .runtime("client hung up")
+        }
+        return .runtime("the client never hung up")
+    }
 
     func handle(_ request: ControlRequest) -> ControlReply {
         seen.withLock { $0.append(request) }

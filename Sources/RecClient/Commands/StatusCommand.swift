@@ -45,14 +45,18 @@ struct StatusCommand: ParsableCommand {
             }
             return 0
         }
+        try SessionName.validate(session)
         let reply: ControlReply
         do {
             reply = try ControlClient.send(.status, session: session, runtime: runtime)
         } catch {
-            if json { context.console.print("{\"session\":\"\(session)\",\"state\":\"absent\"}") } else {
-                context.console.print(error.message)
+            // Scripts asking for JSON about a session that is not there get a JSON answer.
+            if json, let presence = try? runtime.inspect(session) {
+                if case .running = presence { throw error }
+                context.console.print(JSONText.encode(["session": session, "state": "absent"]))
+                return 1
             }
-            return 1
+            throw error
         }
         guard case .status(let status) = try reply.get() else { throw .runtime("the session answered status with something else") }
         context.console.print(json ? StatusText.json(status) : StatusText.text(status))

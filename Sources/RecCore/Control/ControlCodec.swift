@@ -57,6 +57,10 @@ public enum ControlCodec {
 
     /// Reads one request line (server side): a request, or the error reply to send instead.
     public static func decodeRequest(_ line: some Collection<UInt8>) -> RequestDecoding {
+        // The JSON decoder recurses once per level: 30,000 '[' overflow a thread's stack.
+        guard !nestsDeeper(than: maxNesting, line) else {
+            return reject(nil, "a request may nest arrays and objects at most \(maxNesting) levels deep")
+        }
         let data = Data(line)
         let envelope: Envelope
         do {
@@ -103,7 +107,31 @@ public enum ControlCodec {
         }
     }
 
+    /// The deepest nesting of arrays and objects a request may have (real ones have 2).
+    public static let maxNesting = 16
+
     // MARK: - Helpers
+
+    /// True when `line` opens more than `limit` arrays or objects inside each other (brackets
+    /// in strings do not count). A scan, not a parse: it never recurses.
+    static func nestsDeeper(than limit: Int, _ line: some Collection<UInt8>) -> Bool {
+        var depth = 0, inString = false, escaped = false
+        for byte in line {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > limit { return true }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return false
+    }
 
     private static func encoder() -> JSONEncoder {
         let encoder = JSONEncoder()

@@ -58,6 +58,25 @@ public enum ControlTime: Sendable, Equatable, Codable {
         }
     }
 
+    /// The most seconds a timeline time, an `ago` or a `last` may be: about 31 years.
+    public static let maxSeconds: Double = 1e9
+    /// The latest `unix` time accepted: 10^10 s, in the year 2286.
+    public static let maxUnixSeconds: Double = 1e10
+
+    /// Why this time is out of range (`field` names it in the message), or nil. Every number is
+    /// checked here, before any arithmetic, so no value can overflow a `Timestamp`.
+    public func rangeProblem(field: String) -> String? {
+        let (value, form, limit): (Double, String, Double)
+        switch self {
+        case .text: return nil
+        case .seconds(let s): (value, form, limit) = (s, "\(s)", Self.maxSeconds)
+        case .ago(let s): (value, form, limit) = (s, "{\"ago\": \(s)}", Self.maxSeconds)
+        case .unix(let s): (value, form, limit) = (s, "{\"unix\": \(s)}", Self.maxUnixSeconds)
+        }
+        if value.isFinite && value >= 0 && value <= limit { return nil }
+        return "'\(field)' \(form) is out of range; it must be between 0 and \(Int64(limit)) seconds"
+    }
+
     /// True for the forms that can mean a length of time (`last`): text and plain seconds.
     public var isDuration: Bool {
         switch self {

@@ -48,6 +48,9 @@ public struct SaveRequest: Sendable, Equatable, Codable {
         if last != nil && (from != nil || to != nil) {
             return "give either 'last' or 'from'/'to', not both"
         }
+        for (field, time) in [("from", from), ("to", to), ("last", last)] {
+            if let problem = time?.rangeProblem(field: field) { return problem }
+        }
         if let last, !last.isDuration {
             return "'last' must be a string in rec's time syntax or a number of seconds"
         }

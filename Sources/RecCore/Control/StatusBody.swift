@@ -65,6 +65,30 @@ public struct StatusBody: Sendable, Equatable, Codable {
         case ringSpan = "ring_span", ringBytes = "ring_bytes"
         case output, outputBytes = "output_bytes", lastError = "last_error", extra
     }
+
+    /// Times (`uptime`, `ring_span`) and `fps` go out rounded to the millisecond (3 decimals), so
+    /// JSON shows 60.7 rather than the binary float 60.699999999999996.
+    public func encode(to encoder: any Encoder) throws {
+        func milli(_ value: Double?) -> Double? { value.map { $0.isFinite ? ($0 * 1000).rounded() / 1000 : $0 } }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(state, forKey: .state)
+        try c.encodeIfPresent(session, forKey: .session)
+        try c.encodeIfPresent(source, forKey: .source)
+        try c.encodeIfPresent(mode, forKey: .mode)
+        try c.encodeIfPresent(milli(uptime), forKey: .uptime)
+        try c.encodeIfPresent(frames, forKey: .frames)
+        try c.encodeIfPresent(milli(fps), forKey: .fps)
+        try c.encodeIfPresent(droppedLate, forKey: .droppedLate)
+        try c.encodeIfPresent(droppedByDriver, forKey: .droppedByDriver)
+        try c.encodeIfPresent(encoderLagFrames, forKey: .encoderLagFrames)
+        try c.encodeIfPresent(bitrate, forKey: .bitrate)
+        try c.encodeIfPresent(milli(ringSpan), forKey: .ringSpan)
+        try c.encodeIfPresent(ringBytes, forKey: .ringBytes)
+        try c.encodeIfPresent(output, forKey: .output)
+        try c.encodeIfPresent(outputBytes, forKey: .outputBytes)
+        try c.encodeIfPresent(lastError, forKey: .lastError)
+        try c.encodeIfPresent(extra, forKey: .extra)
+    }
 }
 
 /// A session's state, as text on the wire; states this build does not know still decode.

@@ -60,15 +60,14 @@ public struct TimeSelection: Sendable, Equatable {
         case .offset(let t):
             return .microseconds(us(t))
         case .fromEnd(let d):
-            return .microseconds(us(timeline.availableEnd) - us(d))
+            return .microseconds(us(timeline.availableEnd).subtractingSaturated(us(d)))
         case .now, .fromNow:
             guard let now = timeline.now else {
                 throw .usage("'now' and '+' times only apply to a running session; "
                     + "give times from the start such as 12s or 1:30")
             }
             if case .fromNow(let d) = spec {
-                let (sum, overflow) = us(now).addingReportingOverflow(us(d))
-                return .microseconds(overflow ? .max : sum)
+                return .microseconds(us(now).addingSaturated(us(d)))
             }
             return .microseconds(us(now))
         case .wallClock(let wall):
@@ -76,7 +75,21 @@ public struct TimeSelection: Sendable, Equatable {
                 throw .usage("this recording has no wall-clock start time; "
                     + "give times from the start such as 12s or 1:30")
             }
-            return .microseconds(us(wall) - us(zero))
+            return .microseconds(us(wall).subtractingSaturated(us(zero)))
         }
+    }
+}
+
+extension Int64 {
+    /// `self + other`, clamped to `Int64.min...Int64.max` instead of trapping.
+    func addingSaturated(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? (other > 0 ? .max : .min) : sum
+    }
+
+    /// `self - other`, clamped to `Int64.min...Int64.max` instead of trapping.
+    func subtractingSaturated(_ other: Int64) -> Int64 {
+        let (difference, overflow) = subtractingReportingOverflow(other)
+        return overflow ? (other < 0 ? .max : .min) : difference
     }
 }

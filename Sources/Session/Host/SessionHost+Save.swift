@@ -5,8 +5,9 @@ import RecCore
 extension SessionHost {
     /// Writes `[from, to)` of the session as a clip: from the ring when it holds the range, else
     /// from the session's own recording file; waits first for an end in the future (`+20s`).
-    /// Runs on the requesting connection's thread; capture and encoding never wait for it.
-    public func save(_ request: SaveRequest) throws(RecError) -> SaveReport {
+    /// Runs on the requesting connection's thread; capture and encoding never wait for it. A
+    /// wait gives up as soon as `peer` hangs up, so an abandoned save holds nothing.
+    public func save(_ request: SaveRequest, peer: ControlPeer = .none) throws(RecError) -> SaveReport {
         if let problem = request.problem() { throw .usage(problem) }
         let file = configuration.recorder.output
         if let file, OutputPath.same(request.output, file.path) {
@@ -26,8 +27,8 @@ extension SessionHost {
         let newest = max(ringEnd, captured)
         let timeline = Timeline(availableStart: file != nil ? .zero : ringStart, availableEnd: newest, now: newest,
                                 wallClockAtZero: startedAt.map { .microseconds(Int64($0.timeIntervalSince1970 * 1_000_000)) })
-        let range = try selection(request).resolve(on: timeline)
-        try waitForRing(until: range.upperBound)
+        let range = try request.timeSelection().resolve(on: timeline)
+        try waitForRing(until: range.upperBound, peer: peer)
         let mode: CutPlan.Mode = request.keyframe ? .keyframe : .exact
         let strategy: CutPlan.Strategy = container.hasEditLists ? .editList : .spliceReencode
         let source: ClipSource
@@ -40,7 +41,7 @@ extension SessionHost {
             source = ClipSource(video: .init(parameters: parameters, packets: packets))
             origin = "ring"
         } else if let file {
-            try waitForFile(until: range.upperBound)
+            try waitForFile(until: range.upperBound, peer: peer)
             let reader = try FileClipReader(path: file.path)
             let read = try reader.read(from: range.lowerBound, to: range.upperBound)
             (source, planFrom, planTo, zero) = (read.source, read.from, read.to, reader.start)
@@ -68,30 +69,10 @@ extension SessionHost {
                                   "mode": request.keyframe ? "keyframe" : "exact"])
     }
 
-    /// The request's times as a selection in rec's time syntax.
-    func selection(_ request: SaveRequest) throws(RecError) -> TimeSelection {
-        func spec(_ t: ControlTime) throws(RecError) -> TimeSpec {
-            switch t {
-            case .text(let text): try TimeParser.position(text)
-            case .seconds(let s): .offset(Timestamp(seconds: s))
-            case .ago(let s): .fromEnd(Timestamp(seconds: s))
-            case .unix(let s): .wallClock(Timestamp(seconds: s))
-            }
-        }
-        if let last = request.last {
-            switch last {
-            case .text(let text): return .last(try TimeParser.duration(text))
-            case .seconds(let s), .ago(let s): return .last(Timestamp(seconds: s))
-            case .unix: throw .usage("'last' is a length of time, such as 30s")
-            }
-        }
-        return TimeSelection(from: try request.from.map(spec), to: try request.to.map(spec))
-    }
-
     /// Waits until the ring holds every packet presented before `end`, or the recording ends.
     /// Packets arrive in decode order and a frame decodes no later than it is presented, so once
     /// a packet decoding at or after `end` is in, every frame before `end` is.
-    func waitForRing(until end: Timestamp) throws(RecError) {
+    func waitForRing(until end: Timestamp, peer: ControlPeer) throws(RecError) {
         func done() -> Bool { newestDecodeTime.value.withLock { $0 }.map { $0 >= end } ?? false }
         if done() { return }
         let current = ring.stats.end ?? .zero
@@ -101,22 +82,25 @@ extension SessionHost {
         }
         while Date() < deadline {
             if done() || recorder.isFinished { return }
-            usleep(10_000)
+            if peer.hasHungUp(waiting: 10) { throw Self.hungUp }
         }
         throw .runtime("the session did not reach \(end.clockText) in time; is the source still delivering frames?")
     }
 
     /// Waits until the recording file holds every frame before `end`: a fragment (MP4) or
     /// cluster (Matroska) reaches the disk when the next keyframe arrives.
-    func waitForFile(until end: Timestamp) throws(RecError) {
+    func waitForFile(until end: Timestamp, peer: ControlPeer) throws(RecError) {
         let deadline = Date().addingTimeInterval(max(0, end.seconds - (recorder.fileComplete?.seconds ?? 0)) + 10)
         while Date() < deadline {
             if recorder.isFinished { return }
             if let complete = recorder.fileComplete, complete >= end { return }
-            usleep(20_000)
+            if peer.hasHungUp(waiting: 20) { throw Self.hungUp }
         }
         throw .runtime("the recording file has not reached \(end.clockText) yet; try again in a moment")
     }
+
+    /// Why a save stopped waiting: its client went away (nobody reads this; the log does).
+    static let hungUp = RecError.runtime("the client hung up while the save waited; nothing was written")
 
     /// Runs `--on-save` with the clip's path, on its own thread, never blocking a save.
     func runOnSave(_ command: String, path: String) {

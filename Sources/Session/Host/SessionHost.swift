@@ -32,11 +32,16 @@ public final class SessionHost: ControlHandler {
     }
 
     public func handle(_ request: ControlRequest) -> ControlReply {
+        handle(request, peer: .none)
+    }
+
+    /// A save from `peer` gives up while it waits if `peer` hangs up.
+    public func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply {
         switch request.command {
         case .hello: return .ok(.hello(HelloBody(session: configuration.name, pid: getpid())))
         case .status: return .ok(.status(status()))
         case .save(let save):
-            do { return .ok(.save(try self.save(save))) } catch {
+            do { return .ok(.save(try self.save(save, peer: peer))) } catch {
                 log?.write("save to \(save.output) failed: \(error)")
                 return ControlReply(error)
             }

@@ -21,6 +21,17 @@ struct ControlCodecRequestTests {
         #expect(ControlCodec.decodeRequest(line.dropLast()) == .request(request))
     }
 
+    @Test("brackets inside strings do not count as nesting")
+    func bracketsInStrings() {
+        let output = "/tmp/" + String(repeating: "[{", count: 100) + #"\"].mkv"#
+        let line = #"{"v":1,"id":1,"type":"save","output":""# + output + #""}"#
+        let decoded = ControlCodec.decodeRequest(Array(line.utf8))
+        guard case .request = decoded else {
+            Issue.record("refused a flat request: \(decoded)")
+            return
+        }
+    }
+
     @Test("string ids are echoed as strings")
     func stringID() {
         let decoded = ControlCodec.decodeRequest(Array(#"{"v":1,"id":"abc","type":"status"}"#.utf8))
@@ -43,6 +54,9 @@ struct ControlCodecRequestTests {
 
     static let bad: [Bad] = [
         Bad(json: "{not json", id: nil, code: .protocol, mentions: "malformed JSON"),
+        Bad(json: String(repeating: "[", count: 30_000), id: nil, code: .protocol, mentions: "16 levels deep"),
+        Bad(json: #"{"v":1,"id":1,"type":"status","x":"# + String(repeating: #"{"a":"#, count: 20_000) + "1}", id: nil,
+            code: .protocol, mentions: "16 levels deep"),
         Bad(json: "[1,2]", id: nil, code: .protocol, mentions: "JSON object"),
         Bad(json: #""status""#, id: nil, code: .protocol, mentions: "JSON object"),
         Bad(json: #"{"v":1,"type":"status"}"#, id: nil, code: .protocol, mentions: "'id'"),
