@@ -15,6 +15,9 @@ public final class SegmentCatalog: Sendable {
     /// The segments kept, oldest first; the last is the one being written.
     public var records: [SegmentRecord] { list.withLock { $0.records } }
 
+    /// The segments holding any of `range` (session time), oldest first.
+    public func covering(_ range: Range<Timestamp>) -> [SegmentRecord] { list.withLock { $0.covering(range) } }
+
     func update<Result: Sendable>(_ body: (inout SegmentList) -> Result) -> Result {
         list.withLock { body(&$0) }
     }
