@@ -210,3 +210,28 @@ import Testing
         #expect(try box.stamps("short.mp4") == (0..<30).map { Optional($0) })
     }
 }
+
+extension BackgroundSessionTests {
+    @Test func aSaveSpanningOldSegmentsIsOneExactClip() throws {
+        let box = try Sandbox()
+        let start = try box.rec(["start", "--source", "test:320x240@30", "--buffer", "1s", "--segment", "1s",
+                                 "--output", "seg.mp4"])
+        #expect(start.status == 0, "\(start.error)")
+        try box.waitForFrames(130)
+        let s = try box.status()
+        #expect((s["output"] as? String)?.contains("/seg-") == true)
+        #expect(Int((s["extra"] as? [String: String])?["segments"] ?? "") ?? 0 >= 4)
+        // 0.5 s ..< 2.5 s: older than the ring, across the segments starting at 1 s and 2 s.
+        let mp4 = try box.rec(["save", "--from", "0.5s", "--to", "2.5s", "-o", "span.mp4", "--json"])
+        #expect(mp4.status == 0, "\(mp4.error)")
+        #expect(mp4.output.contains("\"source\":\"file\""))
+        #expect(try box.stamps("span.mp4") == (15..<75).map { Optional($0) })
+        let mkv = try box.rec(["save", "--from", "0.9s", "--to", "2.1s", "-o", "span.mkv"])
+        #expect(mkv.status == 0, "\(mkv.error)")
+        #expect(try box.stamps("span.mkv") == (27..<63).map { Optional($0) })
+        // A clip may not be written over one of the session's own segments.
+        let own = try #require(s["output"] as? String)
+        #expect(try box.rec(["save", "--last", "1s", "-o", own, "--force"]).status == 64)
+        try box.rec(["stop"])
+    }
+}

@@ -21,6 +21,7 @@ struct RecordCommand: ParsableCommand {
         ),
         .option("frames", value: "count", help: "Stop after this many frames."),
         .output("The file to record into; its extension picks the container."),
+    ] + SegmentOptions.arguments + [
         .force, .json,
     ]
 
@@ -33,6 +34,7 @@ struct RecordCommand: ParsableCommand {
     var pace: Pace
     var frames: Int?
     var output: String?
+    var segments: SegmentOptions
     var force: Bool
     var json: Bool
 
@@ -41,6 +43,7 @@ struct RecordCommand: ParsableCommand {
         pace = try values.require("pace")
         frames = try values.value("frames")
         output = try values.value("output")
+        segments = try SegmentOptions(values)
         force = values.flag("force")
         json = values.flag("json")
     }
@@ -60,8 +63,7 @@ struct RecordCommand: ParsableCommand {
         if case .file(let input) = setup.spec, OutputPath.same(OutputFile.absolute(input), path) {
             throw .usage("-o \(output ?? path) is the source file itself; recording into it would destroy it, so choose another -o")
         }
-        try OutputPath.checkWritable(path, force: force)
-        var configuration = setup.configuration(output: .init(path: path, container: container),
+        var configuration = setup.configuration(output: try segments.output(path: path, container: container, force: force),
                                                 pace: pace == .off ? .off : .realtime)
         configuration.frameLimit = frames
         let recorder = Recorder(source: try setup.makeSource { console.printError("rec: warning: \($0)") },
@@ -79,9 +81,9 @@ struct RecordCommand: ParsableCommand {
         }
         let stats = recorder.currentStats
         if json {
-            console.print(RecordingSummary(stats: stats, preset: setup.choice.name).json)
+            console.print(RecordingSummary(stats: stats, preset: setup.choice.name, segments: recorder.segments.count).json)
         } else {
-            console.print(RecordingSummary(stats: stats, preset: setup.choice.name).text)
+            console.print(RecordingSummary(stats: stats, preset: setup.choice.name, segments: recorder.segments.count).text)
         }
         if let error = stats.lastError, stats.state == .failed {
             console.printError("rec: \(error)")

@@ -18,6 +18,7 @@ struct StartCommand: ParsableCommand {
         .option("buffer-size", value: "bytes", default: "1G", help: "The most memory the buffer may use, such as 256M."),
         .output("The file that also receives the whole recording."),
         .flag("no-file", help: "Keep frames only in the buffer and write no recording file."),
+    ] + SegmentOptions.arguments + [
         .flag("foreground", help: "Run the session in this process instead of in the background."),
         .option("start-timeout", value: "time", default: "5s", help: "How long to wait for the first frame before giving up."),
         .option("on-save", value: "command", help: "A command to run after each save, given the clip's path."),
@@ -30,6 +31,7 @@ struct StartCommand: ParsableCommand {
     var bufferSize: String
     var output: String?
     var noFile: Bool
+    var segments: SegmentOptions
     var foreground: Bool
     var startTimeout: String
     var onSave: String?
@@ -43,6 +45,7 @@ struct StartCommand: ParsableCommand {
         bufferSize = try values.require("buffer-size")
         output = try values.value("output")
         noFile = values.flag("no-file")
+        segments = try SegmentOptions(values)
         foreground = values.flag("foreground")
         startTimeout = try values.require("start-timeout")
         onSave = try values.value("on-save")
@@ -53,6 +56,9 @@ struct StartCommand: ParsableCommand {
     func validate() throws(RecError) {
         if noFile, output != nil {
             throw .usage("--no-file and --output contradict each other; give only one")
+        }
+        if noFile, segments.segment != nil {
+            throw .usage("--segment cuts the recording file into parts, and --no-file writes none; give only one")
         }
     }
 
@@ -65,8 +71,7 @@ struct StartCommand: ParsableCommand {
         var file: RecorderConfiguration.Output? = nil
         if !noFile {
             let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: setup.choice.container))
-            file = .init(path: path, container: try setup.container(for: path))
-            try OutputPath.checkWritable(path, force: force)
+            file = try segments.output(path: path, container: try setup.container(for: path), force: force)
         }
         let limits = RingLimits(maxDuration: try TimeParser.duration(buffer), maxBytes: try ByteSize.parse(bufferSize))
         guard limits.maxDuration >= Timestamp(seconds: 1) else {
@@ -116,7 +121,7 @@ struct StartCommand: ParsableCommand {
         if let d = capture.duration { a += ["--duration", d] }
         if let p = capture.pixelFormat { a += ["--pixel-format", p] }
         a += ["--on-unplug", capture.onUnplug]
-        if let output { a += ["--output", output] } else { a.append("--no-file") }
+        if let output { a += ["--output", output] + segments.arguments } else { a.append("--no-file") }
         if let onSave { a += ["--on-save", onSave] }
         if force { a.append("--force") }
         return a

@@ -18,9 +18,11 @@ struct RecordingSummary: Encodable {
     var realFrameRate: Double
     var bitrate: Double
     var bytes: Int64
+    /// With `--segment`: how many files the recording kept (`path` is the last).
+    var segments: Int?
     var error: String?
 
-    init(stats s: RecorderStats, preset: String) {
+    init(stats s: RecorderStats, preset: String, segments: Int = 0) {
         state = s.state.rawValue
         path = s.outputPath
         self.preset = preset
@@ -35,12 +37,13 @@ struct RecordingSummary: Encodable {
         bitrate = s.bitrate.rounded()
         bytes = s.outputBytes
         error = s.lastError
+        self.segments = segments > 0 ? segments : nil
     }
 
     var json: String { JSONText.encode(self) }
 
     var text: String {
-        var lines = ["recorded \(path ?? "(no file)")",
+        var lines = ["recorded \(path ?? "(no file)")" + (segments.map { $0 > 1 ? ", the last of \($0) segments" : "" } ?? ""),
                      "  \(frames) frames in \(TimeText.clock(duration)), \(String(format: "%.2f", realFrameRate)) fps real, "
                         + "dropped \(droppedLate) late + \(droppedBySource) by the source",
                      "  \(source), \(mode), preset \(preset), \(StatusLine.bitrate(bitrate)), \(StatusLine.bytes(bytes))"]

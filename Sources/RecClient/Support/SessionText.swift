@@ -22,6 +22,9 @@ public enum StatusText {
                      "  bitrate  \(StatusLine.bitrate(Double(s.bitrate ?? 0)))",
                      "  ring     \(s.extra?["ring_start"] ?? "?")–\(s.extra?["ring_end"] ?? "?") s (\(String(format: "%.1f", s.ringSpan ?? 0)) s, \(StatusLine.bytes(Int64(s.ringBytes ?? 0))))",
                      "  output   \(s.output ?? "none (ring only)")" + (s.outputBytes.map { " (\(StatusLine.bytes(Int64($0))))" } ?? "")]
+        if let n = s.extra?["segments"] {
+            lines.append("  segments \(n) files kept, from \(s.extra?["segments_start"] ?? "?") s; the output above is the newest")
+        }
         if let e = s.lastError { lines.append("  error    \(e)") }
         return lines.joined(separator: "\n")
     }

@@ -13,6 +13,7 @@ extension SessionHost {
         if let file, OutputPath.same(request.output, file.path) {
             throw .usage("\(request.output) is this session's own recording; save the clip under another name")
         }
+        try checkNotASegment(request.output)
         try OutputPath.checkWritable(request.output, force: request.force)
         let container = try ContainerFormat.forClip(path: request.output)
         guard let parameters = recorder.codecParameters, let ringStart = ring.stats.start, let ringEnd = ring.stats.end else {
@@ -25,10 +26,16 @@ extension SessionHost {
         let captured = Timestamp.microseconds(stats.lastCaptureTime.rescaled(to: .microseconds).value
                                               + Int64(frameDuration(stats) * 1_000_000))
         let newest = max(ringEnd, captured)
-        let timeline = Timeline(availableStart: file != nil ? .zero : ringStart, availableEnd: newest, now: newest,
+        let timeline = Timeline(availableStart: file != nil ? fileStart : ringStart, availableEnd: newest, now: newest,
                                 wallClockAtZero: startedAt.map { .microseconds(Int64($0.timeIntervalSince1970 * 1_000_000)) })
-        let range = try request.timeSelection().resolve(on: timeline)
+        let selection = try request.timeSelection()
+        var range = try selection.resolve(on: timeline)
         try waitForRing(until: range.upperBound, peer: peer)
+        // While the save waited for the encoder, the ring may have let its oldest GOP go: `--last`
+        // still saves what is held, as it says.
+        if selection.clampsStart, file == nil, let start = ring.stats.start, range.lowerBound < start, start < range.upperBound {
+            range = start..<range.upperBound
+        }
         let mode: CutPlan.Mode = request.keyframe ? .keyframe : .exact
         let strategy: CutPlan.Strategy = container.hasEditLists ? .editList : .spliceReencode
         let source: ClipSource
@@ -40,6 +47,9 @@ extension SessionHost {
             let packets = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
             source = ClipSource(video: .init(parameters: parameters, packets: packets))
             origin = "ring"
+        } else if let file, file.segments != nil {
+            try waitForFile(until: range.upperBound, peer: peer)
+            (source, origin) = (try segmentSource(range, newest: newest), "file")
         } else if let file {
             try waitForFile(until: range.upperBound, peer: peer)
             let reader = try FileClipReader(path: file.path)

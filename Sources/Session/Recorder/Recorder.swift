@@ -24,7 +24,7 @@ public final class Recorder: Sendable {
     }
 
     public let configuration: RecorderConfiguration
-    private let stats = Mutex(RecorderStats())
+    let stats = Mutex(RecorderStats())
     private let stopRequested = Atomic<Bool>(false)
     private let queue: FrameQueue<CaptureItem>
     private let latestPacket = Mutex<EncodedPacket?>(nil)
@@ -41,6 +41,8 @@ public final class Recorder: Sendable {
     /// save can say how many frames are missing inside its range. Bounded: the oldest are forgotten.
     private let drops = Mutex<[Timestamp]>([])
     private static let maxDropRecords = 100_000
+    /// With `--segment`: the files this recording made and still keeps.
+    let segmentCatalog: SegmentCatalog?
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -51,6 +53,7 @@ public final class Recorder: Sendable {
         self.queue = FrameQueue(capacity: configuration.queueCapacity,
                                 policy: configuration.pace == .off ? .block : .dropNewest)
         self.onPacket = onPacket
+        self.segmentCatalog = configuration.output?.segments.map { SegmentCatalog(settings: $0) }
         let transfer = Transfer(value: source)
         stats.withLock {
             $0.source = source.description
@@ -258,7 +261,7 @@ public final class Recorder: Sendable {
 
     private func encodeLoop() {
         var pipeline: EncodingPipeline?
-        var writer: AssetWriter?
+        var writer: SegmentedWriter?
         var failed = false
         // A failed write ends the file (cut back to its last complete fragment) but never keeps a
         // packet from the ring: the ring stays complete up to the newest frame.
@@ -274,7 +277,9 @@ public final class Recorder: Sendable {
             }
             onPacket(packet)
             let bytes = writer?.bytesWritten ?? 0
+            let path = writer?.path
             stats.withLock {
+                if let path { $0.outputPath = path }
                 $0.encodedBytes += Int64(packet.size)
                 $0.packets += 1
                 if packet.isKeyframe { $0.keyframes += 1 }
@@ -344,7 +349,7 @@ public final class Recorder: Sendable {
     }
 
     /// The file ended early (see `AssetWriter`): say so and, in a session, go on in the ring.
-    private func fileFailed(_ file: AssetWriter, _ error: FFmpegError) {
+    private func fileFailed(_ file: SegmentedWriter, _ error: FFmpegError) {
         let code = -(file.failure ?? error).code
         var disk = statvfs()
         let folder = (file.path as NSString).deletingLastPathComponent
@@ -365,16 +370,12 @@ public final class Recorder: Sendable {
     }
 
     /// The file for a `copy` recording: the source's compressed stream, no encoder.
-    private func openCopy() throws(RecError) -> AssetWriter? {
+    private func openCopy() throws(RecError) -> SegmentedWriter? {
         guard let output = configuration.output, let parameters = encoderParameters.withLock({ $0 }) else { return nil }
-        do {
-            return try AssetWriter(path: output.path, container: output.container, video: parameters)
-        } catch {
-            throw .runtime("cannot create \(output.path); check the folder exists and is writable", cause: error.description)
-        }
+        return try makeWriter(output, video: parameters)
     }
 
-    private func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, AssetWriter?) {
+    private func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, SegmentedWriter?) {
         var settings = configuration.encoder
         if let rate = sourceRate.withLock({ $0 }), rate.num > 0 { settings.frameRate = rate }
         let rate = settings.frameRate.doubleValue > 0 ? settings.frameRate.doubleValue : 30
@@ -393,12 +394,7 @@ public final class Recorder: Sendable {
         }
         encoderParameters.withLock { $0 = pipeline.encoder.parameters }
         guard let output = configuration.output else { return (pipeline, nil) }
-        do {
-            let writer = try AssetWriter(path: output.path, container: output.container, video: pipeline.encoder.parameters)
-            return (pipeline, writer)
-        } catch {
-            throw .runtime("cannot create \(output.path); check the folder exists and is writable", cause: error.description)
-        }
+        return (pipeline, try makeWriter(output, video: pipeline.encoder.parameters))
     }
 
     static func format(rate: Rational) -> String {

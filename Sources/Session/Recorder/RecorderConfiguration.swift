@@ -22,9 +22,12 @@ public struct RecorderConfiguration: Sendable {
     public struct Output: Sendable {
         public var path: String
         public var container: ContainerFormat
-        public init(path: String, container: ContainerFormat) {
+        /// With `--segment`: a new file every `length`, `path` naming them (see `SegmentNaming`).
+        public var segments: SegmentSettings?
+        public init(path: String, container: ContainerFormat, segments: SegmentSettings? = nil) {
             self.path = path
             self.container = container
+            self.segments = segments
         }
     }
 

@@ -1,0 +1,24 @@
+import RecCore
+import Synchronization
+
+/// The segments of one recording, shared: the encode thread adds them, the finisher thread marks
+/// them finished and deletes expired ones, and `rec status` and saves read them.
+public final class SegmentCatalog: Sendable {
+    private let list: Mutex<SegmentList>
+
+    public init(settings: SegmentSettings) {
+        list = Mutex(SegmentList(settings: settings))
+    }
+
+    public var settings: SegmentSettings { list.withLock { $0.settings } }
+
+    /// The segments kept, oldest first; the last is the one being written.
+    public var records: [SegmentRecord] { list.withLock { $0.records } }
+
+    /// The segments holding any of `range` (session time), oldest first.
+    public func covering(_ range: Range<Timestamp>) -> [SegmentRecord] { list.withLock { $0.covering(range) } }
+
+    func update<Result: Sendable>(_ body: (inout SegmentList) -> Result) -> Result {
+        list.withLock { body(&$0) }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// One file of a segmented recording.
+public struct SegmentRecord: Sendable, Equatable {
+    public enum State: Sendable, Equatable {
+        /// Packets are still being written to it.
+        case writing
+        /// Rotated out; its file is being finished (trailer, MP4 rewrite) off the encode thread.
+        case finishing
+        /// Finished: a standard file, safe to read to the end or to delete.
+        case done
+    }
+
+    public var path: String
+    /// Session time of its first frame; the file's own timeline starts at 0 there.
+    public var start: Timestamp
+    /// Session time where the next segment starts; nil while it is written.
+    public var end: Timestamp?
+    /// Wall-clock time of its first frame (what its name says).
+    public var startDate: Date
+    public var bytes: Int64
+    public var state: State
+
+    public init(path: String, start: Timestamp, end: Timestamp? = nil, startDate: Date, bytes: Int64 = 0,
+                state: State = .writing) {
+        self.path = path
+        self.start = start
+        self.end = end
+        self.startDate = startDate
+        self.bytes = bytes
+        self.state = state
+    }
+
+    /// Wall-clock time of its end, once it has one.
+    public var endDate: Date? { end.map { startDate.addingTimeInterval($0.seconds - start.seconds) } }
+}
+
+/// The segments one recording has made and still keeps, oldest first, and the policy on them:
+/// when to start the next one and which old ones to delete. Pure: the writer does the files.
+public struct SegmentList: Sendable, Equatable {
+    public let settings: SegmentSettings
+    public private(set) var records: [SegmentRecord] = []
+
+    public init(settings: SegmentSettings) {
+        self.settings = settings
+    }
+
+    /// Whether a keyframe presented at `time` starts a new segment: the first one at or after the
+    /// boundary following the current segment's start.
+    public func startsSegment(keyframeAt time: Timestamp) -> Bool {
+        guard let current = records.last else { return false }
+        return time >= settings.boundary(after: current.start)
+    }
+
+    /// A new segment begins (the previous one, if any, is then finishing).
+    public mutating func begin(path: String, start: Timestamp, date: Date) {
+        if let last = records.indices.last {
+            records[last].end = start
+            records[last].state = .finishing
+        }
+        records.append(SegmentRecord(path: path, start: start, startDate: date))
+    }
+
+    /// A segment's file is finished at `bytes`.
+    public mutating func finished(path: String, bytes: Int64) {
+        guard let i = records.firstIndex(where: { $0.path == path }) else { return }
+        records[i].state = .done
+        records[i].bytes = bytes
+    }
+
+    /// The current segment has grown to `bytes`.
+    public mutating func updateCurrent(bytes: Int64) {
+        if let last = records.indices.last { records[last].bytes = bytes }
+    }
+
+    public mutating func remove(paths: [String]) {
+        records.removeAll { paths.contains($0.path) }
+    }
+
+    /// The segments to delete now, oldest first: finished ones that ended before `now - keep`, then
+    /// the oldest finished ones while all together take more than `maxBytes`. The newest segment
+    /// and any still being written or finished are never chosen.
+    public func expired(now: Date) -> [String] {
+        let candidates = records.dropLast().filter { $0.state == .done }
+        var chosen: [String] = []
+        if let keep = settings.keep {
+            let cutoff = now.addingTimeInterval(-keep.seconds)
+            chosen = candidates.filter { ($0.endDate ?? now) < cutoff }.map(\.path)
+        }
+        if let maxBytes = settings.maxBytes {
+            var total = records.filter { !chosen.contains($0.path) }.reduce(Int64(0)) { $0 + $1.bytes }
+            for r in candidates where total > maxBytes && !chosen.contains(r.path) {
+                chosen.append(r.path)
+                total -= r.bytes
+            }
+        }
+        return chosen
+    }
+
+    /// The segments holding any of `range` (session time), oldest first.
+    public func covering(_ range: Range<Timestamp>) -> [SegmentRecord] {
+        records.filter { $0.start < range.upperBound && ($0.end.map { $0 > range.lowerBound } ?? true) }
+    }
+
+    /// Session time of the oldest frame still kept in a file.
+    public var start: Timestamp? { records.first?.start }
+}
