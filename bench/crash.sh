@@ -39,11 +39,11 @@ JSON
 export XDG_CONFIG_HOME=$work/config
 mkdir -p "$XDG_CONFIG_HOME/rec" && cp -r "$work/presets" "$XDG_CONFIG_HOME/rec/"
 
-ff() { ffmpeg -v error -y -i "$input" -c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -pix_fmt yuv420p "$@"; }
+ff=(ffmpeg -v error -y -i "$input" -c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -pix_fmt yuv420p)
 rec_capped=$(cpu "$rec" record --source "file:$input" --pace off --preset default -o "$work/capped.mp4" --force)
 rec_uncapped=$(cpu "$rec" record --source "file:$input" --pace off --preset uncapped -o "$work/uncapped.mp4" --force)
-ff_capped=$(cpu ff -rc-lookahead 5 -x264-params sync-lookahead=0 "$work/ff-capped.mp4")
-ff_uncapped=$(cpu ff "$work/ff-uncapped.mp4")
+ff_capped=$(cpu "${ff[@]}" -rc-lookahead 5 -x264-params sync-lookahead=0 "$work/ff-capped.mp4")
+ff_uncapped=$(cpu "${ff[@]}" "$work/ff-uncapped.mp4")
 
 echo "1080p30, ${seconds} s, libx264 veryfast crf 23, best of $runs (CPU s = user + sys)"
 printf '%-34s %8s %10s %8s %10s\n' "" "CPU s" "MB" "vs ffmpeg" ""
