@@ -3,7 +3,7 @@ import Testing
 
 /// `rec trim` on media made by real encoders in their default settings, checked by content: every
 /// frame a player presents is matched to the source frame it shows, and must be exactly the
-/// frames in [from, to) — in ffmpeg, mpv and GStreamer (which ignore MP4 edit lists) and Chromium.
+/// frames in [from, to) — in ffmpeg, mpv (which ignores MP4 edit lists), GStreamer and Chromium.
 @Suite(.serialized) struct RealMediaCutTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var source: RealSource
@@ -49,8 +49,8 @@ import Testing
                 #expect(abs(browser.duration - length) < 0.03, "Chromium: \(browser.duration) s for \(length) s of frames")
             }
             if c.source.name.hasPrefix("vp9") || c.source.name.hasPrefix("svtav1") {
-                // Measured: Chromium never completes a seek in these Matroska splices (H.264 ones seek).
-                withKnownIssue("Chromium does not finish seeking in a VP9/AV1 Matroska splice") { try browser() }
+                // Measured: headless Chromium sometimes never completes a seek in these Matroska splices (H.264 ones always do).
+                withKnownIssue("Chromium does not always finish seeking in a VP9/AV1 Matroska splice", isIntermittent: true) { try browser() }
             } else {
                 try browser()
             }
