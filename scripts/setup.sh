@@ -4,6 +4,9 @@
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
           libv4l-dev ffmpeg)
+# Real players the cut tests play clips in (Tests/RecCLITests/RealMedia): what they present must be exact.
+players=(mpv chromium gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+packages+=("${players[@]}")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

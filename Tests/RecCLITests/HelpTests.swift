@@ -42,12 +42,15 @@ struct HelpTests {
     static let trimHelp = """
         OVERVIEW: Cut a frame-exact clip out of a recording.
 
-        Without --keyframe or --reencode, rec copies whole groups of pictures and
-        re-encodes only where the clip starts between keyframes.
+        By default the clip holds exactly the frames from --from up to --to in every
+        player: rec copies whole groups of pictures and re-encodes only the frames
+        before the first copied keyframe and those that depend on a frame at or after
+        --to. --edit-list re-encodes nothing in MP4/MOV and hides the extra frames with
+        an edit list instead, which mpv 0.35 ignores (it shows them).
 
         USAGE: rec trim <input> [--from <time>] [--to <time>] [--last <time>]
-                        [--output <file>] [--keyframe] [--reencode] [--preset <name>]
-                        [--dry-run] [--force] [--json]
+                        [--output <file>] [--keyframe] [--edit-list] [--reencode]
+                        [--preset <name>] [--dry-run] [--force] [--json]
 
         ARGUMENTS:
           <input>                 The recording to cut.
@@ -62,6 +65,9 @@ struct HelpTests {
           -o, --output <file>     The file to write the clip to.
           --keyframe              Start at the keyframe at or before --from and copy
                                   packets without re-encoding.
+          --edit-list             In MP4/MOV, copy only and hide the frames outside the
+                                  range with an edit list, which not every player
+                                  honours.
           --reencode              Re-encode the whole clip instead of copying packets.
           --preset <name>         The encoding preset to use; 'rec presets' lists them.
           --dry-run               Print which frames would be copied or re-encoded, and

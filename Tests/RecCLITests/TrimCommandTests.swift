@@ -115,14 +115,16 @@ import Testing
         #expect(report.frames.allSatisfy(\.isKeyframe) == (codec == "mjpeg"))
     }
 
-    /// MP4 hides the preroll with an edit list; Matroska re-encodes up to the next keyframe.
+    /// By default every container re-encodes up to the next keyframe; `--edit-list` (MP4) hides
+    /// the preroll with an edit list instead.
     @Test(arguments: [
-        ("mp4", "exact (edit list)", 15, 0, [1.0]),
-        ("mkv", "exact (splice)", 0, 15, [2.0]),
+        ("mp4", ["--edit-list"], "exact (edit list)", 15, 0, [1.0]),
+        ("mp4", [], "exact (splice)", 0, 15, [2.0]),
+        ("mkv", [], "exact (splice)", 0, 15, [2.0]),
     ])
-    func jsonReport(ext: String, mode: String, preroll: Int, reencoded: Int, keyframes: [Double]) throws {
+    func jsonReport(ext: String, extra: [String], mode: String, preroll: Int, reencoded: Int, keyframes: [Double]) throws {
         let folder = try Self.folder(with: ext)
-        let result = try folder.rec(["trim", "in.\(ext)", "--from", "1.5s", "--to", "2.5s", "--json", "-o", "j.\(ext)"])
+        let result = try folder.rec(["trim", "in.\(ext)", "--from", "1.5s", "--to", "2.5s", "--json", "-o", "j.\(ext)"] + extra)
         #expect(result.status == 0, "\(result.error)")
         let json = try RecFolder.object(result.output)
         #expect(json["path"] as? String == folder.file("j.\(ext)"))
@@ -142,13 +144,13 @@ import Testing
 
     /// `--dry-run` prints the plan, with or without -o, and writes nothing.
     @Test(arguments: [
-        ("mp4", ["preroll    15 frames copied and hidden by the edit list", "copy       packets 0–44 from the keyframe at 0:01.000"]),
-        ("mkv", ["re-encoded  15 frames", "re-encode   0:01.500–0:02.000 decoding packets 0–29"]),
+        ("mp4", ["--edit-list"], ["preroll    15 frames copied and hidden by the edit list", "copy       packets 0–44 from the keyframe at 0:01.000"]),
+        ("mkv", [], ["re-encoded  15 frames", "re-encode   0:01.500–0:02.000 decoding packets 0–29"]),
     ])
-    func dryRunPrintsThePlanAndWritesNothing(ext: String, lines: [String]) throws {
+    func dryRunPrintsThePlanAndWritesNothing(ext: String, extra: [String], lines: [String]) throws {
         let folder = try Self.folder(with: ext)
         for output in [["-o", "clip.\(ext)"], []] {
-            let result = try folder.rec(["trim", "in.\(ext)", "--from", "1.5s", "--to", "2.5s", "--dry-run"] + output)
+            let result = try folder.rec(["trim", "in.\(ext)", "--from", "1.5s", "--to", "2.5s", "--dry-run"] + output + extra)
             #expect(result.status == 0, "\(result.error)")
             let printed = result.output.split(separator: "\n").map { String($0).trimmingCharacters(in: .whitespaces) }
             #expect(printed.first?.hasPrefix("requested") == true && printed.first?.hasSuffix("0:01.500–0:02.500") == true)

@@ -2,7 +2,8 @@
 
 /// Plays a `CutPlan` against a `SyntheticStream` like a muxer and a player would: copied
 /// packets and decoded packets must have their references decoded before them within their
-/// segment, an edit list shows only `[firstPresentedPTS, presentedEndPTS)`, and without edit
+/// segment (copied packets may also reference packets copied in an earlier copy segment: the
+/// player's decoder runs on), an edit list shows only `[firstPresentedPTS, presentedEndPTS)`, and without edit
 /// lists everything copied is shown. Collects the source pts the clip presents, in order.
 struct ClipSimulation {
     var presented: [Int64] = []
@@ -10,15 +11,22 @@ struct ClipSimulation {
 
     init(_ plan: CutPlan, _ stream: SyntheticStream) {
         var previousMax = Int64.min
+        var copied = Set<Int>()
         for segment in plan.segments {
             var shown: [Int64] = []
             switch segment {
             case .copy(let range):
-                let decoded = decode(range, stream)
-                for index in range where decoded.contains(index) {
+                let decoded = decode(range, stream, after: copied)
+                copied.formUnion(decoded)
+                for index in range {
                     let pts = stream.packets[index].pts
-                    if plan.strategy == .spliceReencode || (plan.firstPresentedPTS..<plan.presentedEndPTS).contains(pts) {
+                    guard plan.strategy == .spliceReencode || (plan.firstPresentedPTS..<plan.presentedEndPTS).contains(pts) else {
+                        continue // hidden: a leading picture without its references may be skipped
+                    }
+                    if decoded.contains(index) {
                         shown.append(pts)
+                    } else {
+                        problems.append("packet \(index) (pts \(pts)) is shown without its references")
                     }
                 }
             case .reencode(let range, let present):
@@ -38,18 +46,14 @@ struct ClipSimulation {
     }
 
     /// The packets of `range` that decode; records a problem for each that does not.
-    private mutating func decode(_ range: Range<Int>, _ stream: SyntheticStream) -> Set<Int> {
-        var decoded = Set<Int>()
+    private mutating func decode(_ range: Range<Int>, _ stream: SyntheticStream, after earlier: Set<Int>? = nil) -> Set<Int> {
+        var decoded = earlier ?? []
         if range.isEmpty { problems.append("empty segment") }
-        if let first = range.first, !stream.packets[first].isKeyframe {
+        if earlier == nil, let first = range.first, !stream.packets[first].isKeyframe {
             problems.append("segment \(range) does not start on a keyframe")
         }
         for index in range {
-            if stream.references[index].allSatisfy(decoded.contains) {
-                decoded.insert(index)
-            } else {
-                problems.append("packet \(index) (pts \(stream.packets[index].pts)) lacks a reference")
-            }
+            if stream.references[index].allSatisfy(decoded.contains) { decoded.insert(index) }
         }
         return decoded
     }

@@ -49,13 +49,26 @@ import Testing
         #expect(plan.presentedEndPTS == 15_000)
     }
 
-    @Test func spliceReencodesATailThatWouldShowExtraFrames() throws {
+    @Test func spliceReencodesOnlyTheFramesThatFollowAFrameAtTheEnd() throws {
         let plan = try CutPlanner.plan(packets: ibbp.packets, from: frames(12), to: frames(29), strategy: .spliceReencode)
-        // GOP 2 (packets 12–23) is copied whole; in GOP 3 frames 24–28 need P30, which must not show.
-        #expect(plan.segments == [.copy(12..<24), .reencode(decode: 24..<30, presentPTS: 72_000..<87_000)])
-        #expect(plan.reencodedFrames == 5)
+        // GOP 2 is copied whole, and GOP 3 up to P30 (shown at `to`): frames 24–27 decode
+        // before it. B28 is decoded after P30 and may reference it: only that frame is re-encoded.
+        #expect(plan.segments == [.copy(12..<28), .reencode(decode: 24..<30, presentPTS: 84_000..<87_000)])
+        #expect(plan.reencodedFrames == 1)
         let whole = try CutPlanner.plan(packets: ibbp.packets, from: frames(12), to: frames(24), strategy: .spliceReencode)
         #expect(whole.segments == [.copy(12..<24)])
+    }
+
+    /// Open GOP (x265's default): GOP 2's keyframe is frame 14 (packet 12); frames 12 and 13 are
+    /// decoded after it (packets 13, 14) and reference frame 11 of GOP 1.
+    @Test func openGOPLeadingPicturesAreReencodedWithTheHead() throws {
+        let open = SyntheticStream.make(gopLengths: [12, 12, 12], bFrames: 2, openGOP: true)
+        let plan = try CutPlanner.plan(packets: open.packets, from: frames(5), to: frames(20), strategy: .spliceReencode)
+        #expect(plan.segments == [.reencode(decode: 0..<15, presentPTS: 15_000..<42_000), .copy(12..<13),
+                                  .copy(15..<18), .reencode(decode: 12..<21, presentPTS: 54_000..<60_000)])
+        #expect(plan.presentedFrames == 15)
+        #expect(plan.reencodedFrames == 11)
+        #expect(plan.keyframesUsed == [42_000])
     }
 
     @Test func headAndTailInOneGOPMerge() throws {

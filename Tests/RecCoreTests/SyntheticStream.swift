@@ -15,7 +15,7 @@ struct SyntheticStream {
     ///   - gopLengths: frames per GOP, in order.
     ///   - bFrames: consecutive B-frames between anchors (0 = IPPP).
     ///   - duration: ticks of display frame `n` (counting from 0 across the stream).
-    static func make(gopLengths: [Int], bFrames: Int = 0, pyramid: Bool = true,
+    static func make(gopLengths: [Int], bFrames: Int = 0, pyramid: Bool = true, openGOP: Bool = false,
                      timeBase: Rational = Rational(1, 90_000), startPTS: Int64 = 0,
                      duration: (Int) -> Int64 = { _ in 3_000 },
                      size: (Int, Bool) -> Int = { _, key in key ? 1_000 : 100 }) -> SyntheticStream {
@@ -28,9 +28,13 @@ struct SyntheticStream {
         var order: [(display: Int, key: Bool, refs: [Int])] = [] // refs as display indices
         var gopStart = 0
         for length in gopLengths {
-            var anchors = Array(stride(from: 0, to: length, by: bFrames + 1))
+            // Open GOP (x265's default): after the first GOP, the keyframe comes `bFrames` frames
+            // in, and the frames shown before it are decoded after it, referencing the GOP before.
+            let lead = openGOP && gopStart > 0 ? min(bFrames, length - 1) : 0
+            var anchors = Array(stride(from: lead, to: length, by: bFrames + 1))
             if anchors.last != length - 1 { anchors.append(length - 1) }
-            order.append((gopStart, true, []))
+            order.append((gopStart + lead, true, []))
+            for n in gopStart..<(gopStart + lead) { order.append((n, false, [gopStart - 1, gopStart + lead])) }
             for (previous, anchor) in zip(anchors, anchors.dropFirst()) {
                 let (a, b) = (gopStart + previous, gopStart + anchor)
                 order.append((b, false, [a]))

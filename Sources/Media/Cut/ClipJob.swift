@@ -30,6 +30,10 @@ final class ClipJob {
         self.movieTimeScale = tb.num == 1 && tb.den >= 1000 ? tb.den : 90_000
     }
 
+    /// The other streams the container takes, and a note for each it does not.
+    private(set) lazy var keptStreams: [ClipSource.Stream] = source.others.filter { container.cannotHold($0.parameters) == nil }
+    var leftOut: [String] { source.others.compactMap { container.cannotHold($0.parameters) } }
+
     /// Writes the clip to `path`; returns how many packets of other streams it kept.
     func run(to path: String) throws -> Int {
         var videoParameters = source.video.parameters
@@ -44,26 +48,25 @@ final class ClipJob {
             options["movie_timescale"] = String(movieTimeScale)
             // Fast start without a second pass: room for the index is kept at the front (about
             // 40 bytes a sample is plenty: size, offset, times, flags).
-            let samples = source.video.packets.count + source.others.reduce(0) { $0 + $1.packets.count }
+            let samples = source.video.packets.count + keptStreams.reduce(0) { $0 + $1.packets.count }
             options["moov_size"] = String(16_384 + 48 * samples)
         }
         let muxer = try Muxer(path: path, container: container.muxerName,
-                              streams: [videoParameters] + source.others.map(\.parameters), options: options)
-        var previousWasReencode = false
+                              streams: [videoParameters] + keptStreams.map(\.parameters), options: options)
+        // Once a re-encoded segment has put its own parameter sets in a decoder, every copied
+        // keyframe carries the source's in-band: whichever keyframe a player seeks to decodes
+        // with the parameter sets it was encoded with.
+        let repeatSets = plan.needsReencode && reencode == nil
         for segment in plan.segments {
             switch segment {
             case .copy(let range):
-                var first = true
                 for i in range {
                     var p = source.video.packets[i]
-                    if first && previousWasReencode { p.data = withParameterSets(p.data) }
-                    first = false
+                    if repeatSets && p.isKeyframe { p.data = withParameterSets(p.data) }
                     try write(&p, to: muxer)
                 }
-                previousWasReencode = false
             case .reencode(let decode, let present):
                 try reencodeSegment(decode: decode, present: present, muxer: muxer)
-                previousWasReencode = true
             }
         }
         let kept = try writeOthers(to: muxer)
@@ -109,7 +112,8 @@ final class ClipJob {
         let decoder = try VideoDecoder(parameters: source.video.parameters)
         let encoder: VideoEncoder
         if let e = spliceEncoder, reencode != nil { encoder = e } else {
-            encoder = try VideoEncoder(ReencodeSettings.splice(source: source.video.parameters))
+            encoder = try VideoEncoder(ReencodeSettings.splice(source: source.video.parameters,
+                                                               frameRate: source.video.frameRate))
             if source.video.parameters.codecName == "ffv1" && encoder.parameters.extradata != source.video.parameters.extradata {
                 throw RecError.usage("this FFV1 stream was encoded with settings rec cannot match, so its start cannot be re-encoded to splice; "
                                      + "cut to .mov (an edit list keeps it exact without re-encoding), or use --keyframe or --reencode")
@@ -170,8 +174,8 @@ final class ClipJob {
         return NALUnits.parameterSets(extradata: v.extradata, hevc: v.codecName == "hevc")
     }
 
-    /// The source's own parameter sets put back in-band before the first copied keyframe after a
-    /// re-encoded segment, whose in-band parameter sets replaced them in the decoder.
+    /// The source's own parameter sets in-band before a copied keyframe, so a decoder that has
+    /// seen a re-encoded segment's parameter sets switches back.
     private func withParameterSets(_ data: [UInt8]) -> [UInt8] {
         guard isH26x else { return data }
         if let info = nalInfo { return NALUnits.lengthPrefixed(info.sets, lengthSize: info.lengthSize) + data }
@@ -184,7 +188,7 @@ final class ClipJob {
         let start = Timestamp(value: plan.firstPresentedPTS, timeBase: plan.timeBase)
         let end = Timestamp(value: plan.presentedEndPTS, timeBase: plan.timeBase)
         var kept = 0
-        for (n, stream) in source.others.enumerated() {
+        for (n, stream) in keptStreams.enumerated() {
             var last: Int64 = .min
             for var p in stream.packets {
                 let t = p.presentationTime

@@ -6,9 +6,12 @@ public struct ClipSource: Sendable {
     public struct Stream: Sendable {
         public var parameters: CodecParameters
         public var packets: [EncodedPacket]
-        public init(parameters: CodecParameters, packets: [EncodedPacket]) {
+        /// The stream's nominal frame rate, if known: a re-encoder writes it into its own headers.
+        public var frameRate: Rational?
+        public init(parameters: CodecParameters, packets: [EncodedPacket], frameRate: Rational? = nil) {
             self.parameters = parameters
             self.packets = packets
+            self.frameRate = frameRate
         }
     }
 

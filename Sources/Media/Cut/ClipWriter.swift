@@ -11,6 +11,8 @@ public enum ClipWriter {
         public var plan: CutPlan
         public var bytes: Int64
         public var otherPackets: Int
+        /// Streams of the source the clip's container cannot take, each with why.
+        public var leftOut: [String] = []
     }
 
     /// - Parameters:
@@ -30,13 +32,13 @@ public enum ClipWriter {
         do {
             let job = try ClipJob(source: source, plan: plan, container: container, reencode: reencode, progress: progress)
             let others = try job.run(to: temporary)
-            if container.hasEditLists && plan.mode == .exact && reencode == nil {
+            if container.hasEditLists && plan.strategy == .editList && reencode == nil {
                 try EditListPatch.apply(to: temporary, trackID: 1, duration: plan.presentedEndPTS - plan.firstPresentedPTS,
                                         timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
             }
             try OutputPath.commit(temporary, to: path)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
-            return Report(path: path, plan: plan, bytes: size, otherPackets: others)
+            return Report(path: path, plan: plan, bytes: size, otherPackets: others, leftOut: job.leftOut)
         } catch let error as RecError {
             unlink(temporary)
             throw error

@@ -57,6 +57,8 @@ public struct FileClipReader {
             while let packet = try demuxer.read() {
                 let s = packet.streamIndex
                 seen.insert(s)
+                // A timecode or data track sends one packet, or a few: never waited for.
+                if !["audio", "video", "subtitle"].contains(demuxer.streams[s].parameters.mediaType) { passed.insert(s) }
                 packets[s, default: []].append(contentsOf: fillers[s, default: DurationFiller()].push(packet))
                 // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
                 // only a dts that increases can be trusted to say decoding has passed `to`.
@@ -79,6 +81,6 @@ public struct FileClipReader {
         DecodeTimes.repair(&videoPackets)
         let others = demuxer.streams.filter { $0.index != videoIndex && !(packets[$0.index] ?? []).isEmpty }
             .map { ClipSource.Stream(parameters: $0.parameters, packets: packets[$0.index]!) }
-        return (ClipSource(video: .init(parameters: video.parameters, packets: videoPackets), others: others), absFrom, absTo)
+        return (ClipSource(video: .init(parameters: video.parameters, packets: videoPackets, frameRate: video.frameRate), others: others), absFrom, absTo)
     }
 }

@@ -20,7 +20,11 @@ public enum ReencodeSettings {
     }
 
     /// Settings to re-encode frames of `source` into packets that splice into the copied stream.
-    public static func splice(source: CodecParameters) throws(RecError) -> EncoderSettings {
+    /// The frames match the source stream's: same profile and level (H.264/HEVC/VP9), bit depth and
+    /// chroma format (its pixel format), colour description, sample aspect ratio and frame rate.
+    /// H.264 frames get SPS/PPS id 1 so they never replace the source's (id 0 in every encoder
+    /// rec knows) in a decoder that has seen both.
+    public static func splice(source: CodecParameters, frameRate: Rational? = nil) throws(RecError) -> EncoderSettings {
         guard let name = encoderName(forCodec: source.codecName) else {
             throw .usage("rec cannot re-encode \(source.codecName) to make an exact cut; use --keyframe, or cut into MP4/MOV where an edit list makes it exact without re-encoding")
         }
@@ -39,7 +43,52 @@ public enum ReencodeSettings {
         case "ffv1": settings.options = ["level": "3", "slices": "4", "slicecrc": "1"]
         default: break
         }
-        if name == "libx265" { settings.options["x265-params"] = "log-level=error:repeat-headers=1" }
+        if let frameRate { settings.frameRate = frameRate }
+        settings.options.merge(matching(source, encoder: name)) { _, new in new }
         return settings
+    }
+
+    /// AVCodecContext and encoder options that make `encoder`'s output look like `source`.
+    static func matching(_ source: CodecParameters, encoder: String) -> [String: String] {
+        var out = source.colourOptions
+        if let sar = source.sampleAspectRatio { out["aspect"] = "\(sar.num)/\(sar.den)" }
+        switch encoder {
+        case "libx264":
+            if let profile = source.profile.flatMap(h264Profile) { out["profile"] = profile }
+            if let level = source.level { out["level"] = "\(level / 10).\(level % 10)" }
+            out["x264-params"] = "sps-id=1"
+        case "libx265":
+            var params = ["log-level=error", "repeat-headers=1"]
+            if let level = source.level { params.append("level-idc=\(level / 3)") }
+            if let profile = source.profile.flatMap(hevcProfile) { out["profile"] = profile }
+            out["x265-params"] = params.joined(separator: ":")
+        case "libvpx-vp9":
+            if let profile = source.profile { out["profile"] = "\(profile)" }
+        default: break
+        }
+        return out
+    }
+
+    /// libx264's name for an H.264 profile number (`FF_PROFILE_H264_*`).
+    static func h264Profile(_ profile: Int) -> String? {
+        switch profile & 0xFF {
+        case 66: "baseline"
+        case 77: "main"
+        case 100: "high"
+        case 110: "high10"
+        case 122: "high422"
+        case 244: "high444"
+        default: nil
+        }
+    }
+
+    /// libx265's name for an HEVC profile number.
+    static func hevcProfile(_ profile: Int) -> String? {
+        switch profile {
+        case 1: "main"
+        case 2: "main10"
+        case 3: "mainstillpicture"
+        default: nil
+        }
     }
 }

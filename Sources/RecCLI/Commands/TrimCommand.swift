@@ -8,7 +8,7 @@ struct TrimCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "trim",
         abstract: "Cut a frame-exact clip out of a recording.",
-        discussion: "Without --keyframe or --reencode, rec copies whole groups of pictures and re-encodes only where the clip starts between keyframes.",
+        discussion: "By default the clip holds exactly the frames from --from up to --to in every player: rec copies whole groups of pictures and re-encodes only the frames before the first copied keyframe and those that depend on a frame at or after --to. --edit-list re-encodes nothing in MP4/MOV and hides the extra frames with an edit list instead, which mpv 0.35 ignores (it shows them).",
         examples: [
             Example("Cut seconds 12 to 15 of a recording.", "rec trim in.mkv --from 12s --to 15s -o clip.mkv"),
             Example("Show what the last five seconds would take without writing a file.", "rec trim in.mkv --last 5s --dry-run"),
@@ -19,6 +19,7 @@ struct TrimCommand: ParsableCommand {
         .from, .to, .last,
         .output("The file to write the clip to."),
         .keyframe,
+        .flag("edit-list", help: "In MP4/MOV, copy only and hide the frames outside the range with an edit list, which not every player honours."),
         .flag("reencode", help: "Re-encode the whole clip instead of copying packets."),
         .preset,
         .flag("dry-run", help: "Print which frames would be copied or re-encoded, and write nothing."),
@@ -29,6 +30,7 @@ struct TrimCommand: ParsableCommand {
     var range: ClipRange
     var output: String?
     var keyframe: Bool
+    var editList: Bool
     var reencode: Bool
     var preset: String?
     var dryRun: Bool
@@ -40,6 +42,7 @@ struct TrimCommand: ParsableCommand {
         range = try ClipRange(values)
         output = try values.value("output")
         keyframe = values.flag("keyframe")
+        editList = values.flag("edit-list")
         reencode = values.flag("reencode")
         preset = try values.value("preset")
         dryRun = values.flag("dry-run")
@@ -51,6 +54,9 @@ struct TrimCommand: ParsableCommand {
         try range.validate()
         if keyframe, reencode {
             throw .usage("--keyframe copies packets and --reencode re-encodes them; give only one")
+        }
+        if editList, reencode {
+            throw .usage("--edit-list copies packets and --reencode re-encodes them; give only one")
         }
     }
 
@@ -80,10 +86,13 @@ struct TrimCommand: ParsableCommand {
         } else if !dryRun {
             throw .usage("say where to write the clip with -o FILE (or use --dry-run to see the plan)")
         }
+        if editList && !container.hasEditLists {
+            throw .usage("--edit-list needs an MP4 or MOV output; Matroska and WebM have no edit lists, so leave it out for an exact cut")
+        }
         let read = try reader.read(from: wanted.lowerBound, to: wanted.upperBound)
         let plan = try CutPlanner.plan(packets: read.source.video.packets, from: read.from, to: read.to,
                                        mode: keyframe ? .keyframe : .exact,
-                                       strategy: container.hasEditLists ? .editList : .spliceReencode)
+                                       strategy: editList ? .editList : .spliceReencode)
         if dryRun {
             console.print(json ? ClipReportText(plan: plan, path: nil, bytes: nil, origin: reader.start).json : plan.summary)
             return 0
@@ -105,6 +114,7 @@ struct TrimCommand: ParsableCommand {
         if bar != nil { console.writeOutput("\r\u{1B}[K") }
         let text = ClipReportText(plan: report.plan, path: report.path, bytes: report.bytes, origin: reader.start)
         console.print(json ? text.json : text.text)
+        if !json { for note in report.leftOut { console.print("  left out: \(note)") } }
         return 0
     }
 }

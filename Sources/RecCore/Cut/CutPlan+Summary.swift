@@ -19,13 +19,12 @@ extension CutPlan {
         case .spliceReencode:
             lines.append(("re-encoded", frames(reencodedFrames)))
         }
-        var keyframes = keyframesUsed.makeIterator() // one per copy segment, in order
+        var keyframes = keyframesUsed.makeIterator() // one per copy segment starting on a keyframe
         for segment in segments {
             switch segment {
             case .copy(let range):
-                let keyframe = keyframes.next().map(clock) ?? "?"
-                lines.append(("copy", "packets \(range.lowerBound)–\(range.upperBound - 1) "
-                    + "from the keyframe at \(keyframe)"))
+                let from = copiedKeyframes.contains(range.lowerBound) ? "from the keyframe at \(keyframes.next().map(clock) ?? "?")" : "continuing"
+                lines.append(("copy", "packets \(range.lowerBound)–\(range.upperBound - 1) \(from)"))
             case .reencode(let decode, let present):
                 lines.append(("re-encode", "\(clock(present.lowerBound))–\(clock(present.upperBound)) "
                     + "decoding packets \(decode.lowerBound)–\(decode.upperBound - 1)"))

@@ -47,6 +47,9 @@ public struct CutPlan: Sendable, Equatable {
     public var reencodedFrames: Int
     /// The pts of the keyframes copy segments start from.
     public var keyframesUsed: [Int64]
+    /// The decode indices of those keyframes (a copy segment may also continue one before it,
+    /// past left-out leading pictures).
+    public var copiedKeyframes: [Int] = []
 
     /// The presented range on the source timeline.
     public var presentedStart: Timestamp { Timestamp(value: firstPresentedPTS, timeBase: timeBase) }

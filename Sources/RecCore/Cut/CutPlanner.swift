@@ -8,13 +8,15 @@
 ///   including a later-decoded P-frame presented at or after `to` that earlier B-frames need.
 /// - `.editList` copies that run and hides the frames outside the selection.
 /// - `.spliceReencode` re-encodes the selected frames before the next keyframe (decoding from the
-///   previous one) when the run starts with hidden frames, copies whole GOPs after that, and
-///   re-encodes the last GOP's selected frames when copying it would present frames at or after
-///   `to`. Intra-only streams and keyframe-aligned cuts of streams without B-frames re-encode nothing.
+///   previous one, and through that keyframe's leading pictures) when the run starts with hidden
+///   frames, copies from that keyframe up to the first packet presented at or after `to`, and
+///   re-encodes the selected frames decoded after that packet (they may reference it). Intra-only
+///   streams and keyframe-aligned cuts of streams without B-frames re-encode nothing.
 /// - `.keyframe` mode moves the start back to that keyframe's pts, so nothing is hidden at the head;
 ///   the end stays exact in both modes.
-/// Open GOPs are handled only as far as never starting on a keyframe presented after the first
-/// selected frame; hidden leading frames of the start keyframe may then decode badly.
+/// Open GOPs: a copied keyframe's leading pictures (decoded after it, presented before it) are never
+/// copied without the GOP they reference: they are re-encoded with the head, or left out when they
+/// precede the range.
 public enum CutPlanner {
     /// Plans the cut of `[from, to)` from one video stream's packets.
     public static func plan(packets: [PacketTiming], timeBase: Rational, from: Timestamp, to: Timestamp,
@@ -52,7 +54,10 @@ public enum CutPlanner {
         for segment in plan.segments {
             switch segment {
             case .copy(let range):
-                plan.keyframesUsed.append(packets[range.lowerBound].pts)
+                if packets[range.lowerBound].isKeyframe {
+                    plan.keyframesUsed.append(packets[range.lowerBound].pts)
+                    plan.copiedKeyframes.append(range.lowerBound)
+                }
             case .reencode(let decode, let present):
                 plan.reencodedFrames += decode.count { present.contains(packets[$0].pts) }
             }

@@ -43,31 +43,72 @@ struct CutRun {
         range.count { predicate(packets[$0].pts) }
     }
 
-    /// Segments for containers without edit lists: nothing copied may present a frame outside
-    /// `[from, to)`.
+    /// How many packets right after keyframe `k` in decode order are its leading pictures: shown
+    /// before it, and in an open GOP referencing the GOP before it (HEVC RASL, x264 --open-gop).
+    func leadingCount(after k: Int) -> Int {
+        var n = 0
+        while k + 1 + n <= last, !packets[k + 1 + n].isKeyframe, packets[k + 1 + n].pts < packets[k].pts { n += 1 }
+        return n
+    }
+
+    /// Segments for a cut that must not present a frame outside `[from, to)` in any player: copy
+    /// what decodes the same in the clip, re-encode the selected frames before the first copied
+    /// keyframe (with that keyframe's leading pictures, which reference the GOP before it) and the
+    /// selected frames decoded after the first frame at or after `to`.
     func spliceSegments() -> [CutPlan.Segment] {
         var segments: [CutPlan.Segment] = []
         var copyStart = start
-        if count(in: start...last, where: { $0 < from }) > 0 {
+        var lead = leadingCount(after: start)
+        let hiddenHead = (start...last).contains { i in packets[i].pts < from && !(start < i && i <= start + lead) }
+        if hiddenHead {
             let next = packets[(start + 1)..<(last + 1)].firstIndex(where: \.isKeyframe) ?? last + 1
-            let presentEnd = next <= last ? min(packets[next].pts, to) : to
-            segments.append(.reencode(decode: start..<next, presentPTS: firstPTS..<presentEnd))
+            guard next <= last else { return [.reencode(decode: start..<(last + 1), presentPTS: firstPTS..<to)] }
+            lead = leadingCount(after: next)
+            segments.append(.reencode(decode: start..<(lead > 0 ? next + 1 + lead : next), presentPTS: firstPTS..<packets[next].pts))
             copyStart = next
         }
-        guard copyStart <= last else { return segments }
-        if count(in: copyStart...last, where: { $0 >= to }) > 0 {
-            let tail = packets[copyStart...last].lastIndex(where: \.isKeyframe) ?? copyStart
-            if copyStart < tail { segments.append(.copy(copyStart..<tail)) }
-            let tailSegment = CutPlan.Segment.reencode(decode: tail..<(last + 1), presentPTS: packets[tail].pts..<to)
-            if case .reencode(let decode, let present)? = segments.last, decode.upperBound == tail {
-                segments[segments.count - 1] = .reencode(decode: decode.lowerBound..<(last + 1),
-                                                         presentPTS: present.lowerBound..<to)
-            } else {
-                segments.append(tailSegment)
+        // The copied keyframe's leading pictures are re-encoded with the head, or (at the start of
+        // the run) presented before the range: either way they are not copied.
+        let copied = [copyStart] + Array((copyStart + 1 + lead)..<(last + 1))
+        var copyEnd = last + 1
+        var tail: CutPlan.Segment?
+        if let beyond = copied.first(where: { packets[$0].pts >= to }) {
+            copyEnd = beyond
+            let keyframe = packets[copyStart..<beyond].lastIndex(where: \.isKeyframe) ?? copyStart
+            let remaining = (beyond...last).filter { packets[$0].pts < to }.map { packets[$0].pts }
+            let copiedMax = copied.filter { $0 < beyond }.map { packets[$0].pts }.max() ?? .min
+            if let low = remaining.min() {
+                if low > copiedMax {
+                    tail = .reencode(decode: keyframe..<(last + 1), presentPTS: low..<to)
+                } else {
+                    // Reordered so that copying a prefix would interleave: re-encode the whole GOP.
+                    copyEnd = keyframe
+                    tail = .reencode(decode: keyframe..<(last + 1), presentPTS: packets[keyframe].pts..<to)
+                }
             }
-        } else {
-            segments.append(.copy(copyStart..<(last + 1)))
         }
-        return segments
+        if copyStart < copyEnd {
+            segments.append(.copy(copyStart..<(copyStart + 1)))
+            if copyStart + 1 + lead < copyEnd { segments.append(.copy((copyStart + 1 + lead)..<copyEnd)) }
+        }
+        if let tail { segments.append(tail) }
+        return merged(segments)
+    }
+
+    /// Joins touching copy segments, and a head and tail with nothing copied between them.
+    private func merged(_ segments: [CutPlan.Segment]) -> [CutPlan.Segment] {
+        var out: [CutPlan.Segment] = []
+        for segment in segments {
+            switch (out.last, segment) {
+            case (.copy(let a)?, .copy(let b)) where a.upperBound == b.lowerBound:
+                out[out.count - 1] = .copy(a.lowerBound..<b.upperBound)
+            case (.reencode(let d1, let p1)?, .reencode(let d2, let p2)) where p1.upperBound == p2.lowerBound:
+                out[out.count - 1] = .reencode(decode: min(d1.lowerBound, d2.lowerBound)..<max(d1.upperBound, d2.upperBound),
+                                               presentPTS: p1.lowerBound..<p2.upperBound)
+            default:
+                out.append(segment)
+            }
+        }
+        return out
     }
 }

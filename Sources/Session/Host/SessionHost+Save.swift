@@ -37,7 +37,8 @@ extension SessionHost {
             range = start..<range.upperBound
         }
         let mode: CutPlan.Mode = request.keyframe ? .keyframe : .exact
-        let strategy: CutPlan.Strategy = container.hasEditLists ? .editList : .spliceReencode
+        // Exact in every player: re-encode the few frames an edit list would have to hide.
+        let strategy: CutPlan.Strategy = .spliceReencode
         let source: ClipSource
         let origin: String
         // Plan on the packets' own clock: the ring's is the session timeline; a file's starts at

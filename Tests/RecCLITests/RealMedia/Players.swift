@@ -1,0 +1,101 @@
+import Foundation
+
+/// What real players present for a clip, as frame signatures: ffmpeg (the reference decode),
+/// mpv 0.35 and GStreamer 1.22's playbin with their default settings, and headless Chromium's
+/// `<video>` after seeking.
+enum Players {
+    /// Every frame ffmpeg decodes (it honours edit lists).
+    static func ffmpeg(_ path: String, width: Int, height: Int) throws -> [Signature] {
+        let out = try Tool.run("ffmpeg", ["-v", "error", "-i", path, "-an", "-sn", "-dn", "-vf", "format=gray",
+                                          "-f", "rawvideo", "-"])
+        return Signature.frames(out.stdout, width: width, height: height)
+    }
+
+    /// Every frame mpv presents with no configuration (`--no-config`), written out by `--vo=image`;
+    /// from `start` for `frames` frames when given. Also returns mpv's log, for decode errors.
+    static func mpv(_ path: String, width: Int, height: Int, start: Double? = nil,
+                    frames: Int? = nil) throws -> (frames: [Signature], log: String) {
+        let dir = try RecBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var arguments = ["--no-config", "--untimed", "--ao=null", "--vo=image", "--vo-image-format=png",
+                         "--vo-image-outdir=\(dir)", "--msg-level=all=warn"]
+        if let start { arguments.append("--start=\(start)") }
+        if let frames { arguments.append("--frames=\(frames)") }
+        let run = try Tool.run("mpv", arguments + [path])
+        let count = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".png") }.count
+        guard count > 0 else { return ([], run.stderr) }
+        // mpv writes frames at their display aspect: back to the coded size.
+        let out = try Tool.run("ffmpeg", ["-v", "error", "-i", "\(dir)/%08d.png", "-vf", "scale=\(width):\(height),format=gray",
+                                          "-f", "rawvideo", "-"])
+        return (Signature.frames(out.stdout, width: width, height: height), run.stderr)
+    }
+
+    /// Every frame GStreamer's playbin presents, as fast as it decodes (`sync=false`).
+    static func gstreamer(_ path: String, width: Int, height: Int) throws -> [Signature] {
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("rec-gst-\(UUID()).raw").path
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        try Tool.run("gst-launch-1.0", ["-q", "playbin", "uri=file://\(path)", "audio-sink=fakesink", "text-sink=fakesink",
+                                        "video-sink=videoconvert ! video/x-raw,format=GRAY8 ! filesink location=\(raw) sync=false"])
+        let data = (try? Data(contentsOf: URL(fileURLWithPath: raw))) ?? Data()
+        return Signature.frames(data, width: width, height: height)
+    }
+
+    struct Browser {
+        var duration: Double
+        var frames: [Signature]
+    }
+
+    /// Headless Chromium: loads the clip in a `<video>`, seeks to each of `times` and draws the
+    /// frame shown to a canvas; the page writes the results into the DOM, which `--dump-dom` prints.
+    static func chromium(_ path: String, times: [Double]) throws -> Browser {
+        let dir = (path as NSString).deletingLastPathComponent
+        let page = "\(dir)/player-\(UUID()).html"
+        try chromiumPage.write(toFile: page, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: page) }
+        let query = "src=\((path as NSString).lastPathComponent)&t=[\(times.map { String($0) }.joined(separator: ","))]"
+        let profile = try RecBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let run = try Tool.run("chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
+                                            "--user-data-dir=\(profile)", "--virtual-time-budget=30000",
+                                            "--dump-dom", "file://\(page)?\(query)"])
+        let dom = String(decoding: run.stdout, as: UTF8.self)
+        guard let start = dom.range(of: "<pre id=\"out\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex) else {
+            throw Tool.Failure("Chromium printed no result: \(dom.prefix(300))")
+        }
+        let text = String(dom[start.upperBound..<end.lowerBound])
+        guard let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+              let duration = json["duration"] as? Double, let frames = json["frames"] as? [[Double]] else {
+            throw Tool.Failure("Chromium could not play \(path): \(text.prefix(300))")
+        }
+        return Browser(duration: duration, frames: frames.map { Signature(raw: $0) })
+    }
+
+    static let chromiumPage = """
+        <!doctype html><html><body><video id="v" muted preload="auto"></video><pre id="out">pending</pre>
+        <script>
+        const q = new URLSearchParams(location.search), times = JSON.parse(q.get('t'));
+        const v = document.getElementById('v'), out = document.getElementById('out'), c = document.createElement('canvas');
+        function cells() {
+          const w = v.videoWidth, h = v.videoHeight; c.width = w; c.height = h;
+          const g = c.getContext('2d'); g.drawImage(v, 0, 0, w, h);
+          const d = g.getImageData(0, 0, w, h).data, s = [], bw = Math.floor(w / 32), bh = Math.floor(h / 24);
+          for (let y = 0; y < 24; y++) for (let x = 0; x < 32; x++) {
+            let sum = 0;
+            for (let j = 0; j < bh; j++) for (let i = 0; i < bw; i++) {
+              const o = ((y * bh + j) * w + x * bw + i) * 4; sum += 0.299 * d[o] + 0.587 * d[o + 1] + 0.114 * d[o + 2];
+            }
+            s.push(sum / (bw * bh));
+          }
+          return s;
+        }
+        function seek(t) { return new Promise(r => { v.onseeked = () => r(); v.currentTime = t; }); }
+        v.onerror = () => { out.textContent = 'error ' + (v.error ? v.error.code + ' ' + v.error.message : ''); };
+        v.onloadeddata = async () => {
+          const res = { duration: v.duration, frames: [] };
+          for (const t of times) { await seek(t); res.frames.push(cells()); }
+          out.textContent = JSON.stringify(res);
+        };
+        v.src = q.get('src');
+        </script></body></html>
+        """
+}
