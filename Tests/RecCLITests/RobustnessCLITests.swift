@@ -56,8 +56,9 @@ import Testing
             let clip = box.path("last-\(i).mp4")
             let save = try box.rec(["save", "--session", "last", "--last", "30s", "-o", clip])
             if save.status != 0 { failures.append(save.error) ; continue }
+            // The ring holds 1–2 s: --buffer 2s, evicting a whole 1 s GOP at a time.
             let stamps = try FrameReader.read(path: clip).frames.map(\.stamp)
-            #expect(stamps.count >= 60 && BackgroundSessionTests.consecutive(stamps), "save \(i): \(stamps)")
+            #expect(stamps.count >= 30 && BackgroundSessionTests.consecutive(stamps), "save \(i): \(stamps)")
             usleep(130_000)
         }
         #expect(failures.isEmpty, "\(failures.count) of 12 saves failed: \(failures.first ?? "")")
