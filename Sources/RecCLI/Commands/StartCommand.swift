@@ -25,6 +25,8 @@ struct StartCommand: ParsableCommand {
         .force, .json,
     ]
 
+    static let readsConfig = true
+
     var session: String
     var capture: CaptureOptions
     var buffer: String

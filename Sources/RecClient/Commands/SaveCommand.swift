@@ -21,6 +21,8 @@ struct SaveCommand: ParsableCommand {
         .json, .session, .force,
     ]
 
+    static let readsConfig = true
+
     var range: ClipRange
     var output: String?
     var keyframe: Bool
