@@ -4,6 +4,9 @@
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
           libv4l-dev ffmpeg)
+# Everyday use (issue 11): libsystemd for sd_notify and desktop notifications over sd-bus; chrpath,
+# lintian and man-db to build, check and read the installed package (scripts/ci-install.sh).
+packages+=(libsystemd-dev chrpath lintian man-db)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
