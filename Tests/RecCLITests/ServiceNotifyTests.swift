@@ -85,6 +85,14 @@ final class NotifySocket {
         let path = String(line.dropFirst(13))
         #expect(path.hasPrefix(folder + "/clips/replay-"), "\(saved)")
         #expect(FileManager.default.fileExists(atPath: path))
+        // save --notify with no desktop bus: the clip is still saved, and the warning says why.
+        var noBus = environment
+        noBus["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + folder + "/no-bus"
+        let notified = try RecBinary.run(["save", "--session", "svc", "--last", "1s", "--notify", "-o", folder + "/clips/n.mp4"],
+                                         environment: noBus)
+        #expect(notified.status == 0, "\(notified.error)")
+        #expect(notified.error.contains("rec: warning: the clip is saved, but"), "\(notified.error)")
+        #expect(FileManager.default.fileExists(atPath: folder + "/clips/n.mp4"))
         kill(process.processIdentifier, SIGTERM)
         #expect(notify.wait(for: "STOPPING=1") != nil)
         process.waitUntilExit()

@@ -1,3 +1,4 @@
+import Foundation
 import RecClient
 import RecCore
 
@@ -60,14 +61,11 @@ struct ConfigCommand: ParsableCommand {
             context.console.print(JSONText.encode(Body(file: file, session: session, settings: settings)))
             return 0
         }
-        context.console.print("configuration file: \(file ?? "?")")
+        let exists = file.map { FileManager.default.fileExists(atPath: $0) } ?? false
+        context.console.print("configuration file: \(file ?? "?")" + (exists ? "" : " (none yet)"))
         let width = (settings.map(\.name.count).max() ?? 0) + 2
-        let valueWidth = min(44, (settings.map { ($0.value ?? "-").count }.max() ?? 0) + 2)
         for s in settings {
-            let name = s.name + String(repeating: " ", count: width - s.name.count)
-            let value = s.value ?? "-"
-            let padded = value + String(repeating: " ", count: max(1, valueWidth - value.count))
-            context.console.print("  " + name + padded + s.origin)
+            context.console.print("  " + s.name + String(repeating: " ", count: width - s.name.count) + (s.value ?? "-") + "  (\(s.origin))")
         }
         return 0
     }
