@@ -26,14 +26,21 @@ let package = Package(
             pkgConfig: "libv4l2",
             providers: [.apt(["libv4l-dev"])]
         ),
+        .systemLibrary(
+            name: "CSystemd",
+            pkgConfig: "libsystemd",
+            providers: [.apt(["libsystemd-dev"])]
+        ),
         .target(name: "RecCore"),
+        // sd_notify (service readiness) and sd-bus (desktop notifications), over libsystemd.
+        .target(name: "SystemIntegration", dependencies: ["CSystemd", "RecCore"]),
         .target(name: "Media", dependencies: ["CFFmpeg", "RecCore"]),
         .target(name: "Capture", dependencies: ["CV4L2", "Media", "RecCore"]),
         .target(name: "SessionControl", dependencies: ["RecCore"]),
-        .target(name: "Session", dependencies: ["SessionControl", "Capture", "Media", "RecCore"]),
+        .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Capture", "Media", "RecCore"]),
         // The argument parser and the session client commands (save, stop, status, snapshot):
         // no FFmpeg, so `rec` answers those in a process that starts in milliseconds.
-        .target(name: "RecClient", dependencies: ["SessionControl", "RecCore"]),
+        .target(name: "RecClient", dependencies: ["SessionControl", "SystemIntegration", "RecCore"]),
         .target(name: "RecCLI", dependencies: ["RecClient", "Session", "Capture", "Media", "RecCore"]),
         // `rec`: runs the client commands itself and execs `rec-engine` (everything) for the rest.
         .executableTarget(name: "rec", dependencies: ["RecClient"]),

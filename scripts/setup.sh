@@ -7,6 +7,9 @@ packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
 # Real players the cut tests play clips in (Tests/RecCLITests/RealMedia): what they present must be exact.
 players=(mpv chromium gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
 packages+=("${players[@]}")
+# Everyday use (issue 11): libsystemd for sd_notify and desktop notifications over sd-bus; chrpath,
+# lintian and man-db to build, check and read the installed package (scripts/ci-install.sh).
+packages+=(libsystemd-dev chrpath lintian man-db)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -33,6 +33,7 @@ struct HelpTests {
           presets                 List the encoding presets.
           devices                 List the cameras and the sizes, frame rates and pixel
                                   formats they offer.
+          config                  Show the effective settings and where each comes from.
           help                    Show help for a subcommand.
 
           See 'rec help <subcommand>' for detailed help.

@@ -25,6 +25,8 @@ struct RecordCommand: ParsableCommand {
         .force, .json,
     ]
 
+    static let readsConfig = true
+
     /// How fast a test pattern or file source delivers frames.
     enum Pace: String, CaseIterable, ArgumentValue {
         case realtime, off

@@ -1,7 +1,9 @@
 import RecClient
 import RecCore
 
-/// `rec` itself: lists the subcommands, and prints the version with `--version`.
+/// `rec` itself: lists the subcommands, and prints the version with `--version`. Its hidden
+/// options are for install scripts and shell completions: `--generate-manual DIR`,
+/// `--generate-completion-script SHELL`, `--complete sessions|presets|cameras`.
 struct RootCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "rec",
@@ -9,23 +11,46 @@ struct RootCommand: ParsableCommand {
         subcommands: [
             RecordCommand.self, TrimCommand.self, StartCommand.self,
         ] + ClientCommands.session + [
-            PresetsCommand.self, DevicesCommand.self,
+            PresetsCommand.self, DevicesCommand.self, ConfigCommand.self,
         ]
     )
     static let arguments: [ArgumentSpec] = [
         .flag("version", help: "Show the version."),
+        .option("generate-manual", value: "folder", help: "Write the man pages (rec.1, rec-trim.1, …) into this folder.").hidden(),
+        .option("generate-completion-script", value: "shell", choices: ["bash", "zsh", "fish"],
+                help: "Print the completion script for this shell.").hidden(),
+        .option("complete", value: "what", choices: ValueCompletion.dynamicKinds,
+                help: "Print the names a completion offers, one a line.").hidden(),
     ]
 
     var showVersion: Bool
+    var manualFolder: String?
+    var completionShell: String?
+    var completeKind: String?
 
-    init(_ values: ParsedValues) {
+    init(_ values: ParsedValues) throws(RecError) {
         showVersion = values.flag("version")
+        manualFolder = try values.value("generate-manual")
+        completionShell = try values.value("generate-completion-script")
+        completeKind = try values.value("complete")
     }
 
     /// `rec --version` prints the version; plain `rec` prints help to stderr and fails.
-    func run(_ context: CommandContext) -> Int32 {
+    func run(_ context: CommandContext) throws(RecError) -> Int32 {
         if showVersion {
             context.console.print("rec \(RecCLI.version)")
+            return 0
+        }
+        if let manualFolder {
+            try Generated.writeManual(into: manualFolder)
+            return 0
+        }
+        if let completionShell {
+            context.console.writeOutput(Generated.completionScript(completionShell))
+            return 0
+        }
+        if let completeKind {
+            for name in Generated.names(completeKind, environment: context.environment) { context.console.print(name) }
             return 0
         }
         context.console.writeError(HelpFormatter.help(for: [RootCommand.self]))

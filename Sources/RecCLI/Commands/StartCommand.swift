@@ -22,8 +22,13 @@ struct StartCommand: ParsableCommand {
         .flag("foreground", help: "Run the session in this process instead of in the background."),
         .option("start-timeout", value: "time", default: "5s", help: "How long to wait for the first frame before giving up."),
         .option("on-save", value: "command", help: "A command to run after each save, given the clip's path."),
+        .option("usr1-last", value: "time", default: "30s",
+                help: "How much to save when the session receives SIGUSR1, named from the configured output pattern."),
+        .flag("notify", help: "Send a desktop notification with the clip's path after each SIGUSR1 save."),
         .force, .json,
     ]
+
+    static let readsConfig = true
 
     var session: String
     var capture: CaptureOptions
@@ -35,6 +40,10 @@ struct StartCommand: ParsableCommand {
     var foreground: Bool
     var startTimeout: String
     var onSave: String?
+    var usr1Last: String
+    var notify: Bool
+    /// The configured `output` pattern SIGUSR1 clips are named from, `~` expanded.
+    var clipPattern: String?
     var force: Bool
     var json: Bool
 
@@ -49,6 +58,9 @@ struct StartCommand: ParsableCommand {
         foreground = values.flag("foreground")
         startTimeout = try values.require("start-timeout")
         onSave = try values.value("on-save")
+        usr1Last = try values.require("usr1-last")
+        notify = values.flag("notify")
+        clipPattern = values.outputPattern
         force = values.flag("force")
         json = values.flag("json")
     }
@@ -85,7 +97,12 @@ struct StartCommand: ParsableCommand {
         recorder.keepsRingWhenFileFails = true
         recorder.startTimeout = try TimeParser.duration(startTimeout).seconds
         guard recorder.startTimeout > 0 else { throw .usage("--start-timeout must be longer than 0s, e.g. 5s") }
-        let configuration = SessionConfiguration(name: name, recorder: recorder, ring: limits, onSave: onSave)
+        var configuration = SessionConfiguration(name: name, recorder: recorder, ring: limits, onSave: onSave)
+        _ = try TimeParser.duration(usr1Last)
+        configuration.signalSpan = usr1Last
+        configuration.signalClipPattern = OutputFile.absolute(clipPattern ?? "rec-%Y-%m-%d_%H-%M-%S.mp4")
+        _ = try SegmentNaming(path: configuration.signalClipPattern)
+        configuration.notifiesDesktop = notify
         let child = context.environment[SessionLauncher.childVariable] == "1"
         if foreground || child {
             if child { setsid() }
@@ -123,6 +140,7 @@ struct StartCommand: ParsableCommand {
         a += ["--on-unplug", capture.onUnplug]
         if let output { a += ["--output", output] + segments.arguments } else { a.append("--no-file") }
         if let onSave { a += ["--on-save", onSave] }
+        a += ["--usr1-last", usr1Last] + (notify ? ["--notify"] : [])
         if force { a.append("--force") }
         return a
     }

@@ -26,6 +26,9 @@ public struct ArgumentSpec: Sendable, Equatable {
     public var isRequired: Bool
     /// Whether the option may be given more than once (`--filter a --filter b`).
     public var isRepeatable: Bool
+    /// Left out of help, man pages and completions: plumbing for scripts, such as
+    /// `--generate-manual`.
+    public var isHidden = false
 
     /// An option that takes a value: `--name <value>`, `--name=<value>` or `-s <value>`.
     public static func option(
@@ -62,6 +65,13 @@ public struct ArgumentSpec: Sendable, Equatable {
             kind: .positional, name: name, short: nil, valueName: name, help: help,
             defaultValue: nil, choices: [], isRequired: !optional, isRepeatable: false
         )
+    }
+
+    /// The same argument, left out of help, man pages and completions.
+    public func hidden() -> ArgumentSpec {
+        var copy = self
+        copy.isHidden = true
+        return copy
     }
 
     /// How the argument is written in messages: `--source`, `-o` alone never, `<input>`.

@@ -19,7 +19,9 @@ public enum CommandRunner {
                 console.writeOutput(HelpFormatter.help(for: path))
                 return 0
             }
-            command = try path[path.count - 1].parse(rest.arguments)
+            let type = path[path.count - 1]
+            let config = type.readsConfig ? try UserConfig.load(environment: context.environment) : nil
+            command = try type.parse(rest.arguments, config: config, environment: context.environment)
         } catch {
             console.printError("rec: " + error.message)
             if error.code == .usage { console.printError(usageHint(for: path)) }

@@ -9,7 +9,7 @@ public enum HelpFormatter {
     public static func help(for path: [any ParsableCommand.Type]) -> String {
         let command = path[path.count - 1]
         let config = command.configuration
-        let specs = command.arguments
+        let specs = command.arguments.filter { !$0.isHidden }
         var sections = [wrap(config.abstract, first: "OVERVIEW: ", indent: "")]
         if !config.discussion.isEmpty {
             sections.append(config.discussion.split(separator: "\n", omittingEmptySubsequences: false)
@@ -54,7 +54,7 @@ public enum HelpFormatter {
         let command = path[path.count - 1]
         let hasSubcommands = !command.configuration.subcommands.isEmpty
         if path.count == 1, hasSubcommands { return ["<subcommand>"] }
-        var tokens = command.arguments.filter { $0.kind != .positional }.map { spec in
+        var tokens = command.arguments.filter { $0.kind != .positional && !$0.isHidden }.map { spec in
             let text = spec.synopsis + (spec.isRepeatable && spec.kind == .option ? " ..." : "")
             return spec.isRequired ? text : "[\(text)]"
         }
@@ -77,7 +77,7 @@ public enum HelpFormatter {
     }
 
     /// The help sentence plus `(values: …; default: …)` and `(can be repeated)`.
-    private static func describe(_ spec: ArgumentSpec) -> String {
+    static func describe(_ spec: ArgumentSpec) -> String {
         var notes: [String] = []
         if !spec.choices.isEmpty { notes.append("values: " + spec.choices.joined(separator: ", ")) }
         if let value = spec.defaultValue { notes.append("default: " + value) }

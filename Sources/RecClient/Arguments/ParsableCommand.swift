@@ -10,6 +10,10 @@ public protocol ParsableCommand: Sendable {
     /// Options, flags and positional arguments, in the order help lists them.
     static var arguments: [ArgumentSpec] { get }
 
+    /// Whether options left off the command line take their values from the configuration file
+    /// (`~/.config/rec/config.json`) before their built-in defaults.
+    static var readsConfig: Bool { get }
+
     /// Reads typed values, e.g. `fps = try values.value("fps", as: Int.self)`.
     init(_ values: ParsedValues) throws(RecError)
     /// Checks that the values make sense together; throw `.usage` if not.
@@ -20,12 +24,15 @@ public protocol ParsableCommand: Sendable {
 
 extension ParsableCommand {
     public static var arguments: [ArgumentSpec] { [] }
+    public static var readsConfig: Bool { false }
     public func validate() throws(RecError) {}
 
     /// Parses `arguments` (without the command names) into this command, as the runner does,
     /// and validates it. For tests: `try TrimCommand.parse(["in.mkv", "--from", "1s"])`.
-    public static func parse(_ arguments: [String]) throws(RecError) -> Self {
-        let values = try ArgumentParser.parse(arguments, specs: Self.arguments)
+    public static func parse(_ arguments: [String], config: UserConfig? = nil,
+                             environment: [String: String] = [:]) throws(RecError) -> Self {
+        var values = try ArgumentParser.parse(arguments, specs: Self.arguments)
+        if let config { try values.apply(config, environment: environment) }
         let command = try Self(values)
         try command.validate()
         return command

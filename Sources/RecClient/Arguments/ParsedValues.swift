@@ -7,6 +7,13 @@ public struct ParsedValues: Sendable {
     let specs: [ArgumentSpec]
     /// The raw strings given for each name, in command-line order; flags store one "" per use.
     var given: [String: [String]]
+    /// Values from the configuration file for options not given, with the line that set them.
+    var configured: [String: (value: String, line: Int)] = [:]
+    /// The configuration file `configured` came from.
+    public internal(set) var configPath: String?
+    /// The configured `output` pattern, `~` expanded and its time fields left in: what
+    /// `rec start` names the clips it saves on SIGUSR1 with.
+    public private(set) var outputPattern: String?
 
     init(specs: [ArgumentSpec], given: [String: [String]] = [:]) {
         self.specs = specs
@@ -16,7 +23,7 @@ public struct ParsedValues: Sendable {
     /// Whether the flag was given.
     public func flag(_ name: String) -> Bool {
         precondition(spec(name).kind == .flag, "'\(name)' is not a flag")
-        return given[name] != nil
+        return given[name] != nil || configured[name]?.value == "true"
     }
 
     /// Whether the option or argument was given on the command line (its default does not count).
@@ -28,7 +35,7 @@ public struct ParsedValues: Sendable {
     /// The value of an option or positional argument, its default if absent, or `nil`.
     public func value<T: ArgumentValue>(_ name: String, as type: T.Type = T.self) throws(RecError) -> T? {
         let spec = spec(name)
-        guard let text = given[name]?.last ?? spec.defaultValue else { return nil }
+        guard let text = given[name]?.last ?? configured[name]?.value ?? spec.defaultValue else { return nil }
         return try convert(text, for: spec)
     }
 
@@ -45,10 +52,38 @@ public struct ParsedValues: Sendable {
     /// Every value of a repeatable option in command-line order, or its default, or none.
     public func values<T: ArgumentValue>(_ name: String, as type: T.Type = T.self) throws(RecError) -> [T] {
         let spec = spec(name)
-        let texts = given[name] ?? spec.defaultValue.map { [$0] } ?? []
+        let texts = given[name] ?? (configured[name]?.value ?? spec.defaultValue).map { [$0] } ?? []
         var result: [T] = []
         for text in texts { result.append(try convert(text, for: spec)) }
         return result
+    }
+
+    /// Where the value of `name` comes from: the command line, the configuration file's line, or
+    /// the built-in default (`rec config` prints it).
+    public func origin(_ name: String) -> String {
+        _ = spec(name)
+        if given[name] != nil { return "command line" }
+        if let entry = configured[name], let configPath { return "\(configPath):\(entry.line)" }
+        return "built-in"
+    }
+
+    /// The configuration's defaults for the options this command declares and were not given,
+    /// the section of `--session` over the top level. The `output` pattern becomes a file name
+    /// at this moment unless `--segment` names files itself.
+    mutating func apply(_ config: UserConfig, environment: [String: String]) throws(RecError) {
+        configPath = config.path
+        let session = given["session"]?.last ?? specs.first { $0.name == "session" }?.defaultValue ?? "default"
+        let entries = config.entries(session: session)
+        outputPattern = entries["output"].map { UserConfig.expandTilde($0.value, environment: environment) }
+        for (key, entry) in entries where given[key] == nil {
+            guard specs.contains(where: { $0.name == key }), key != "output" || given["no-file"] == nil else { continue }
+            var value = entry.value
+            if key == "output" {
+                value = UserConfig.expandTilde(value, environment: environment)
+                if given["segment"] == nil { value = try UserConfig.fileName(pattern: value) }
+            }
+            configured[key] = (value, entry.line)
+        }
     }
 
     private func convert<T: ArgumentValue>(_ text: String, for spec: ArgumentSpec) throws(RecError) -> T {

@@ -1,6 +1,7 @@
 import Foundation
 import RecCore
 import SessionControl
+import SystemIntegration
 
 /// `rec save`: write part of a running session's buffer to a file.
 struct SaveCommand: ParsableCommand {
@@ -18,13 +19,17 @@ struct SaveCommand: ParsableCommand {
         .output("The file to write the clip to."),
         .keyframe,
         .flag("clear", help: "Drop the buffer up to the end of the saved range, so the next save repeats nothing."),
+        .flag("notify", help: "Send a desktop notification with the clip's path when the save is done."),
         .json, .session, .force,
     ]
+
+    static let readsConfig = true
 
     var range: ClipRange
     var output: String?
     var keyframe: Bool
     var clear: Bool
+    var notify: Bool
     var json: Bool
     var session: String
     var force: Bool
@@ -34,6 +39,7 @@ struct SaveCommand: ParsableCommand {
         output = try values.value("output")
         keyframe = values.flag("keyframe")
         clear = values.flag("clear")
+        notify = values.flag("notify")
         json = values.flag("json")
         session = try values.require("session")
         force = values.flag("force")
@@ -64,6 +70,13 @@ struct SaveCommand: ParsableCommand {
             context.console.print(SaveText.json(report))
         } else {
             context.console.print(SaveText.text(report))
+        }
+        if notify {
+            do {
+                try DesktopNotification.send(summary: "rec saved a clip", body: report.path)
+            } catch {
+                context.console.printError("rec: warning: the clip is saved, but " + error.message)
+            }
         }
         return 0
     }

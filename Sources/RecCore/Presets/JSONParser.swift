@@ -5,6 +5,18 @@ public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertib
     public var column: Int
 
     public var description: String { "line \(line), column \(column): \(message)" }
+    public var position: JSONPosition { JSONPosition(line: line, column: column) }
+}
+
+/// A 1-based line and column in a JSON text.
+public struct JSONPosition: Sendable, Equatable {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
 }
 
 /// A strict RFC 8259 parser: no comments, no trailing commas, no duplicate keys, one value per
@@ -14,22 +26,36 @@ public struct JSONParser {
     private var index = 0
     private var line = 1
     private var lineStart = 0
+    /// The keys of the object being read, outermost first, and where every key read so far starts.
+    private var keyPath: [String] = []
+    private var keyPositions: [String: JSONPosition] = [:]
 
     /// Parses a whole JSON text.
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parseLocated(text).value
+    }
+
+    /// Parses a whole JSON text and says where each object key starts, by its dotted path
+    /// (`"sessions.garage.source"`), so a configuration can say which line set a value.
+    public static func parseLocated(_ text: String) throws(JSONSyntaxError) -> (value: JSONValue, keys: [String: JSONPosition]) {
         var parser = JSONParser(bytes: Array(text.utf8))
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()
         if parser.index < parser.bytes.count { throw parser.failure("unexpected text after the end of the JSON value") }
-        return value
+        return (value, parser.keyPositions)
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
     private func failure(_ message: String) -> JSONSyntaxError {
+        let p = position(index: index, line: line, lineStart: lineStart)
+        return JSONSyntaxError(message: message, line: p.line, column: p.column)
+    }
+
+    private func position(index: Int, line: Int, lineStart: Int) -> JSONPosition {
         // Columns count characters, not bytes: skip UTF-8 continuation bytes.
         let column = bytes[lineStart..<min(index, bytes.count)].filter { $0 & 0xC0 != 0x80 }.count + 1
-        return JSONSyntaxError(message: message, line: line, column: column)
+        return JSONPosition(line: line, column: column)
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -88,8 +114,11 @@ public struct JSONParser {
                 (index, line, lineStart) = keyStart
                 throw failure("duplicate key \"\(key)\"")
             }
+            keyPositions[(keyPath + [key]).joined(separator: ".")] = position(index: keyStart.0, line: keyStart.1, lineStart: keyStart.2)
             try expect(UInt8(ascii: ":"), "':' after the key \"\(key)\"")
+            keyPath.append(key)
             members.append((key, try parseValue(depth: depth + 1)))
+            keyPath.removeLast()
             skipWhitespace()
             if current == UInt8(ascii: ",") { index += 1; continue }
             try expect(UInt8(ascii: "}"), "',' or '}'")

@@ -7,6 +7,12 @@ public struct SessionConfiguration: Sendable {
     public var ring: RingLimits
     /// A shell command run after each save with the clip's path as `$1` (and `REC_CLIP`).
     public var onSave: String?
+    /// What SIGUSR1 saves: the last this much (`--usr1-last`).
+    public var signalSpan = "30s"
+    /// The absolute file name pattern (time fields such as `%Y`) SIGUSR1 clips are named from.
+    public var signalClipPattern = "rec-%Y-%m-%d_%H-%M-%S.mp4"
+    /// Send a desktop notification with the clip's path after each SIGUSR1 save.
+    public var notifiesDesktop = false
 
     public init(name: String, recorder: RecorderConfiguration, ring: RingLimits = .replay, onSave: String? = nil) {
         self.name = name

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import RecCore
+import SystemIntegration
 
 /// Runs one background session in this process, from claiming its runtime folder to removing it:
 /// `rec start --foreground`, and the detached process plain `rec start` launches.
@@ -33,11 +34,14 @@ public enum SessionProcess {
             throw error
         }
         let signals = StopSignals { _ = host.stop() }
-        defer { withExtendedLifetime(signals) {} }
+        let saves = SignalAction(SIGUSR1, queue: "rec.usr1") { host.saveOnSignal() }
+        defer { withExtendedLifetime((signals, saves)) {} }
         let status = host.status()
         log.write("recording: \(status.mode ?? "") to \(status.output ?? "the ring only")")
         onReady(folder, status)
+        ServiceNotifier.ready(status: "recording \(status.mode ?? "") to \(status.output ?? "the ring only")")
         host.waitUntilStopRequested()
+        ServiceNotifier.stopping()
         let summary = host.stop()
         // Let the reply to `rec stop` reach its client before the socket goes.
         usleep(200_000)

@@ -23,3 +23,23 @@ public final class StopSignals {
         signal(SIGTERM, SIG_DFL)
     }
 }
+
+/// Runs `action` on its own serial queue each time `signal` arrives, while the value lives:
+/// SIGUSR1 saves the last moments of a session.
+public final class SignalAction {
+    private let source: any DispatchSourceSignal
+    private let signalNumber: Int32
+
+    public init(_ signalNumber: Int32, queue label: String, action: @escaping @Sendable () -> Void) {
+        self.signalNumber = signalNumber
+        signal(signalNumber, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: signalNumber, queue: DispatchQueue(label: label))
+        source.setEventHandler(handler: action)
+        source.resume()
+    }
+
+    deinit {
+        source.cancel()
+        signal(signalNumber, SIG_DFL)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// `~/.config/rec/config.json` (or `$XDG_CONFIG_HOME/rec/config.json`): the defaults people would
+/// otherwise type every time. Keys are the command-line option names; a `"sessions"` object holds
+/// per-session sections that override the top level for `--session NAME`:
+///
+///     {
+///       "source": "/dev/video0", "preset": "h264-fast", "buffer": "2m",
+///       "output": "~/Videos/rec-%Y-%m-%d_%H-%M-%S.mp4", "notify": true,
+///       "sessions": { "garage": { "source": "/dev/video2", "usr1-last": "1m" } }
+///     }
+///
+/// Parsed with the strict `JSONParser`, so mistakes are reported with their line and column.
+/// A value applies to every command that declares the option; the command line overrides it.
+public struct UserConfig: Sendable, Equatable {
+    /// One value from the file: the option's text, and where in the file it was set.
+    public struct Entry: Sendable, Equatable {
+        public var value: String
+        public var line: Int
+    }
+
+    /// A key the file may hold, its type and what it means.
+    public struct Key: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable { case text, time, bytes, number, flag, pattern }
+        public var name: String
+        public var kind: Kind
+        public var help: String
+    }
+
+    public static let keys: [Key] = [
+        Key(name: "source", kind: .text, help: "Where frames come from: a camera such as /dev/video0, 'test', or a file."),
+        Key(name: "preset", kind: .text, help: "The encoding preset; 'rec presets' lists them."),
+        Key(name: "size", kind: .text, help: "The frame size to capture, such as 1280x720."),
+        Key(name: "fps", kind: .number, help: "The frame rate to capture at."),
+        Key(name: "buffer", kind: .time, help: "How much recent video a session keeps in memory."),
+        Key(name: "buffer-size", kind: .bytes, help: "The most memory a session's buffer may use."),
+        Key(name: "output", kind: .pattern,
+            help: "The file name pattern used when -o is not given, with time fields such as %Y-%m-%d_%H-%M-%S."),
+        Key(name: "usr1-last", kind: .time, help: "How much a session saves when it receives SIGUSR1."),
+        Key(name: "notify", kind: .flag, help: "Send a desktop notification with the clip's path after each save."),
+    ]
+
+    /// The file's path (whether or not it exists).
+    public var path: String
+    /// Whether the file was found; a missing file is an empty configuration.
+    public var exists: Bool
+    public var top: [String: Entry]
+    public var sessions: [String: [String: Entry]]
+
+    public init(path: String, exists: Bool = false, top: [String: Entry] = [:], sessions: [String: [String: Entry]] = [:]) {
+        self.path = path
+        self.exists = exists
+        self.top = top
+        self.sessions = sessions
+    }
+
+    /// `$XDG_CONFIG_HOME/rec/config.json` when that is an absolute path, else `$HOME/.config/rec/config.json`.
+    public static func path(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/rec/config.json" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/rec/config.json"
+    }
+
+    /// Reads and checks the configuration file; a missing file is an empty configuration.
+    public static func load(environment: [String: String]) throws(RecError) -> UserConfig {
+        let path = path(environment: environment)
+        guard FileManager.default.fileExists(atPath: path) else { return UserConfig(path: path) }
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw .usage("cannot read the configuration file \(path) as UTF-8 text; check its permissions", location: path)
+        }
+        return try parse(text, path: path)
+    }
+
+    /// The values that apply to `session`: its own section over the top level.
+    public func entries(session: String) -> [String: Entry] {
+        top.merging(sessions[session] ?? [:]) { _, own in own }
+    }
+
+    /// `~/…` with the home folder in place of `~`.
+    public static func expandTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+    }
+
+    /// A file name from an `output` pattern at `date`: time fields filled in (or the time added
+    /// before the extension when there are none), and `-1`, `-2`… added if the file exists.
+    public static func fileName(pattern: String, date: Date = Date(), exists: (String) -> Bool = FileManager.default.fileExists(atPath:))
+        throws(RecError) -> String {
+        SegmentNaming.unique(try SegmentNaming(path: pattern).expand(date), exists: exists)
+    }
+}
