@@ -41,6 +41,8 @@ public final class Recorder: Sendable {
     /// save can say how many frames are missing inside its range. Bounded: the oldest are forgotten.
     private let drops = Mutex<[Timestamp]>([])
     private static let maxDropRecords = 100_000
+    /// Frames between capture and encoder with `--pace off` (measured: 2 is as fast as 16).
+    static let unpacedQueue = 2
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -48,7 +50,10 @@ public final class Recorder: Sendable {
     public init(source: sending FrameSource, configuration: RecorderConfiguration,
                 onPacket: @escaping @Sendable (EncodedPacket) -> Void = { _ in }) {
         self.configuration = configuration
-        self.queue = FrameQueue(capacity: configuration.queueCapacity,
+        // Unpaced, capture waits for the encoder, so a short queue keeps both threads busy; each
+        // queued decoded frame pins a decoder buffer (3 MB at 1080p), so 16 of them were ~50 MB.
+        self.queue = FrameQueue(capacity: configuration.pace == .off ? min(configuration.queueCapacity, Self.unpacedQueue)
+                                    : configuration.queueCapacity,
                                 policy: configuration.pace == .off ? .block : .dropNewest)
         self.onPacket = onPacket
         let transfer = Transfer(value: source)
