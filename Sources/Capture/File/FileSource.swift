@@ -5,8 +5,13 @@ import RecCore
 /// Any video FFmpeg can read, decoded and delivered as if it were a camera. Frames keep the file's
 /// own timing: session time = frame pts − first pts, so the same file always gives the same
 /// timeline, variable frame rate included.
-public final class FileSource: FrameSource {
+///
+/// A FIFO is read as a live stream: rec waits for a writer and records what it sends until it
+/// closes its end (a container that needs no seeking: Matroska, NUT, MPEG-TS, raw H.264). A stop
+/// (`interrupt`, set by `Recorder.requestStop`) ends any wait at once, writer or not.
+public final class FileSource: InterruptibleSource {
     public let path: String
+    public let interrupt = InterruptFlag()
     private var demuxer: Demuxer?
     private var decoder: VideoDecoder?
     private var streamIndex = 0
@@ -31,7 +36,7 @@ public final class FileSource: FrameSource {
             throw .usage("no such file: \(path); check the path given to --source file:")
         }
         do {
-            let demuxer = try Demuxer(path: path)
+            let demuxer = try Demuxer(path: path, interrupt: interrupt)
             guard let index = demuxer.bestVideoStream else {
                 throw RecError.usage("\(path) has no video stream; give a video file to --source file:")
             }
@@ -45,6 +50,8 @@ public final class FileSource: FrameSource {
                                             pixelFormat: stream.parameters.pixelFormat)
         } catch let error as RecError {
             throw error
+        } catch let error as FFmpegError where interrupt.isSet {
+            throw stoppedBeforeStart(cause: error)
         } catch let error as FFmpegError {
             throw .usage("cannot read \(path) as a video; is it a media file FFmpeg supports?", cause: error.description)
         } catch {
@@ -75,8 +82,19 @@ public final class FileSource: FrameSource {
                 }
             }
         } catch {
+            // A stop while waiting for data is the end of the recording, not a failure.
+            if interrupt.isSet { return nil }
             throw error.recError("reading \(path) failed at frame \(sequence)")
         }
+    }
+
+    private func stoppedBeforeStart(cause: FFmpegError) -> RecError {
+        guard Demuxer.isFIFO(path) else {
+            return .runtime("stopped while opening \(path); nothing was recorded", cause: cause.description)
+        }
+        return .runtime("stopped before anything arrived from the FIFO \(path), so nothing was recorded; "
+                        + "start the program that writes into it (e.g. ffmpeg ... -f nut \(path)) before or just after rec",
+                        cause: cause.description)
     }
 
     /// pts − first pts, in microseconds. A frame without a usable timestamp (raw .h264 streams

@@ -26,6 +26,8 @@ public final class Recorder: Sendable {
     public let configuration: RecorderConfiguration
     private let stats = Mutex(RecorderStats())
     private let stopRequested = Atomic<Bool>(false)
+    /// Wakes a source blocked in a read (a FIFO with no writer) when a stop is requested.
+    private let sourceInterrupt: InterruptFlag?
     private let queue: FrameQueue<CaptureItem>
     private let latestPacket = Mutex<EncodedPacket?>(nil)
     private let latest = LatestFrame()
@@ -56,6 +58,7 @@ public final class Recorder: Sendable {
                                     : configuration.queueCapacity,
                                 policy: configuration.pace == .off ? .block : .dropNewest)
         self.onPacket = onPacket
+        self.sourceInterrupt = (source as? InterruptibleSource)?.interrupt
         let transfer = Transfer(value: source)
         stats.withLock {
             $0.source = source.description
@@ -82,6 +85,7 @@ public final class Recorder: Sendable {
     /// Asks both threads to stop; the file is finished by the encode thread. Returns at once.
     public func requestStop() {
         stopRequested.store(true, ordering: .releasing)
+        sourceInterrupt?.set()
     }
 
     /// Blocks until the recording has ended (stop requested, a limit reached, the source ended or
