@@ -54,7 +54,7 @@ import Testing
         rec.send(signal)
         let result = try rec.exit(within: 5)
         #expect(result.status == 1, "\(result.error)")
-        #expect(result.error.hasPrefix("rec: stopped before anything arrived from the FIFO \(fifo), so nothing was recorded"),
+        #expect(result.error.hasPrefix("rec: nothing arrived from the FIFO \(fifo) before rec stopped waiting"),
                 "\(result.error)")
     }
 

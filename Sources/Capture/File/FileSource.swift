@@ -52,6 +52,8 @@ public final class FileSource: InterruptibleSource {
             throw error
         } catch let error as FFmpegError where interrupt.isSet {
             throw stoppedBeforeStart(cause: error)
+        } catch let error as FFmpegError where Demuxer.isFIFO(path) {
+            throw unreadableStream(cause: error)
         } catch let error as FFmpegError {
             throw .usage("cannot read \(path) as a video; is it a media file FFmpeg supports?", cause: error.description)
         } catch {
@@ -84,16 +86,24 @@ public final class FileSource: InterruptibleSource {
         } catch {
             // A stop while waiting for data is the end of the recording, not a failure.
             if interrupt.isSet { return nil }
+            if sequence == 0, demuxer.isStream { throw unreadableStream(cause: error) }
             throw error.recError("reading \(path) failed at frame \(sequence)")
         }
+    }
+
+    /// A FIFO whose stream libavformat cannot read without seeking (an MP4 with its index at the end).
+    private func unreadableStream(cause: FFmpegError) -> RecError {
+        .usage("cannot read the stream from the FIFO \(path); send a container that needs no seeking "
+               + "(Matroska, NUT, MPEG-TS, fragmented MP4: e.g. ffmpeg ... -f nut \(path))", cause: cause.description)
     }
 
     private func stoppedBeforeStart(cause: FFmpegError) -> RecError {
         guard Demuxer.isFIFO(path) else {
             return .runtime("stopped while opening \(path); nothing was recorded", cause: cause.description)
         }
-        return .runtime("stopped before anything arrived from the FIFO \(path), so nothing was recorded; "
-                        + "start the program that writes into it (e.g. ffmpeg ... -f nut \(path)) before or just after rec",
+        return .runtime("nothing arrived from the FIFO \(path) before rec stopped waiting (a stop, or the start timeout), "
+                        + "so nothing was recorded; start the program that writes into it (e.g. ffmpeg ... -f nut \(path)) "
+                        + "first, or just after rec",
                         cause: cause.description)
     }
 
