@@ -6,21 +6,17 @@
 # Run by hand: bench/soak.sh [DURATION seconds (3600)] [SIZE (1280x720)] [INTERVAL seconds (30)]
 # The samples go to $SOAK_LOG if set (t_seconds rss_kB ring_bytes dropped), else a temporary file.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 duration=${1:-3600}
 size=${2:-1280x720}
 interval=${3:-30}
 warmup=${SOAK_WARMUP:-120}
-{ swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
-work=$(mktemp -d)
+source "$(dirname "$0")/common.sh"
 # A copy, so rebuilding during a long soak does not replace the binaries under the session.
 mkdir "$work/bin"
-cp "$(swift build -c release --show-bin-path)"/{rec,rec-engine} "$work/bin/"
+cp "$(dirname "$rec")"/{rec,rec-engine} "$work/bin/"
 rec=$work/bin/rec
 log=${SOAK_LOG:-$work/samples.txt}
 : >"$log"
-export XDG_RUNTIME_DIR=$work/run
-mkdir -m 700 "$XDG_RUNTIME_DIR"
 trap '"$rec" stop --session soak >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 field() { python3 bench/session-json.py "$@"; }
 
