@@ -22,6 +22,12 @@ public final class FileSource: InterruptibleSource {
     private var rate: Rational?
     private var lastTime: Timestamp = .zero
 
+    /// Decoder threads: half the cores. The capture thread decodes while the encoder's own threads
+    /// encode, so libavcodec's default (a frame thread per core, plus one) only oversubscribes
+    /// the machine; on 2 cores a 1080p file recorded 4–8 % faster with 1 thread (as fast as the
+    /// ffmpeg CLI, which alternates decoding and encoding) and peaked 9 MB lower.
+    static let decoderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+
     public init(path: String) {
         self.path = path
     }
@@ -41,7 +47,7 @@ public final class FileSource: InterruptibleSource {
                 throw RecError.usage("\(path) has no video stream; give a video file to --source file:")
             }
             let stream = demuxer.streams[index]
-            let decoder = try VideoDecoder(parameters: stream.parameters)
+            let decoder = try VideoDecoder(parameters: stream.parameters, threads: Self.decoderThreads)
             self.demuxer = demuxer
             self.decoder = decoder
             self.streamIndex = index
