@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # Soak: runs one background session (stand-in camera, default preset, no file, ring capped at
 # ~20 MB) for DURATION seconds, samples its resident memory every INTERVAL seconds, and prints the
-# least-squares slope of RSS over time in MB/hour (after a warm-up while the ring fills), beside the
+# least-squares slope of RSS over time in MB/hour (after a 300 s warm-up while the ring fills), beside the
 # ring's bytes and the frames dropped. Flat means the slope is within noise of 0.
 # Run by hand: bench/soak.sh [DURATION seconds (3600)] [SIZE (1280x720)] [INTERVAL seconds (30)]
 # The samples go to $SOAK_LOG if set (t_seconds rss_kB ring_bytes dropped), else a temporary file.
 set -euo pipefail
+# One compound command, read whole before it runs: editing this file during an hour-long soak
+# would otherwise make bash go on reading at the old offset in the new text.
+{
 duration=${1:-3600}
 size=${2:-1280x720}
 interval=${3:-30}
-warmup=${SOAK_WARMUP:-120}
+warmup=${SOAK_WARMUP:-300}
 source "$(dirname "$0")/common.sh"
 # A copy, so rebuilding during a long soak does not replace the binaries under the session.
 mkdir "$work/bin"
@@ -46,3 +49,5 @@ awk -v w="$warmup" '$1 >= w { x = $1 / 3600; y = $2 * 1024 / 1e6; n++; sx += x; 
     printf "after %d s warm-up: %d samples, RSS %.1f..%.1f MB (last %.1f), ring %.1f MB, dropped %d\n", w, n, lo, hi, last, ring, drop
     printf "RSS slope: %+.2f MB/hour\n", slope }' "$log"
 echo "load average at end $(cut -d' ' -f1-3 /proc/loadavg)"
+exit
+}
