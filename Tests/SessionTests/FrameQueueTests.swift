@@ -46,6 +46,13 @@ import Testing
         #expect(released == nil)
     }
 
+    @Test func limitLowersTheCapacityOnly() {
+        let queue = FrameQueue<Int>(capacity: 16, policy: .dropNewest)
+        queue.limit(to: 3)
+        queue.limit(to: 10)
+        #expect((0..<5).map { queue.push($0) } == [true, true, true, false, false])
+    }
+
     @Test func consumedSlotsAreReclaimed() {
         let queue = FrameQueue<Int>(capacity: 4, policy: .dropNewest)
         for i in 0..<1000 {

@@ -19,7 +19,7 @@ final class FrameQueue<Element>: @unchecked Sendable {
     private var head = 0
     private var closed = false
     private(set) var dropped = 0
-    let capacity: Int
+    private var capacity: Int
     let policy: Policy
 
     init(capacity: Int, policy: Policy) {
@@ -57,6 +57,13 @@ final class FrameQueue<Element>: @unchecked Sendable {
         }
         condition.broadcast()
         return frame
+    }
+
+    /// Lowers the capacity (never below 1), once the source's frame size is known.
+    func limit(to capacity: Int) {
+        condition.lock()
+        self.capacity = max(1, min(self.capacity, capacity))
+        condition.unlock()
     }
 
     /// No more frames: the consumer drains what is queued and then gets nil.

@@ -45,6 +45,9 @@ public final class Recorder: Sendable {
     private static let maxDropRecords = 100_000
     /// Frames between capture and encoder with `--pace off` (measured: 2 is as fast as 16).
     static let unpacedQueue = 2
+    /// The most raw picture bytes the late-frame queue holds: 16 frames of 720p, 10 of 1080p
+    /// (a third of a second), where 16 of 1080p were 50 MB while the encoder lagged.
+    static let lateQueueBytes = 32_000_000
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -163,6 +166,9 @@ public final class Recorder: Sendable {
         do throws(RecError) {
             try source.start()
             let compressed = try compressedSource(source)
+            if compressed == nil, source.format.pictureBytes > 0 {
+                queue.limit(to: max(4, Self.lateQueueBytes / source.format.pictureBytes))
+            }
             sourceRate.withLock { $0 = source.nominalFrameRate }
             stats.withLock {
                 let f = source.format
