@@ -5,14 +5,9 @@
 # CLI doing the same encode. The settings only change the environment the session inherits; rec is
 # not rebuilt. Run by hand: bench/session-memory.sh [seconds-per-setting (60)]
 set -euo pipefail
-cd "$(dirname "$0")/.."
 seconds=${1:-60}
 source=test:1920x1080@30
-{ swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
-rec=$(swift build -c release --show-bin-path)/rec
-work=$(mktemp -d)
-export XDG_RUNTIME_DIR=$work/run
-mkdir -m 700 "$XDG_RUNTIME_DIR"
+source "$(dirname "$0")/common.sh"
 trap '"$rec" stop --session mem >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 field() { python3 bench/session-json.py "$@"; }

@@ -29,6 +29,30 @@ import Testing
         #expect([queue.pop(), queue.pop(), queue.pop()] == [2, 3, nil])
     }
 
+    /// A popped frame must not stay referenced by the queue: its buffer (a decoder's, or the
+    /// frame pool's) is reused only once nobody holds it.
+    @Test func aPoppedElementIsReleasedAtOnce() {
+        final class Frame {}
+        let queue = FrameQueue<Frame>(capacity: 4, policy: .block)
+        weak var released: Frame?
+        do {
+            let frame = Frame()
+            released = frame
+            #expect(queue.push(frame))
+            #expect(queue.push(Frame()))
+        }
+        #expect(released != nil)
+        _ = queue.pop()
+        #expect(released == nil)
+    }
+
+    @Test func limitLowersTheCapacityOnly() {
+        let queue = FrameQueue<Int>(capacity: 16, policy: .dropNewest)
+        queue.limit(to: 3)
+        queue.limit(to: 10)
+        #expect((0..<5).map { queue.push($0) } == [true, true, true, false, false])
+    }
+
     @Test func consumedSlotsAreReclaimed() {
         let queue = FrameQueue<Int>(capacity: 4, policy: .dropNewest)
         for i in 0..<1000 {

@@ -5,8 +5,13 @@ import RecCore
 /// Any video FFmpeg can read, decoded and delivered as if it were a camera. Frames keep the file's
 /// own timing: session time = frame pts − first pts, so the same file always gives the same
 /// timeline, variable frame rate included.
-public final class FileSource: FrameSource {
+///
+/// A FIFO is read as a live stream: rec waits for a writer and records what it sends until it
+/// closes its end (a container that needs no seeking: Matroska, NUT, MPEG-TS, raw H.264). A stop
+/// (`interrupt`, set by `Recorder.requestStop`) ends any wait at once, writer or not.
+public final class FileSource: InterruptibleSource {
     public let path: String
+    public let interrupt = InterruptFlag()
     private var demuxer: Demuxer?
     private var decoder: VideoDecoder?
     private var streamIndex = 0
@@ -16,6 +21,12 @@ public final class FileSource: FrameSource {
     private var openedFormat = VideoFormat(width: 0, height: 0, pixelFormat: .none)
     private var rate: Rational?
     private var lastTime: Timestamp = .zero
+
+    /// Decoder threads: half the cores. The capture thread decodes while the encoder's own threads
+    /// encode, so libavcodec's default (a frame thread per core, plus one) only oversubscribes
+    /// the machine; on 2 cores a 1080p file recorded 4–8 % faster with 1 thread (as fast as the
+    /// ffmpeg CLI, which alternates decoding and encoding) and peaked 9 MB lower.
+    static let decoderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
 
     public init(path: String) {
         self.path = path
@@ -31,12 +42,12 @@ public final class FileSource: FrameSource {
             throw .usage("no such file: \(path); check the path given to --source file:")
         }
         do {
-            let demuxer = try Demuxer(path: path)
+            let demuxer = try Demuxer(path: path, interrupt: interrupt)
             guard let index = demuxer.bestVideoStream else {
                 throw RecError.usage("\(path) has no video stream; give a video file to --source file:")
             }
             let stream = demuxer.streams[index]
-            let decoder = try VideoDecoder(parameters: stream.parameters)
+            let decoder = try VideoDecoder(parameters: stream.parameters, threads: Self.decoderThreads)
             self.demuxer = demuxer
             self.decoder = decoder
             self.streamIndex = index
@@ -45,6 +56,10 @@ public final class FileSource: FrameSource {
                                             pixelFormat: stream.parameters.pixelFormat)
         } catch let error as RecError {
             throw error
+        } catch let error as FFmpegError where interrupt.isSet {
+            throw stoppedBeforeStart(cause: error)
+        } catch let error as FFmpegError where Demuxer.isFIFO(path) {
+            throw unreadableStream(cause: error)
         } catch let error as FFmpegError {
             throw .usage("cannot read \(path) as a video; is it a media file FFmpeg supports?", cause: error.description)
         } catch {
@@ -75,8 +90,27 @@ public final class FileSource: FrameSource {
                 }
             }
         } catch {
+            // A stop while waiting for data is the end of the recording, not a failure.
+            if interrupt.isSet { return nil }
+            if sequence == 0, demuxer.isStream { throw unreadableStream(cause: error) }
             throw error.recError("reading \(path) failed at frame \(sequence)")
         }
+    }
+
+    /// A FIFO whose stream libavformat cannot read without seeking (an MP4 with its index at the end).
+    private func unreadableStream(cause: FFmpegError) -> RecError {
+        .usage("cannot read the stream from the FIFO \(path); send a container that needs no seeking "
+               + "(Matroska, NUT, MPEG-TS, fragmented MP4: e.g. ffmpeg ... -f nut \(path))", cause: cause.description)
+    }
+
+    private func stoppedBeforeStart(cause: FFmpegError) -> RecError {
+        guard Demuxer.isFIFO(path) else {
+            return .runtime("stopped while opening \(path); nothing was recorded", cause: cause.description)
+        }
+        return .runtime("nothing arrived from the FIFO \(path) before rec stopped waiting (a stop, or the start timeout), "
+                        + "so nothing was recorded; start the program that writes into it (e.g. ffmpeg ... -f nut \(path)) "
+                        + "first, or just after rec",
+                        cause: cause.description)
     }
 
     /// pts − first pts, in microseconds. A frame without a usable timestamp (raw .h264 streams

@@ -1,7 +1,9 @@
 import CFFmpeg
+import Glibc
 import RecCore
 
-/// Reads packets from any file libavformat opens. Owned by one thread.
+/// Reads packets from any file libavformat opens, or from a FIFO as a live stream (`StreamInput`).
+/// Owned by one thread.
 public final class Demuxer {
     public struct Stream: Sendable {
         public var index: Int
@@ -16,15 +18,28 @@ public final class Demuxer {
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
+    /// The FIFO's I/O, when reading one; freed after the context (in `deinit`'s order).
+    private let input: StreamInput?
+    /// Kept alive for the context's interrupt callback, which points at it.
+    private let interrupt: InterruptFlag?
     public let path: String
     public let streams: [Stream]
 
-    /// Opens the file and reads its stream information. The corresponding C functions are
-    /// `avformat_open_input` and `avformat_find_stream_info`.
-    public init(path: String) throws(FFmpegError) {
+    /// Opens the file and reads its stream information. A FIFO is read as a live stream: opening
+    /// does not wait for a writer, and stream information is read from what the writer sends.
+    /// Setting `interrupt` ends any call that waits (opening, reading) with `FFmpegError.exit`.
+    /// The corresponding C functions are `avformat_open_input` (after setting the context's
+    /// `interrupt_callback`) and `avformat_find_stream_info`.
+    public init(path: String, interrupt: InterruptFlag? = nil) throws(FFmpegError) {
         self.path = path
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        self.interrupt = interrupt
+        let input = Self.isFIFO(path) ? try StreamInput(path: path, interrupt: interrupt ?? InterruptFlag()) : nil
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context(), "avformat_alloc_context")
+        if let interrupt { ctx!.pointee.interrupt_callback = interrupt.callback }
+        if let input { ctx!.pointee.pb = input.context }
+        // On failure avformat_open_input frees the context (but not a custom pb: `input` does).
         try check(avformat_open_input(&ctx, path, nil, nil), "avformat_open_input(\(path))")
+        self.input = input
         var pkt = av_packet_alloc()
         var streams: [Stream] = []
         do throws(FFmpegError) {
@@ -57,6 +72,15 @@ public final class Demuxer {
         var p: UnsafeMutablePointer<AVPacket>? = packet
         av_packet_free(&p)
     }
+
+    /// Whether `path` names a FIFO (after symbolic links), which is read as a live stream.
+    public static func isFIFO(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+    }
+
+    /// Whether this reads a FIFO as a live stream (no seeking, no known duration).
+    public var isStream: Bool { input != nil }
 
     /// The container's short name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
     public var formatName: String { String(cString: context!.pointee.iformat.pointee.name) }

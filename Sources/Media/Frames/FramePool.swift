@@ -7,12 +7,17 @@ import RecCore
 ///
 /// Owned by the capture thread. A pooled frame is reused only once nobody else holds it: neither
 /// the `VideoFrame` (Swift reference count) nor its pictures (FFmpeg's buffer reference count).
+///
+/// It keeps at most `capacity` frames, and keeps them for good: a recorder in steady state has
+/// about three in flight (being drawn, queued or in the encoder, the snapshot slot's), so 4 covers
+/// it; more, made while the encoder lags, are freed when done rather than held for weeks
+/// (8 held 25 MB at 1080p after one lag).
 public final class FramePool {
     public let format: VideoFormat
     private var frames: [VideoFrame] = []
     private let capacity: Int
 
-    public init(format: VideoFormat, capacity: Int = 8) {
+    public init(format: VideoFormat, capacity: Int = 4) {
         self.format = format
         self.capacity = capacity
     }

@@ -30,6 +30,13 @@ extension FrameSource {
     public var isLive: Bool { false }
 }
 
+/// A source whose blocking reads a stop can cut short: a file or FIFO waiting for its writer.
+public protocol InterruptibleSource: FrameSource {
+    /// Set from any thread to end a wait inside `start()` or `nextFrame()` at once; `nextFrame()`
+    /// then returns nil (the end of the source) and `start()` throws.
+    var interrupt: InterruptFlag { get }
+}
+
 /// A source that can hand over its frames still compressed — an MJPEG camera — so a `copy` preset
 /// stores them as they come, at almost no CPU.
 public protocol CompressedFrameSource: FrameSource {

@@ -15,6 +15,12 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "\(width)x\(height) \(pixelFormat)" }
+
+    /// Bytes of one picture in this format (0 if unknown). The corresponding C function is
+    /// `av_image_get_buffer_size`.
+    public var pictureBytes: Int {
+        max(0, Int(av_image_get_buffer_size(pixelFormat.av, Int32(width), Int32(height), 1)))
+    }
 }
 
 /// An FFmpeg pixel format by value, so that Sendable types can hold it.

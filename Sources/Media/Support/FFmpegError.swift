@@ -23,6 +23,8 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
 
     public static let eof = CFFMPEG_AVERROR_EOF
     public static let again = CFFMPEG_EAGAIN
+    /// `AVERROR_EXIT`: an interrupt callback ended a blocking call (FFERRTAG('E','X','I','T')).
+    public static let exit: Int32 = -(0x45 | 0x58 << 8 | 0x49 << 16 | 0x54 << 24)
 
     /// A runtime `RecError` that keeps this error as its cause.
     public func recError(_ message: String, location: String? = nil) -> RecError {

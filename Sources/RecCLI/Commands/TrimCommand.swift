@@ -67,6 +67,11 @@ struct TrimCommand: ParsableCommand {
         guard FileManager.default.fileExists(atPath: inputPath) else {
             throw .usage("no such file: \(input)")
         }
+        var info = stat()
+        if stat(inputPath, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw .usage("\(input) is not a regular file, and a cut must seek in its input; "
+                         + "record the stream into a file first (rec record --source file:\(input) -o in.mkv), then trim that")
+        }
         guard range.from != nil || range.to != nil || range.last != nil else {
             throw .usage("say which part to keep: --from T --to T, or --last D (e.g. --from 1:02 --to 1:30)")
         }

@@ -13,11 +13,13 @@ final class FrameQueue<Element>: @unchecked Sendable {
     enum Policy { case dropNewest, block }
 
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// Popped slots are set to nil at once: a popped frame must not stay referenced here, or its
+    /// buffer (a decoder's or the frame pool's, 3 MB at 1080p) cannot be reused until compaction.
+    private var items: [Element?] = []
     private var head = 0
     private var closed = false
     private(set) var dropped = 0
-    let capacity: Int
+    private var capacity: Int
     let policy: Policy
 
     init(capacity: Int, policy: Policy) {
@@ -47,7 +49,7 @@ final class FrameQueue<Element>: @unchecked Sendable {
         defer { condition.unlock() }
         while count == 0 && !closed { condition.wait() }
         guard count > 0 else { return nil }
-        let frame = items[head]
+        let frame = items[head].take()!
         head += 1
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
@@ -55,6 +57,13 @@ final class FrameQueue<Element>: @unchecked Sendable {
         }
         condition.broadcast()
         return frame
+    }
+
+    /// Lowers the capacity (never below 1), once the source's frame size is known.
+    func limit(to capacity: Int) {
+        condition.lock()
+        self.capacity = max(1, min(self.capacity, capacity))
+        condition.unlock()
     }
 
     /// No more frames: the consumer drains what is queued and then gets nil.

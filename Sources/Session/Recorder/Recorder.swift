@@ -26,6 +26,8 @@ public final class Recorder: Sendable {
     public let configuration: RecorderConfiguration
     let stats = Mutex(RecorderStats())
     private let stopRequested = Atomic<Bool>(false)
+    /// Wakes a source blocked in a read (a FIFO with no writer) when a stop is requested.
+    private let sourceInterrupt: InterruptFlag?
     private let queue: FrameQueue<CaptureItem>
     private let latestPacket = Mutex<EncodedPacket?>(nil)
     private let latest = LatestFrame()
@@ -43,6 +45,11 @@ public final class Recorder: Sendable {
     private static let maxDropRecords = 100_000
     /// With `--segment`: the files this recording made and still keeps.
     let segmentCatalog: SegmentCatalog?
+    /// Frames between capture and encoder with `--pace off` (measured: 2 is as fast as 16).
+    static let unpacedQueue = 2
+    /// The most raw picture bytes the late-frame queue holds: 16 frames of 720p, 10 of 1080p
+    /// (a third of a second), where 16 of 1080p were 50 MB while the encoder lagged.
+    static let lateQueueBytes = 32_000_000
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -50,10 +57,14 @@ public final class Recorder: Sendable {
     public init(source: sending FrameSource, configuration: RecorderConfiguration,
                 onPacket: @escaping @Sendable (EncodedPacket) -> Void = { _ in }) {
         self.configuration = configuration
-        self.queue = FrameQueue(capacity: configuration.queueCapacity,
+        // Unpaced, capture waits for the encoder, so a short queue keeps both threads busy; each
+        // queued decoded frame pins a decoder buffer (3 MB at 1080p), so 16 of them were ~50 MB.
+        self.queue = FrameQueue(capacity: configuration.pace == .off ? min(configuration.queueCapacity, Self.unpacedQueue)
+                                    : configuration.queueCapacity,
                                 policy: configuration.pace == .off ? .block : .dropNewest)
         self.onPacket = onPacket
         self.segmentCatalog = configuration.output?.segments.map { SegmentCatalog(settings: $0) }
+        self.sourceInterrupt = (source as? InterruptibleSource)?.interrupt
         let transfer = Transfer(value: source)
         stats.withLock {
             $0.source = source.description
@@ -80,6 +91,7 @@ public final class Recorder: Sendable {
     /// Asks both threads to stop; the file is finished by the encode thread. Returns at once.
     public func requestStop() {
         stopRequested.store(true, ordering: .releasing)
+        sourceInterrupt?.set()
     }
 
     /// Blocks until the recording has ended (stop requested, a limit reached, the source ended or
@@ -164,6 +176,9 @@ public final class Recorder: Sendable {
         do throws(RecError) {
             try source.start()
             let compressed = try compressedSource(source)
+            if compressed == nil, source.format.pictureBytes > 0 {
+                queue.limit(to: max(4, Self.lateQueueBytes / source.format.pictureBytes))
+            }
             sourceRate.withLock { $0 = source.nominalFrameRate }
             stats.withLock {
                 let f = source.format
