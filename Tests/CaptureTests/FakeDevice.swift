@@ -45,9 +45,12 @@ final class FakeCamera {
     var goneAt: Int64 = 0
     var produced = 0
     var streamingHandle: Int32?
+    /// The controls' current values live with the hardware, shared by every descriptor.
+    var controls: [FakeControl]
 
     init(_ profile: FakeProfile, node: String, stableLink: String?) {
         self.profile = profile
+        self.controls = profile.controls
         self.node = node
         self.stableLink = stableLink
     }

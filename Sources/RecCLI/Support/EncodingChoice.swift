@@ -12,6 +12,8 @@ struct EncodingChoice: Sendable {
     var container: ContainerFormat
     var size: (width: Int, height: Int)?
     var fps: Int?
+    /// The preset's `controls`.
+    var controls: [ControlSetting]
 
     /// Loads the built-in and user presets, resolves `--preset` (a name or a file), checks it
     /// against this FFmpeg, and turns it into settings.
@@ -31,5 +33,6 @@ struct EncodingChoice: Sendable {
         container = preset.container
         size = preset.size.map { ($0.width, $0.height) }
         fps = preset.fps.map { Int(($0.doubleValue).rounded()) }
+        controls = preset.controls
     }
 }

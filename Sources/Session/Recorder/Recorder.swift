@@ -43,6 +43,8 @@ public final class Recorder: Sendable {
     private static let maxDropRecords = 100_000
     /// With `--segment`: the files this recording made and still keeps.
     let segmentCatalog: SegmentCatalog?
+    /// Camera-control requests for the capture thread (`rec control`).
+    public let controls = ControlMailbox()
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -158,6 +160,7 @@ public final class Recorder: Sendable {
 
     private func captureLoop(_ source: FrameSource) {
         defer {
+            controls.close()
             source.stop()
             queue.close()
         }
@@ -165,6 +168,7 @@ public final class Recorder: Sendable {
             try source.start()
             let compressed = try compressedSource(source)
             sourceRate.withLock { $0 = source.nominalFrameRate }
+            controls.open(source, description: source.description)
             stats.withLock {
                 let f = source.format
                 let rate = source.nominalFrameRate.map { " @ \(Self.format(rate: $0)) fps" } ?? ""
@@ -187,6 +191,7 @@ public final class Recorder: Sendable {
                     if let copy = try? frame.clone() { latest.publish(copy) }
                 case .packet(let packet): latestPacket.withLock { $0 = packet }
                 }
+                controls.serve(source)
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
                 let queued = queue.push(item)
