@@ -8,6 +8,16 @@ public struct CameraControl: Sendable, Hashable {
         case integerMenu = "intmenu"
         case button, integer64 = "int64", string, bitmask, other
 
+        /// v4l2-ctl's short name for the type: "int", "bool", "menu", "intmenu"….
+        public var shortName: String {
+            switch self {
+            case .integer: "int"
+            case .boolean: "bool"
+            case .string: "str"
+            default: rawValue
+            }
+        }
+
         /// Whether `name=value` can set it.
         public var isSettable: Bool { [.integer, .boolean, .menu, .integerMenu].contains(self) }
     }

@@ -9,7 +9,7 @@ public enum ControlListFormatter {
         var out: [String] = []
         for c in controls {
             var line = pad + c.name + String(repeating: " ", count: width - c.name.count)
-            line += "  " + c.kind.rawValue + String(repeating: " ", count: max(1, 8 - c.kind.rawValue.count))
+            line += "  " + c.kind.shortName + String(repeating: " ", count: max(1, 8 - c.kind.shortName.count))
             line += c.kind.isSettable ? c.rangeText : ""
             if let value = c.value { line += " value=\(value)" + (c.menu.isEmpty && c.kind != .boolean ? "" : " (\(c.describe(value)))") }
             let states = state(c)
