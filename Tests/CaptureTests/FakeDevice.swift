@@ -158,7 +158,8 @@ final class FakeV4L2System: VideoDeviceSystem {
 
     func videoDeviceNodes() -> [String] {
         checkReappearance()
-        return (cameras.filter(\.present).map(\.node) + otherNodes.keys).sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
+        let nodes = cameras.filter(\.present).map(\.node)
+        return (nodes + otherNodes.keys.filter { !nodes.contains($0) }).sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
     }
 
     func stableLinks() -> [(link: String, target: String)] {

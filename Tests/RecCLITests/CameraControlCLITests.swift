@@ -1,4 +1,6 @@
 import Foundation
+import RecCore
+@testable import RecCLI
 import Testing
 
 /// `--control` and `rec control` through the real binary. Sessions there can only use the
@@ -28,5 +30,23 @@ import Testing
         let malformed = try box.rec(["control", "brightness"])
         #expect(malformed.status == 64)
         #expect(malformed.error.contains("write NAME=VALUE"), "\(malformed.error)")
+    }
+}
+
+/// `rec presets` on simulated machines: which hardware presets run.
+@Suite struct HardwarePresetListingTests {
+    @Test func hardwarePresetsSayWhetherTheyRunHere() throws {
+        let library = PresetLibrary.builtins()
+        let gpu = HardwareProbe(hasEncoder: { _ in true }, renderNodes: { ["/dev/dri/renderD128"] }, openDevice: { api, _ in api == .vaapi ? nil : "no" },
+                                m2mEncoders: { _ in [] })
+        let rows = PresetsCommand.hardware(library, probe: gpu)
+        #expect(rows.map(\.name).sorted() == ["nvenc", "pi", "vaapi"])
+        #expect(rows.first { $0.name == "vaapi" }?.device == "/dev/dri/renderD128")
+        #expect(rows.first { $0.name == "pi" }?.problem?.contains("V4L2_CAP_VIDEO_M2M") == true)
+        let preset = try #require(library.entries.first { $0.preset.name == "vaapi" }?.preset)
+        let none = HardwareProbe(hasEncoder: { _ in true }, renderNodes: { [] }, openDevice: { _, _ in "no" }, m2mEncoders: { _ in [] })
+        let error = #expect(throws: RecError.self) { try HardwareSupport.require(preset, probe: none) }
+        #expect(error?.code == .runtime)
+        #expect(error?.message.hasPrefix("preset 'vaapi': h264_vaapi needs a VAAPI render node (/dev/dri/renderD128): none found") == true)
     }
 }

@@ -22,6 +22,7 @@ struct EncodingChoice: Sendable {
         let entry = try library.resolve(argument ?? "default", files: .local)
         let preset = entry.preset
         try EncoderCatalog.validate(preset, origin: entry.source.origin)
+        try HardwareSupport.require(preset)
         return EncodingChoice(preset)
     }
 
