@@ -39,4 +39,8 @@ static inline int64_t cffmpeg_rescale(int64_t a, AVRational from, AVRational to)
 /// glibc's mallopt for the frame buffers FFmpeg allocates (Swift's Glibc module leaves malloc.h out).
 static inline void cffmpeg_malloc_arena_max(int n) { mallopt(M_ARENA_MAX, n); }
 static inline void cffmpeg_malloc_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
+
+// ---- Hardware encoders (branch controls): device and frames contexts ---------------------------
+#include <libavutil/hwcontext.h>
+// ---- end hardware block ------------------------------------------------------------------------
 #endif

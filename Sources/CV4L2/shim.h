@@ -79,4 +79,35 @@ static const uint32_t CV4L2_FRMIVAL_TYPE_STEPWISE = V4L2_FRMIVAL_TYPE_STEPWISE;
 
 // mmap(2) results and flags for the seam.
 static void *const CV4L2_MAP_FAILED = MAP_FAILED;
+
+// ---- Camera controls and M2M encoder probing (branch controls) --------------------------------
+static const unsigned long CV4L2_VIDIOC_QUERY_EXT_CTRL = VIDIOC_QUERY_EXT_CTRL;
+static const unsigned long CV4L2_VIDIOC_QUERYMENU = VIDIOC_QUERYMENU;
+static const unsigned long CV4L2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
+static const unsigned long CV4L2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+static const uint32_t CV4L2_CTRL_FLAG_NEXT_CTRL = V4L2_CTRL_FLAG_NEXT_CTRL;
+static const uint32_t CV4L2_CTRL_FLAG_DISABLED = V4L2_CTRL_FLAG_DISABLED;
+static const uint32_t CV4L2_CTRL_FLAG_GRABBED = V4L2_CTRL_FLAG_GRABBED;
+static const uint32_t CV4L2_CTRL_FLAG_READ_ONLY = V4L2_CTRL_FLAG_READ_ONLY;
+static const uint32_t CV4L2_CTRL_FLAG_INACTIVE = V4L2_CTRL_FLAG_INACTIVE;
+static const uint32_t CV4L2_CTRL_FLAG_WRITE_ONLY = V4L2_CTRL_FLAG_WRITE_ONLY;
+static const uint32_t CV4L2_CTRL_FLAG_VOLATILE = V4L2_CTRL_FLAG_VOLATILE;
+static const uint32_t CV4L2_CTRL_TYPE_INTEGER = V4L2_CTRL_TYPE_INTEGER;
+static const uint32_t CV4L2_CTRL_TYPE_BOOLEAN = V4L2_CTRL_TYPE_BOOLEAN;
+static const uint32_t CV4L2_CTRL_TYPE_MENU = V4L2_CTRL_TYPE_MENU;
+static const uint32_t CV4L2_CTRL_TYPE_BUTTON = V4L2_CTRL_TYPE_BUTTON;
+static const uint32_t CV4L2_CTRL_TYPE_INTEGER64 = V4L2_CTRL_TYPE_INTEGER64;
+static const uint32_t CV4L2_CTRL_TYPE_CTRL_CLASS = V4L2_CTRL_TYPE_CTRL_CLASS;
+static const uint32_t CV4L2_CTRL_TYPE_STRING = V4L2_CTRL_TYPE_STRING;
+static const uint32_t CV4L2_CTRL_TYPE_BITMASK = V4L2_CTRL_TYPE_BITMASK;
+static const uint32_t CV4L2_CTRL_TYPE_INTEGER_MENU = V4L2_CTRL_TYPE_INTEGER_MENU;
+static const uint32_t CV4L2_CAP_VIDEO_M2M = V4L2_CAP_VIDEO_M2M;
+static const uint32_t CV4L2_CAP_VIDEO_M2M_MPLANE = V4L2_CAP_VIDEO_M2M_MPLANE;
+static const uint32_t CV4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+// struct v4l2_querymenu is packed with an anonymous union: read and write it through these.
+static inline const char *cv4l2_querymenu_name(const struct v4l2_querymenu *m) { return (const char *)m->name; }
+static inline int64_t cv4l2_querymenu_value(const struct v4l2_querymenu *m) { return m->value; }
+static inline void cv4l2_querymenu_set_value(struct v4l2_querymenu *m, int64_t v) { m->value = v; }
+static inline char *cv4l2_querymenu_name_buffer(struct v4l2_querymenu *m) { return (char *)m->name; }
+// ---- end controls block ------------------------------------------------------------------------
 #endif

@@ -45,9 +45,12 @@ final class FakeCamera {
     var goneAt: Int64 = 0
     var produced = 0
     var streamingHandle: Int32?
+    /// The controls' current values live with the hardware, shared by every descriptor.
+    var controls: [FakeControl]
 
     init(_ profile: FakeProfile, node: String, stableLink: String?) {
         self.profile = profile
+        self.controls = profile.controls
         self.node = node
         self.stableLink = stableLink
     }
@@ -155,7 +158,8 @@ final class FakeV4L2System: VideoDeviceSystem {
 
     func videoDeviceNodes() -> [String] {
         checkReappearance()
-        return (cameras.filter(\.present).map(\.node) + otherNodes.keys).sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
+        let nodes = cameras.filter(\.present).map(\.node)
+        return (nodes + otherNodes.keys.filter { !nodes.contains($0) }).sorted { $0.count == $1.count ? $0 < $1 : $0.count < $1.count }
     }
 
     func stableLinks() -> [(link: String, target: String)] {

@@ -66,7 +66,7 @@ final class FakeHandle {
         case CV4L2_VIDIOC_DQBUF: return dequeue(argument.assumingMemoryBound(to: v4l2_buffer.self))
         case CV4L2_VIDIOC_STREAMON: return streamOn(fd)
         case CV4L2_VIDIOC_STREAMOFF: return streamOff(fd)
-        default: return .failure(DeviceErrno(ENOTTY))
+        default: return controlIoctl(request, argument)
         }
     }
 

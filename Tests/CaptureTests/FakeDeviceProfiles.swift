@@ -12,6 +12,8 @@ struct FakeProfile {
     var linePadding = 0
     /// Formats libv4l2 would add by converting in software (flagged V4L2_FMT_FLAG_EMULATED).
     var emulated: [CameraFormat] = []
+    /// The controls its driver offers (FakeDeviceControls.swift); none by default.
+    var controls: [FakeControl] = []
 
     static func rates(_ fps: Int...) -> FrameIntervals { .discrete(fps.map { Rational(1, Int32($0)) }) }
     static func mode(_ w: Int, _ h: Int, _ intervals: FrameIntervals) -> SizeMode {

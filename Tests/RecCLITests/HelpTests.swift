@@ -30,6 +30,7 @@ struct HelpTests {
                                   much its buffer holds.
           snapshot                Save the latest frame of a running session as a
                                   picture.
+          control                 Set or list the camera controls of a running session.
           presets                 List the encoding presets.
           devices                 List the cameras and the sizes, frame rates and pixel
                                   formats they offer.
@@ -100,10 +101,35 @@ struct HelpTests {
 
         """
 
+    static let controlHelp = """
+        OVERVIEW: Set or list the camera controls of a running session.
+
+        USAGE: rec control [<setting> ...] [--session <name>] [--json]
+
+        ARGUMENTS:
+          <setting>               A control to set, as NAME=VALUE (names and ranges as
+                                  'rec devices' lists them).
+
+        OPTIONS:
+          --session <name>        The name of the background session to talk to.
+                                  (default: default)
+          --json                  Print the result as JSON for scripts.
+          -h, --help              Show help information.
+
+        EXAMPLES:
+          Fix the exposure of the default session.
+            rec control auto_exposure=manual exposure_time_absolute=250
+
+          List the session camera's controls and their values.
+            rec control --session desk
+
+        """
+
     @Test("Golden help", arguments: [
         (["--help"], rootHelp), (["-h"], rootHelp), (["help"], rootHelp),
         (["trim", "--help"], trimHelp), (["trim", "in.mkv", "--bogus", "-h"], trimHelp), (["help", "trim"], trimHelp),
         (["presets", "show", "--help"], presetsShowHelp), (["help", "presets", "show"], presetsShowHelp),
+        (["control", "--help"], controlHelp), (["help", "control"], controlHelp),
     ])
     func golden(_ arguments: [String], _ expected: String) {
         let outcome = rec(arguments)

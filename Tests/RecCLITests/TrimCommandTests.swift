@@ -199,7 +199,7 @@ import Testing
         Mistake(name: "last with from", arguments: ["in.mp4", "--last", "1s", "--from", "1s", "-o", "x.mp4"],
                 message: "--last cannot be combined with --from or --to; give either --last or --from and --to"),
         Mistake(name: "unknown preset", arguments: ["in.mp4", "--last", "1s", "--reencode", "--preset", "nope", "-o", "x.mp4"],
-                message: "unknown preset 'nope'; available: camera-copy, default, lossless, mjpeg, quality, sepia, small (or give a path to a .json file)"),
+                message: "unknown preset 'nope'; available: camera-copy, default, lossless, mjpeg, nvenc, pi, quality, sepia, small, vaapi (or give a path to a .json file)"),
         Mistake(name: "keyframe with reencode", arguments: ["in.mp4", "--last", "1s", "--keyframe", "--reencode", "-o", "x.mp4"],
                 message: "--keyframe copies packets and --reencode re-encodes them; give only one"),
     ]

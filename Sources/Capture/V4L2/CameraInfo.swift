@@ -63,6 +63,8 @@ public struct CameraInfo: Hashable, Sendable {
     /// The node's own capabilities (`device_caps` when the driver reports them).
     public var capabilities: UInt32
     public var formats: [CameraFormat]
+    /// Its controls with their current values (`VIDIOC_QUERY_EXT_CTRL`); see V4L2Controls.
+    public var controls: [CameraControl] = []
 
     public init(path: String, stablePath: String?, card: String, driver: String, busInfo: String,
                 capabilities: UInt32, formats: [CameraFormat]) {

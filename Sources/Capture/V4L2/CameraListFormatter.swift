@@ -22,6 +22,7 @@ public enum CameraListFormatter {
                     lines.append("    \(min) to \(max) in steps of \(step)  \(rates(intervals)) at \(max)")
                 }
             }
+            if !camera.controls.isEmpty { lines += ["  controls:"] + ControlListFormatter.lines(camera.controls) }
             return lines.joined(separator: "\n")
         }.joined(separator: "\n\n") + "\n"
     }
@@ -37,7 +38,7 @@ public enum CameraListFormatter {
     }
 
     /// A JSON array of cameras: path, stablePath, card, driver, busInfo, and formats with
-    /// fourcc, name, compressed and either sizes (width, height, fps) or a range.
+    /// fourcc, name, compressed and either sizes (width, height, fps) or a range, and controls.
     public static func json(_ cameras: [CameraInfo]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -49,10 +50,12 @@ public enum CameraListFormatter {
 private struct JSONCamera: Encodable {
     var path: String, stablePath: String?, card: String, driver: String, busInfo: String
     var formats: [JSONFormat]
+    var controls: [ControlState]?
 
     init(_ c: CameraInfo) {
         (path, stablePath, card, driver, busInfo) = (c.path, c.stablePath, c.card, c.driver, c.busInfo)
         formats = c.formats.map(JSONFormat.init)
+        controls = c.controls.isEmpty ? nil : c.controls.map(ControlState.init)
     }
 }
 

@@ -30,6 +30,7 @@ extension V4L2Camera {
         try check(stream.mapBuffers(count: options.bufferCount), target)
         try check(stream.streamOn(), target)
         self.stream = stream
+        try applyControlSettings(fd: fd, target: target)
         try prepareConversion()
     }
 

@@ -46,6 +46,8 @@ public final class V4L2Camera: FrameSource {
     public internal(set) var errorFrames = 0
     /// Frames the driver dropped: gaps in the buffers' sequence numbers.
     public internal(set) var sequenceGaps = 0
+    /// Camera controls to set at every open, checked against the camera (V4L2Camera+Controls.swift).
+    public var controlSettings: [ControlSetting] = []
 
     var stream: V4L2Stream?
     var decoder: MJPEGDecoder?

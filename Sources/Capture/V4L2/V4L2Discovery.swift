@@ -39,9 +39,11 @@ public enum V4L2Discovery {
             defer { system.close(fd) }
             let queries = V4L2Queries(system: system, fd: fd)
             guard case .success(let cap) = queries.capability(), cap.caps & CV4L2_CAP_VIDEO_CAPTURE != 0 else { return nil }
-            return CameraInfo(path: path, stablePath: links.first { $0.target == path }?.link,
-                              card: cap.card, driver: cap.driver, busInfo: cap.busInfo,
-                              capabilities: cap.caps, formats: queries.formats())
+            var info = CameraInfo(path: path, stablePath: links.first { $0.target == path }?.link,
+                                  card: cap.card, driver: cap.driver, busInfo: cap.busInfo,
+                                  capabilities: cap.caps, formats: queries.formats())
+            info.controls = V4L2Controls(system: system, fd: fd).list()
+            return info
         }
         return (cameras, failures)
     }

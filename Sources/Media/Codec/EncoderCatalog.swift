@@ -61,7 +61,9 @@ public enum EncoderCatalog {
                 throw fail("unknown pixel format '\(name)'; `ffmpeg -pix_fmts` lists them")
             }
             let takes = pixelFormats(of: preset.encoder) ?? []
-            guard takes.isEmpty || takes.contains(name) else {
+            // A VAAPI encoder takes only GPU frames; the preset names the format uploaded from.
+            let uploads = HardwareAPI.required(by: preset.encoder) == .vaapi && ["nv12", "p010le"].contains(name)
+            guard takes.isEmpty || takes.contains(name) || uploads else {
                 throw fail("\(preset.encoder) cannot take pixel format '\(name)'; it takes \(takes.joined(separator: ", "))")
             }
         }

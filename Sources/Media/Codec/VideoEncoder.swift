@@ -11,6 +11,8 @@ public final class VideoEncoder {
     /// Parameters for the muxer's stream (codec, size, extradata); valid once the encoder is open.
     public let parameters: CodecParameters
     private let packet: UnsafeMutablePointer<AVPacket>
+    /// GPU frames for a VAAPI encoder, which takes no system memory (HardwareFrames.swift).
+    private let hardware: HardwareFrames?
 
     public init(_ settings: EncoderSettings) throws(FFmpegError) {
         guard let codec = avcodec_find_encoder_by_name(settings.encoder) else {
@@ -23,6 +25,8 @@ public final class VideoEncoder {
             c.pointee.width = Int32(settings.width)
             c.pointee.height = Int32(settings.height)
             c.pointee.pix_fmt = settings.pixelFormat.av
+            hardware = try Self.hardwareFrames(for: settings)
+            try hardware?.attach(to: c)
             c.pointee.time_base = settings.timeBase.av
             c.pointee.framerate = settings.frameRate.av
             if settings.globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
@@ -70,6 +74,9 @@ public final class VideoEncoder {
 
     /// Sends one frame whose `pts` is already in the encoder's time base, or nil to start draining.
     public func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws(FFmpegError) {
+        if let hardware, let frame {
+            return try hardware.uploading(frame) { gpu throws(FFmpegError) in try check(avcodec_send_frame(context, gpu), "avcodec_send_frame") }
+        }
         try check(avcodec_send_frame(context, frame), "avcodec_send_frame")
     }
 

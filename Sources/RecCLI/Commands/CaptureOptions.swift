@@ -8,7 +8,10 @@ struct CaptureOptions: Sendable, Equatable {
     static let arguments: [ArgumentSpec] = [
         .source, .preset, .size, .fps,
         .option("pixel-format", value: "format", help: "The pixel format to ask the camera for, such as YUYV or MJPG."),
-        .filter, .duration,
+        .filter,
+        .option("control", value: "name=value", repeatable: true,
+                help: "A camera control to set, such as exposure_time_absolute=250; repeat it for more (see 'rec devices')."),
+        .duration,
         .option("on-unplug", value: "action", default: "stop", choices: ["stop", "wait"],
                 help: "What to do when the camera is unplugged: stop, or wait up to a minute for it to return."),
     ]
@@ -18,6 +21,7 @@ struct CaptureOptions: Sendable, Equatable {
     var size: String?
     var fps: Double?
     var filters: [String]
+    var controls: [String]
     var duration: String?
     var pixelFormat: String?
     var onUnplug: String
@@ -28,6 +32,7 @@ struct CaptureOptions: Sendable, Equatable {
         size = try values.value("size")
         fps = try values.value("fps")
         filters = try values.values("filter")
+        controls = try values.values("control")
         duration = try values.value("duration")
         pixelFormat = try values.value("pixel-format")
         onUnplug = try values.require("on-unplug")

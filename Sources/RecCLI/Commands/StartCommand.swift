@@ -135,6 +135,7 @@ struct StartCommand: ParsableCommand {
         if let s = capture.size { a += ["--size", s] }
         if let f = capture.fps { a += ["--fps", String(f)] }
         for f in capture.filters { a += ["--filter", f] }
+        for c in capture.controls { a += ["--control", c] }
         if let d = capture.duration { a += ["--duration", d] }
         if let p = capture.pixelFormat { a += ["--pixel-format", p] }
         a += ["--on-unplug", capture.onUnplug]

@@ -12,6 +12,8 @@ struct EncodingChoice: Sendable {
     var container: ContainerFormat
     var size: (width: Int, height: Int)?
     var fps: Int?
+    /// The preset's `controls`.
+    var controls: [ControlSetting]
 
     /// Loads the built-in and user presets, resolves `--preset` (a name or a file), checks it
     /// against this FFmpeg, and turns it into settings.
@@ -20,6 +22,7 @@ struct EncodingChoice: Sendable {
         let entry = try library.resolve(argument ?? "default", files: .local)
         let preset = entry.preset
         try EncoderCatalog.validate(preset, origin: entry.source.origin)
+        try HardwareSupport.require(preset)
         return EncodingChoice(preset)
     }
 
@@ -31,5 +34,6 @@ struct EncodingChoice: Sendable {
         container = preset.container
         size = preset.size.map { ($0.width, $0.height) }
         fps = preset.fps.map { Int(($0.doubleValue).rounded()) }
+        controls = preset.controls
     }
 }

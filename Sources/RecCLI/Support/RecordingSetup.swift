@@ -13,6 +13,8 @@ struct RecordingSetup {
     var filter: String?
     var duration: Timestamp?
     var pixelFormat: String?
+    /// The preset's camera controls with `--control` on top, checked against the camera when it opens.
+    var controls: [ControlSetting]
     var onUnplug: RecorderConfiguration.OnUnplug
 
     init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
@@ -30,6 +32,12 @@ struct RecordingSetup {
         let filters = (choice.filter.map { [$0] } ?? []) + capture.filters
         filter = filters.isEmpty ? nil : filters.joined(separator: ",")
         pixelFormat = capture.pixelFormat
+        var given: [ControlSetting] = []
+        for text in capture.controls { given.append(try ControlSetting.parse(text)) }
+        if let twice = given.first(where: { s in given.filter { $0.name == s.name }.count > 1 }) {
+            throw .usage("--control \(twice.name) is given twice; give each control once")
+        }
+        controls = ControlSetting.merged(choice.controls, given)
         onUnplug = capture.onUnplug == "wait" ? .wait(seconds: 60) : .stop
         if let d = capture.duration {
             let parsed = try TimeParser.duration(d)
@@ -50,7 +58,7 @@ struct RecordingSetup {
     }
 
     func makeSource(warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
-        try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, warn: warn)
+        try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, controls: controls, warn: warn)
     }
 
     func configuration(output: RecorderConfiguration.Output?, pace: RecorderConfiguration.Pace) -> RecorderConfiguration {

@@ -11,13 +11,17 @@ enum SourceFactory {
     ///   - warn: receives each note about the mode a camera settled on (a fallback size, a rate the
     ///     camera cannot reach, what the driver changed).
     static func make(_ spec: SourceSpec, size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String? = nil,
-                     system: any VideoDeviceSystem = LibV4L2System(),
+                     controls: [ControlSetting] = [], system: any VideoDeviceSystem = LibV4L2System(),
                      warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         switch spec {
         case .camera, .defaultCamera: break
         case .testPattern, .file:
             if let pixelFormat {
                 throw .usage("--pixel-format \(pixelFormat) applies only to cameras, not to --source \(spec); leave it out")
+            }
+            if let first = controls.first {
+                throw .usage("camera controls such as \(first.name) apply only to V4L2 cameras, not to --source \(spec); "
+                             + "leave out --control (or the preset's \"controls\"), or record from a camera")
             }
         }
         switch spec {
@@ -35,11 +39,11 @@ enum SourceFactory {
             return FileSource(path: OutputFile.absolute(path))
         case .camera(let path):
             let request = try CameraFactory.request(size: size, fps: fps, pixelFormat: pixelFormat)
-            return try CameraFactory.open(path: path, request: request, system: system, warn: warn)
+            return try CameraFactory.open(path: path, request: request, controls: controls, system: system, warn: warn)
         case .defaultCamera:
             let request = try CameraFactory.request(size: size, fps: fps, pixelFormat: pixelFormat)
             return try CameraFactory.open(path: CameraFactory.firstCamera(system: system), request: request,
-                                          system: system, warn: warn)
+                                          controls: controls, system: system, warn: warn)
         }
     }
 }
@@ -49,9 +53,11 @@ enum CameraFactory {
     /// Opens the camera now, on the calling thread, so a wrong path, a busy camera or a mode it
     /// lacks fails before the recording starts; then hands each negotiation note to `warn`.
     /// `Recorder` calls `start()` again on its capture thread, which finds it already streaming.
-    static func open(path: String, request: CameraRequest, system: any VideoDeviceSystem,
+    /// `controls` are checked against the camera and set as it opens (and again at a reopen).
+    static func open(path: String, request: CameraRequest, controls: [ControlSetting] = [], system: any VideoDeviceSystem,
                      warn: (String) -> Void) throws(RecError) -> V4L2Camera {
         let camera = V4L2Camera(path: path, request: request, system: system)
+        camera.controlSettings = controls
         try camera.start()
         for note in camera.notes { warn(note) }
         return camera

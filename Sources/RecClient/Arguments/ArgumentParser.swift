@@ -37,7 +37,7 @@ enum ArgumentParser {
                     throw .usage("unexpected argument '\(token)'")
                 }
                 try record(token, for: positionals[nextPositional], in: &values)
-                nextPositional += 1
+                if !positionals[nextPositional].isRepeatable { nextPositional += 1 }
             }
         }
         if let missing = specs.first(where: { $0.isRequired && values.given[$0.name] == nil }) {

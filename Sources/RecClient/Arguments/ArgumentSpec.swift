@@ -55,15 +55,17 @@ public struct ArgumentSpec: Sendable, Equatable {
         )
     }
 
-    /// A positional argument, matched in declaration order: `rec trim <input>`.
+    /// A positional argument, matched in declaration order: `rec trim <input>`. A repeatable one
+    /// (last in the list) takes every remaining argument: `rec control <setting> ...`.
     public static func positional(
         _ name: String,
         optional: Bool = false,
+        repeatable: Bool = false,
         help: String
     ) -> ArgumentSpec {
         ArgumentSpec(
             kind: .positional, name: name, short: nil, valueName: name, help: help,
-            defaultValue: nil, choices: [], isRequired: !optional, isRepeatable: false
+            defaultValue: nil, choices: [], isRequired: !optional, isRepeatable: repeatable
         )
     }
 

@@ -59,7 +59,10 @@ public enum HelpFormatter {
             return spec.isRequired ? text : "[\(text)]"
         }
         let positionals = command.arguments.filter { $0.kind == .positional }
-        tokens.insert(contentsOf: positionals.map { $0.isRequired ? $0.synopsis : "[\($0.synopsis)]" }, at: 0)
+        tokens.insert(contentsOf: positionals.map { p in
+            let text = p.synopsis + (p.isRepeatable ? " ..." : "")
+            return p.isRequired ? text : "[\(text)]"
+        }, at: 0)
         if hasSubcommands { tokens.append("[<subcommand>]") }
         return tokens
     }

@@ -101,10 +101,10 @@ public struct ClientSlots: Sendable {
 }
 
 extension ControlCommand {
-    /// True for requests that may take long (they write files), which `ClientSlots` bounds.
+    /// True for requests that may take long (they write files, or wait for the capture thread), which `ClientSlots` bounds.
     public var isSlow: Bool {
         switch self {
-        case .save, .snapshot: true
+        case .save, .snapshot, .control: true
         case .hello, .status, .stop: false
         }
     }

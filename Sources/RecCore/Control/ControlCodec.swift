@@ -98,6 +98,10 @@ public enum ControlCodec {
                 let fields = try JSONDecoder().decode(SnapshotRequest.self, from: data)
                 if let problem = fields.problem() { return usage(id, "snapshot: \(problem)") }
                 command = .snapshot(fields)
+            case "control":
+                let fields = try JSONDecoder().decode(CameraControlRequest.self, from: data)
+                if let problem = fields.problem() { return usage(id, "control: \(problem)") }
+                command = .control(fields)
             default:
                 return reject(id, "unknown request type '\(type)'; expected one of \(ControlCommand.types.joined(separator: ", "))")
             }

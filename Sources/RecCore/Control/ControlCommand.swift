@@ -10,6 +10,8 @@ public enum ControlCommand: Sendable, Equatable {
     case snapshot(SnapshotRequest)
     /// Finish the recording and end the session.
     case stop
+    /// Set or read the camera's controls.
+    case control(CameraControlRequest)
 
     /// The wire name, the request's `type`.
     public var type: String {
@@ -19,11 +21,12 @@ public enum ControlCommand: Sendable, Equatable {
         case .save: "save"
         case .snapshot: "snapshot"
         case .stop: "stop"
+        case .control: "control"
         }
     }
 
     /// Every wire name, in documentation order.
-    public static let types = ["hello", "status", "save", "snapshot", "stop"]
+    public static let types = ["hello", "status", "save", "snapshot", "stop", "control"]
 }
 
 /// One request: a command and the `id` its reply will carry.

@@ -39,6 +39,7 @@ public enum ControlBody: Sendable, Equatable {
     case save(SaveReport)
     case snapshot(SnapshotReport)
     case stop(StopSummary)
+    case control(CameraControlReport)
 }
 
 /// One reply on the wire: protocol version, the request's `id` (nil when the request was too

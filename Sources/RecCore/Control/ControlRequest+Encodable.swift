@@ -14,6 +14,7 @@ extension ControlRequest: Encodable {
         case .hello, .status, .stop: break
         case .save(let fields): try fields.encode(to: encoder)
         case .snapshot(let fields): try fields.encode(to: encoder)
+        case .control(let fields): try fields.encode(to: encoder)
         }
     }
 }

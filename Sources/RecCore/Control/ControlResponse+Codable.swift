@@ -2,7 +2,7 @@
 /// `{"v":1,"id":…,"ok":false,"error":{"code":…,"message":…}}`.
 extension ControlResponse: Codable {
     private enum Keys: String, CodingKey {
-        case v, id, ok, error, hello, status, save, snapshot, stop
+        case v, id, ok, error, hello, status, save, snapshot, stop, control
     }
 
     public init(from decoder: any Decoder) throws {
@@ -20,9 +20,11 @@ extension ControlResponse: Codable {
                 reply = .ok(.snapshot(body))
             } else if let body = try c.decodeIfPresent(StopSummary.self, forKey: .stop) {
                 reply = .ok(.stop(body))
+            } else if let body = try c.decodeIfPresent(CameraControlReport.self, forKey: .control) {
+                reply = .ok(.control(body))
             } else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [Keys.ok],
-                    debugDescription: "an ok reply carries none of hello, status, save, snapshot, stop"))
+                    debugDescription: "an ok reply carries none of hello, status, save, snapshot, stop, control"))
             }
         } else {
             reply = .error(try c.decode(ControlError.self, forKey: .error))
@@ -45,6 +47,7 @@ extension ControlResponse: Codable {
             case .save(let b): try c.encode(b, forKey: .save)
             case .snapshot(let b): try c.encode(b, forKey: .snapshot)
             case .stop(let b): try c.encode(b, forKey: .stop)
+            case .control(let b): try c.encode(b, forKey: .control)
             }
         }
     }

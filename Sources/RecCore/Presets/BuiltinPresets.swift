@@ -4,7 +4,7 @@
 /// The presets rec ships with, by name.
 public enum BuiltinPresets {
     /// The built-in names in the order docs/PRESETS.md introduces them.
-    public static let names = ["default", "quality", "small", "lossless", "mjpeg", "camera-copy", "sepia"]
+    public static let names = ["default", "quality", "small", "lossless", "mjpeg", "camera-copy", "sepia", "pi", "vaapi", "nvenc"]
 
     /// Each built-in's JSON text, exactly as in presets/NAME.json.
     public static let json: [String: String] = [
@@ -89,6 +89,42 @@ public enum BuiltinPresets {
           "description": "The default H.264 with a sepia look: shows the filter and base keys",
           "base": "default",
           "filter": "colorchannelmixer=rr=0.393:rg=0.769:rb=0.189:gr=0.349:gg=0.686:gb=0.168:br=0.272:bg=0.534:bb=0.131"
+        }
+
+        """,
+        "pi": """
+        {
+          "description": "H.264 on a Raspberry Pi's hardware encoder (h264_v4l2m2m): 1080p30 with the CPU left free",
+          "container": "mp4",
+          "encoder": "h264_v4l2m2m",
+          "pixel_format": "yuv420p",
+          "bitrate": "6M",
+          "keyframe_interval": 1
+        }
+
+        """,
+        "vaapi": """
+        {
+          "description": "H.264 on an Intel or AMD GPU through VAAPI (h264_vaapi on /dev/dri/renderD128)",
+          "container": "mp4",
+          "encoder": "h264_vaapi",
+          "pixel_format": "nv12",
+          "bitrate": "6M",
+          "keyframe_interval": 1,
+          "bframes": 0
+        }
+
+        """,
+        "nvenc": """
+        {
+          "description": "H.264 on an NVIDIA GPU (h264_nvenc); frames go up from system memory",
+          "container": "mp4",
+          "encoder": "h264_nvenc",
+          "pixel_format": "yuv420p",
+          "bitrate": "6M",
+          "keyframe_interval": 1,
+          "bframes": 0,
+          "preset": "p4"
         }
 
         """,

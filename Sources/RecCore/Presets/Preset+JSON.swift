@@ -26,6 +26,10 @@ extension Preset {
             let members = options.keys.sorted().map { "    \(Preset.quote($0)): \(Preset.quote(options[$0]!))" }
             add(.options, "{\n" + members.joined(separator: ",\n") + "\n  }")
         }
+        if !controls.isEmpty {
+            let members = controls.map { "    \(Preset.quote($0.name)): \(Preset.controlJSON($0.value))" }
+            add(.controls, "{\n" + members.joined(separator: ",\n") + "\n  }")
+        }
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 

@@ -45,7 +45,7 @@ extension Preset {
         if members.contains(where: { rateKeys.contains($0.key) }) { out.removeAll { rateKeys.contains($0.key) } }
         for (key, value) in members where key != PresetKey.base.rawValue {
             var value = value
-            if key == PresetKey.options.rawValue, case .object(let mine) = value, case .object(var theirs)? = out.first(where: { $0.key == key })?.value {
+            if key == PresetKey.options.rawValue || key == PresetKey.controls.rawValue, case .object(let mine) = value, case .object(var theirs)? = out.first(where: { $0.key == key })?.value {
                 for (k, v) in mine { theirs.removeAll { $0.key == k }; theirs.append((k, v)) }
                 value = .object(theirs)
             }
@@ -90,6 +90,7 @@ extension Preset {
         }
         fps = try Preset.frameRate(f)
         options = try f.stringMap(.options, example: "{\"threads\": \"2\"}") ?? [:]
+        controls = try Preset.controls(f)
         try validateCombination(f)
     }
 

@@ -31,6 +31,9 @@ public struct Preset: Sendable, Equatable {
     /// Passed to the encoder as an `AVDictionary` (`avcodec_open2`), after the settings above,
     /// so an option here wins.
     public var options: [String: String]
+    /// Camera controls to set when the camera opens, in the file's order ("controls" key);
+    /// checked against the camera then (`ControlPlan`).
+    public var controls: [ControlSetting] = []
 
     public init(name: String, description: String = "", container: Container, encoder: String,
                 pixelFormat: String? = nil, rateControl: RateControl? = nil, keyframeInterval: Double = 1.0,

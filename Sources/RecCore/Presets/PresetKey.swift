@@ -4,7 +4,7 @@ public enum PresetKey: String, Sendable, CaseIterable {
     case pixelFormat = "pixel_format"
     case crf, bitrate, qscale
     case keyframeInterval = "keyframe_interval"
-    case bframes, preset, tune, filter, size, fps, options
+    case bframes, preset, tune, filter, size, fps, options, controls
 
     /// Every valid key, comma-separated, for error messages.
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }

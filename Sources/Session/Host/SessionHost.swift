@@ -49,6 +49,12 @@ public final class SessionHost: ControlHandler {
             do { return .ok(.snapshot(try self.snapshot(snapshot))) } catch { return ControlReply(error) }
         case .stop:
             return .ok(.stop(stop()))
+        case .control(let control):
+            do {
+                let controls = try recorder.controls.submit(control.settings.isEmpty ? nil : control.settings)
+                if !control.settings.isEmpty { log?.write("controls set: \(control.settings.map(\.description).joined(separator: " "))") }
+                return .ok(.control(CameraControlReport(controls: controls.map(ControlState.init))))
+            } catch { return ControlReply(error) }
         }
     }
 

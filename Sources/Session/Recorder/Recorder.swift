@@ -50,6 +50,8 @@ public final class Recorder: Sendable {
     /// The most raw picture bytes the late-frame queue holds: 16 frames of 720p, 10 of 1080p
     /// (a third of a second), where 16 of 1080p were 50 MB while the encoder lagged.
     static let lateQueueBytes = 32_000_000
+    /// Camera-control requests for the capture thread (`rec control`).
+    public let controls = ControlMailbox()
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -170,6 +172,7 @@ public final class Recorder: Sendable {
 
     private func captureLoop(_ source: FrameSource) {
         defer {
+            controls.close()
             source.stop()
             queue.close()
         }
@@ -180,6 +183,7 @@ public final class Recorder: Sendable {
                 queue.limit(to: max(4, Self.lateQueueBytes / source.format.pictureBytes))
             }
             sourceRate.withLock { $0 = source.nominalFrameRate }
+            controls.open(source, description: source.description)
             stats.withLock {
                 let f = source.format
                 let rate = source.nominalFrameRate.map { " @ \(Self.format(rate: $0)) fps" } ?? ""
@@ -202,6 +206,7 @@ public final class Recorder: Sendable {
                     if let copy = try? frame.clone() { latest.publish(copy) }
                 case .packet(let packet): latestPacket.withLock { $0 = packet }
                 }
+                controls.serve(source)
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
                 let queued = queue.push(item)

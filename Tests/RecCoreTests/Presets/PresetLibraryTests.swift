@@ -82,7 +82,7 @@ struct PresetLibraryTests {
         #expect {
             try PresetLibrary.builtins().entry(named: "qualty")
         } throws: { error in
-            (error as? RecError)?.message == "unknown preset 'qualty'; did you mean 'quality'? available: camera-copy, default, lossless, mjpeg, quality, sepia, small (or give a path to a .json file)"
+            (error as? RecError)?.message == "unknown preset 'qualty'; did you mean 'quality'? available: camera-copy, default, lossless, mjpeg, nvenc, pi, quality, sepia, small, vaapi (or give a path to a .json file)"
         }
     }
 
