@@ -40,3 +40,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["fixture.mp4", "rec.mp4"])
     }
 }
+
+/// bench/README.md's "finishing an hour" figure: REC_FINISH_BENCH=FILE.mp4 (a fragmented MP4 as
+/// rec writes it) is copied through an AssetWriter, then its finish is timed and its writes counted.
+@Suite struct AssetWriterFinishBench {
+    static let input = ProcessInfo.processInfo.environment["REC_FINISH_BENCH"]
+
+    @Test(.enabled(if: input != nil)) func finishAnHour() throws {
+        let input = try #require(Self.input)
+        let reader = try Demuxer(path: input)
+        let path = (input as NSString).deletingPathExtension + "-rec.mp4"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try AssetWriter(path: path, container: .mp4, video: reader.streams[0].parameters)
+        while let p = try reader.read() { try writer.append(p) }
+        let before = try AssetWriterFinishTests.threadWriteBytes()
+        let clock = ContinuousClock()
+        let took = try clock.measure { try writer.finish() }
+        let written = try AssetWriterFinishTests.threadWriteBytes() - before
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64)
+        print("finish: \(writer.packetsWritten) packets, \(size) bytes, wrote \(written) bytes in \(took)")
+    }
+}
