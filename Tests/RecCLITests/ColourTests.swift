@@ -9,6 +9,7 @@ import Testing
     struct Source: CustomStringConvertible, Sendable {
         var name: String
         var ffmpeg: [String]
+        var ext = "mp4"
         var description: String { name }
     }
 
@@ -22,6 +23,9 @@ import Testing
                                                "-color_primaries", "bt709", "-color_trc", "bt709",
                                                "-c:v", "libx264", "-preset", "ultrafast"]),
         Source(name: "anamorphic", ffmpeg: ["-vf", "setsar=4/3,format=yuv420p", "-c:v", "libx264", "-preset", "ultrafast"]),
+        // FFV1 has no aspect ratio of its own: only the container (Matroska's display size) says.
+        Source(name: "anamorphic-container", ffmpeg: ["-vf", "setsar=4/3,format=yuv420p", "-color_range", "pc",
+                                                      "-colorspace", "bt709", "-c:v", "ffv1"], ext: "mkv"),
     ]
 
     static let keys = ["color_range", "color_space", "color_primaries", "color_transfer", "sample_aspect_ratio"]
@@ -30,7 +34,7 @@ import Testing
     func recordingKeepsTheSourcesColourAndAspect(source: Source, ext: String) throws {
         let folder = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let input = "\(folder)/\(source.name).mp4"
+        let input = "\(folder)/\(source.name).\(source.ext)"
         try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "15"] + source.ffmpeg + [input])
         let output = "\(folder)/out.\(ext)"
         let result = try RecBinary.run(["record", "--source", "file:\(input)", "--pace", "off", "-o", output])
