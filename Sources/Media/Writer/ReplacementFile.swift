@@ -23,14 +23,19 @@ struct ReplacementFile: ~Copyable {
     init(replacing target: String) throws(FFmpegError) {
         self.target = target
         let folder = Self.folder(of: target)
-        let fd = open(folder, Self.temporaryFileFlag | O_RDWR | O_CLOEXEC, 0o644)
+        var fd = open(folder, Self.temporaryFileFlag | O_RDWR | O_CLOEXEC, 0o644)
+        // Writers and linkat(2) reach the unnamed file through /proc; without /proc, name it.
+        if fd >= 0, access("/proc/self/fd/\(fd)", W_OK) != 0 {
+            close(fd)
+            fd = -1
+        }
         if fd >= 0 {
             self.fd = fd
             self.named = nil
             self.writePath = "/proc/self/fd/\(fd)"
             return
         }
-        // EOPNOTSUPP/EISDIR/EINVAL: this file system cannot make unnamed files.
+        // EOPNOTSUPP/EISDIR/EINVAL: this file system cannot make unnamed files (or no /proc).
         let sibling = OutputPath.temporarySibling(of: target)
         let opened = open(sibling, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o644)
         guard opened >= 0 else { throw FFmpegError(code: -errno, operation: "creating the finished copy of \(target)") }
