@@ -37,12 +37,16 @@ public struct EncoderSettings: Sendable, Equatable {
     public var globalHeader: Bool
     /// Encoder threads; 0 lets the encoder choose.
     public var threads: Int
+    /// What the encoder tags its stream with (range, matrix, primaries, transfer, chroma siting,
+    /// pixel aspect); `EncodingPipeline` sets it from the source (`ColourPolicy.target`).
+    public var colour: ColourDescription
 
     public init(encoder: String, width: Int, height: Int, pixelFormat: PixelFormat,
                 timeBase: Rational = Rational(1, 90_000), frameRate: Rational = Rational(30, 1),
                 keyframeInterval: Int = 30, rateControl: RateControl = .encoderDefault,
                 bFrames: Int? = nil, speed: String? = nil, tune: String? = nil,
-                options: [String: String] = [:], globalHeader: Bool = true, threads: Int = 0) {
+                options: [String: String] = [:], globalHeader: Bool = true, threads: Int = 0,
+                colour: ColourDescription = .unspecified) {
         self.encoder = encoder
         self.width = width
         self.height = height
@@ -57,5 +61,6 @@ public struct EncoderSettings: Sendable, Equatable {
         self.options = options
         self.globalHeader = globalHeader
         self.threads = threads
+        self.colour = colour
     }
 }

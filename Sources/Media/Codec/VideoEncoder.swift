@@ -30,6 +30,8 @@ public final class VideoEncoder {
             c.pointee.time_base = settings.timeBase.av
             c.pointee.framerate = settings.frameRate.av
             if settings.globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+            Self.tag(c, settings.colour)
+            EncoderEnvironment.prepare(for: settings.encoder)
             var dict: OpaquePointer? = nil
             defer { av_dict_free(&dict) }
             for (key, value) in settings.codecOptions { av_dict_set(&dict, key, value, 0) }
@@ -58,6 +60,17 @@ public final class VideoEncoder {
     }
 
     public var timeBase: Rational { Rational(context.pointee.time_base) }
+
+    /// Sets the context's colour fields, which encoders write into their bitstream (x264's VUI)
+    /// and `avcodec_parameters_from_context` copies for the muxer.
+    private static func tag(_ c: UnsafeMutablePointer<AVCodecContext>, _ colour: ColourDescription) {
+        c.pointee.color_range = AVColorRange(rawValue: UInt32(colour.range.rawValue))
+        c.pointee.colorspace = AVColorSpace(rawValue: UInt32(colour.matrix))
+        c.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(colour.primaries))
+        c.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(colour.transfer))
+        c.pointee.chroma_sample_location = AVChromaLocation(rawValue: UInt32(colour.chromaLocation))
+        c.pointee.sample_aspect_ratio = colour.sampleAspect.av
+    }
 
     /// The pixel format an encoder should be given for input in `input`: that one if the encoder
     /// takes it, else the one it takes that loses least. The corresponding C function is

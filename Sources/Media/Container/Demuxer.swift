@@ -49,6 +49,12 @@ public final class Demuxer {
                 let st = ctx!.pointee.streams[i]!
                 let tb = Rational(st.pointee.time_base)
                 let rate = st.pointee.avg_frame_rate
+                // A pixel shape only the container gives (Matroska's display size, MP4's pasp with
+                // FFV1 or MJPEG) goes into the parameters, so decoders stamp it on their frames and
+                // muxers copy it.
+                if st.pointee.codecpar.pointee.sample_aspect_ratio.num == 0 {
+                    st.pointee.codecpar.pointee.sample_aspect_ratio = av_guess_sample_aspect_ratio(ctx, st, nil)
+                }
                 streams.append(Stream(
                     index: i,
                     parameters: try CodecParameters(copying: st.pointee.codecpar, timeBase: tb),

@@ -37,6 +37,8 @@ public final class Muxer {
                 try check(avcodec_parameters_copy(st.pointee.codecpar, params.pointer), "avcodec_parameters_copy")
                 st.pointee.codecpar.pointee.codec_tag = 0
                 st.pointee.time_base = params.timeBase.av
+                // Matroska writes the display size from the stream's aspect ratio, not codecpar's.
+                st.pointee.sample_aspect_ratio = st.pointee.codecpar.pointee.sample_aspect_ratio
             }
             if c.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
                 try check(avio_open(&c.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")

@@ -10,18 +10,24 @@ public final class FilterGraph {
     public let description: String
     /// What comes out: size and pixel format after the filters.
     public let output: VideoFormat
+    /// The pixel aspect ratio after the filters (0/1 if unknown).
+    public let outputAspect: Rational
     private let sinkTimeBase: Rational
 
-    /// Builds `buffer → description → buffersink` for frames of `input` stamped in microseconds.
+    /// Builds `buffer → description → buffersink` for frames of `input` stamped in microseconds,
+    /// whose pixels have the shape `aspect` (the source frames' `sample_aspect_ratio`, so `scale`
+    /// or `setsar` work from the real one). Colour range and matrix travel on the frames
+    /// themselves: FFmpeg 5.1's `buffer` source has no options for them, and its filters copy a
+    /// frame's colour fields to the frames they make (`scale` reads them to convert).
     /// The corresponding C functions are `avfilter_graph_create_filter`, `avfilter_graph_parse_ptr`
     /// and `avfilter_graph_config`.
-    public init(_ description: String, input: VideoFormat) throws(FFmpegError) {
+    public init(_ description: String, input: VideoFormat, aspect: Rational = Rational(0, 1)) throws(FFmpegError) {
         self.description = description
         var g: UnsafeMutablePointer<AVFilterGraph>? = try allocated(avfilter_graph_alloc(), "avfilter_graph_alloc")
         var src: UnsafeMutablePointer<AVFilterContext>? = nil
         var snk: UnsafeMutablePointer<AVFilterContext>? = nil
         do throws(FFmpegError) {
-            let args = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue):time_base=1/1000000:pixel_aspect=1/1"
+            let args = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue):time_base=1/1000000:pixel_aspect=\(aspect.num)/\(max(1, aspect.den))"
             try check(avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in", args, nil, g),
                       "avfilter_graph_create_filter(buffer)")
             try check(avfilter_graph_create_filter(&snk, avfilter_get_by_name("buffersink"), "out", nil, nil, g),
@@ -45,6 +51,7 @@ public final class FilterGraph {
         self.sink = snk!
         self.output = VideoFormat(width: Int(av_buffersink_get_w(snk)), height: Int(av_buffersink_get_h(snk)),
                                   pixelFormat: PixelFormat(rawValue: av_buffersink_get_format(snk)))
+        self.outputAspect = Rational(av_buffersink_get_sample_aspect_ratio(snk))
         self.sinkTimeBase = Rational(av_buffersink_get_time_base(snk))
     }
 

@@ -2,32 +2,65 @@ import CFFmpeg
 import RecCore
 
 /// Converts pictures between pixel formats and sizes with libswscale. Owned by one thread.
+///
+/// Always a real filter, never point sampling: 4:2:2 → 4:2:0 (an MJPEG webcam into x264) must
+/// average each pair of chroma rows, not keep one and drop the other. Bicubic with accurate
+/// rounding; bench/README.md has the cost.
 public final class Scaler {
     private let context: OpaquePointer
     public let input: VideoFormat
     public let output: VideoFormat
+    /// The colour the converter reads and writes, when the caller said (see `init`).
+    public let colour: (from: ColourDescription, to: ColourDescription)?
 
-    /// The corresponding C function is `sws_getContext` (bicubic when resizing, exact otherwise).
-    public init(from input: VideoFormat, to output: VideoFormat) throws(FFmpegError) {
-        let resize = input.width != output.width || input.height != output.height
+    public static let flags = SWS_BICUBIC | SWS_ACCURATE_RND
+
+    /// - Parameter colour: the input frames' range and matrix and the ones to convert to. Without
+    ///   it libswscale assumes limited-range BT.601, except for `yuvj*` formats (full range).
+    /// The corresponding C functions are `sws_getContext` and `sws_setColorspaceDetails`.
+    public init(from input: VideoFormat, to output: VideoFormat,
+                colour: (from: ColourDescription, to: ColourDescription)? = nil) throws(FFmpegError) {
         guard let ctx = sws_getContext(Int32(input.width), Int32(input.height), input.pixelFormat.av,
                                        Int32(output.width), Int32(output.height), output.pixelFormat.av,
-                                       resize ? SWS_BICUBIC : SWS_POINT, nil, nil, nil) else {
+                                       Self.flags, nil, nil, nil) else {
             throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "sws_getContext(\(input) → \(output))")
+        }
+        if let colour {
+            // Between YUV formats libswscale converts only the range; the same table on both sides
+            // keeps it from converting the matrix (through RGB) as well.
+            let fromTable = sws_getCoefficients(Self.swsMatrix(colour.from.matrix))
+            let toTable = input.pixelFormat.isRGB || output.pixelFormat.isRGB ? sws_getCoefficients(Self.swsMatrix(colour.to.matrix)) : fromTable
+            // Returns -1 between YUV formats ("no matrix conversion"), having set the ranges.
+            _ = sws_setColorspaceDetails(ctx, fromTable, colour.from.isFullRange ? 1 : 0, toTable,
+                                         colour.to.isFullRange ? 1 : 0, 0, 1 << 16, 1 << 16)
         }
         self.context = ctx
         self.input = input
         self.output = output
+        self.colour = colour
     }
 
     deinit { sws_freeContext(context) }
 
-    /// A new frame in the output format with the same times. The corresponding C function is
-    /// `sws_scale_frame`.
+    /// `AVColorSpace` → libswscale's `SWS_CS_*` (the same numbers where both have one); unknown
+    /// and RGB are BT.601, libswscale's default.
+    static func swsMatrix(_ matrix: Int32) -> Int32 {
+        matrix == ColourDescription.unspecifiedMatrix || matrix == ColourDescription.rgbMatrix ? SWS_CS_DEFAULT : matrix
+    }
+
+    /// A new frame in the output format with the same times and properties, and the output colour
+    /// when one was given. The corresponding C functions are `sws_scale_frame` and `av_frame_copy_props`.
     public func scale(_ frame: VideoFrame) throws(FFmpegError) -> VideoFrame {
         let out = try VideoFrame(format: output, captureTime: frame.captureTime, sequence: frame.sequence)
         try check(sws_scale_frame(context, out.pointer, frame.pointer), "sws_scale_frame")
-        out.pointer.pointee.pts = frame.pointer.pointee.pts
+        try check(av_frame_copy_props(out.pointer, frame.pointer), "av_frame_copy_props")
+        if let to = colour?.to {
+            var c = out.colour
+            c.range = to.range
+            c.matrix = to.matrix
+            c.chromaLocation = to.chromaLocation
+            out.colour = c
+        }
         return out
     }
 }

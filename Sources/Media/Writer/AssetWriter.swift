@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 import RecCore
 
@@ -8,9 +9,12 @@ import RecCore
 /// OS as it ends: a SIGKILL loses at most the fragment being filled plus what the encoder still holds.
 /// A failed write (a full disk) cuts the file back to the end of its last complete fragment, so
 /// nothing torn is left, and the writer stops; `failure` says what happened and what was kept.
-/// `finish()` writes the trailer and, for MP4/MOV, rewrites the file once as a standard fast-start
-/// MP4 (moov first, right duration) through a temporary file fsynced and renamed over the
-/// original; if that step fails or is interrupted, the fragmented file is still there and plays.
+/// `finish()` writes the trailer and, for MP4/MOV, rewrites the file once, front to back, as a
+/// standard MP4 with moov first (room for it reserved: `MoovReserve`) and the right duration, into
+/// an unnamed file in the same folder (`ReplacementFile`) that is fsynced before it is renamed over
+/// the original. If that step fails or the process dies during it, the fragmented file is still
+/// there and plays, and nothing is left beside it. Matroska needs no rewrite: its trailer (cues,
+/// duration) is the finish.
 /// Owned by the encode thread.
 public final class AssetWriter {
     public let path: String
@@ -24,8 +28,11 @@ public final class AssetWriter {
     /// The write error that ended the file early, if one did.
     public private(set) var failure: FFmpegError?
 
+    private let extradataSize: Int
+
     public init(path: String, container: ContainerFormat, video: CodecParameters) throws(FFmpegError) {
         self.path = path
+        self.extradataSize = video.extradata.count
         self.container = container
         let muxer = try Muxer(path: path, container: container.muxerName, streams: [video],
                               options: container.crashSafeOptions)
@@ -74,17 +81,28 @@ public final class AssetWriter {
         durableBytes = muxer.bytesWritten
         clock.finished(upTo: lastPacketEnd)
         if container == .mp4 || container == .mov, packetsWritten > 0 {
-            let temporary = OutputPath.temporarySibling(of: path)
-            try Remuxer.remux(from: path, to: temporary, container: container.muxerName,
-                              options: ["movflags": "+faststart"], startAtZero: true)
-            let synced = Self.sync(temporary)
-            guard synced == 0, rename(temporary, path) == 0 else {
-                let e = synced != 0 ? synced : errno
-                unlink(temporary)
-                throw FFmpegError(code: -e, operation: "replacing \(path) with its finished copy")
+            let reserve = MoovReserve.bytes(samples: packetsWritten, extradata: extradataSize)
+            do throws(FFmpegError) {
+                try rewrite(options: ["moov_size": "\(reserve)"])
+            } catch where error.code == cffmpeg_averror(EINVAL) && error.operation.hasPrefix("av_write_trailer") {
+                // The index outgrew the reserve (it cannot, by MoovReserve's bound; if it did, the
+                // file is still finished, with the rewrite that moves the data once more).
+                try rewrite(options: ["movflags": "+faststart"])
             }
-            Self.sync(folderOf: path)
         }
+    }
+
+    /// Remuxes the finished fragmented file into its replacement and renames that over it.
+    private func rewrite(options: [String: String]) throws(FFmpegError) {
+        let copy = try ReplacementFile(replacing: path)
+        do throws(FFmpegError) {
+            try Remuxer.remux(from: path, to: copy.writePath, container: container.muxerName, options: options,
+                              startAtZero: true)
+        } catch {
+            copy.discard()
+            throw error
+        }
+        try copy.commit()
     }
 
     /// Closes the file without a trailer and cuts it back to its last complete fragment.
@@ -95,18 +113,4 @@ public final class AssetWriter {
         truncate(path, off_t(durableBytes))
     }
 
-    /// fsync(2) of a file by path; 0 or the errno.
-    @discardableResult
-    static func sync(_ file: String) -> Int32 {
-        let fd = open(file, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return errno }
-        defer { close(fd) }
-        return fsync(fd) == 0 ? 0 : errno
-    }
-
-    /// Makes a rename in `path`'s folder durable.
-    static func sync(folderOf path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
-        _ = sync(folder.isEmpty ? "." : folder)
-    }
 }

@@ -28,29 +28,49 @@ public final class EncodingPipeline {
     /// - Parameters:
     ///   - settings: the encoder; its width and height are taken from the (filtered) input when
     ///     zero, and its pixel format when `.none` is the input's if the encoder takes it, else the
-    ///     closest one it does (`avcodec_find_best_pix_fmt_of_list`).
+    ///     closest one it does (`avcodec_find_best_pix_fmt_of_list`). Its colour is set here.
     ///   - input: what the source delivers.
+    ///   - colour: what the source's frames say about their colour and pixel shape (the first
+    ///     frame's `VideoFrame.colour`); the recording is tagged with it (`ColourPolicy.target`).
     ///   - filter: a libavfilter graph description, or nil.
-    public init(settings: EncoderSettings, input: VideoFormat, filter: String?) throws(FFmpegError) {
+    ///
+    /// `yuvj*` input is relabelled as the plain format with full range (`ColourPolicy`), and a
+    /// preset's `yuvj*` format means "the plain one, full range": encoders are never given `yuvj*`,
+    /// and FFV1 keeps an MJPEG camera's pixels exactly.
+    public init(settings: EncoderSettings, input: VideoFormat, colour: ColourDescription = .unspecified,
+                filter: String?) throws(FFmpegError) {
         var settings = settings
+        var input = input
+        var colour = colour
+        if let plain = input.pixelFormat.plainForJPEG {
+            input.pixelFormat = plain
+            colour.range = .full
+        }
+        var filtered = input
         if let filter, !filter.isEmpty {
-            let graph = try FilterGraph(filter, input: input)
+            let graph = try FilterGraph(filter, input: input, aspect: colour.sampleAspect)
             self.filter = graph
-            if settings.width == 0 || settings.height == 0 {
-                settings.width = graph.output.width
-                settings.height = graph.output.height
-            }
+            filtered = graph.output
+            colour.sampleAspect = graph.outputAspect
         } else {
             self.filter = nil
-            if settings.width == 0 || settings.height == 0 {
-                settings.width = input.width
-                settings.height = input.height
-            }
+        }
+        if settings.width == 0 || settings.height == 0 {
+            settings.width = filtered.width
+            settings.height = filtered.height
+        }
+        var forceFull = false
+        if let plain = settings.pixelFormat.plainForJPEG {
+            settings.pixelFormat = plain
+            forceFull = true
         }
         if settings.pixelFormat == .none {
-            settings.pixelFormat = VideoEncoder.bestPixelFormat(encoder: settings.encoder,
-                                                                for: self.filter?.output.pixelFormat ?? input.pixelFormat)
+            settings.pixelFormat = VideoEncoder.bestPixelFormat(encoder: settings.encoder, for: filtered.pixelFormat)
         }
+        settings.colour = ColourPolicy.target(source: colour, sourceIsRGB: filtered.pixelFormat.isRGB,
+                                              targetIsRGB: settings.pixelFormat.isRGB,
+                                              sameLayout: filtered.pixelFormat == settings.pixelFormat,
+                                              forceFullRange: forceFull)
         self.encoder = try VideoEncoder(settings)
     }
 
@@ -62,6 +82,7 @@ public final class EncodingPipeline {
     /// Encodes one frame and hands every packet that is ready to `emit`.
     public func encode(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         framesIn += 1
+        frame.relabelJPEGFormat()
         if let filter {
             for f in try filter.process(frame) { try encodeFiltered(f, emit: emit) }
         } else {
@@ -85,9 +106,12 @@ public final class EncodingPipeline {
 
     private func encodeFiltered(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         var frame = frame
-        if frame.format != encoderFormat {
-            if scaler == nil || scaler!.input != frame.format {
-                scaler = try Scaler(from: frame.format, to: encoderFormat)
+        frame.relabelJPEGFormat()  // a filter may make yuvj* frames
+        let target = encoder.settings.colour
+        let colour = frame.colour
+        if frame.format != encoderFormat || ColourPolicy.needsConversion(from: colour, to: target) {
+            if scaler == nil || scaler!.input != frame.format || scaler!.colour?.from != colour {
+                scaler = try Scaler(from: frame.format, to: encoderFormat, colour: (colour, target))
             }
             frame = try scaler!.scale(frame)
         }
