@@ -4,6 +4,8 @@
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
           libv4l-dev ffmpeg)
+# Live page (docs/LIVE.md): libmicrohttpd serves it; headless Chromium runs the page's test.
+packages+=(libmicrohttpd-dev chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -7,6 +7,10 @@ public struct SessionConfiguration: Sendable {
     public var ring: RingLimits
     /// A shell command run after each save with the clip's path as `$1` (and `REC_CLIP`).
     public var onSave: String?
+    /// `--http`: serve the live page and its API there (docs/LIVE.md).
+    public var live: LiveEndpoint?
+    /// `--publish`: servers to send the encoded packets to, as they are made.
+    public var publish: [PublishTarget] = []
 
     public init(name: String, recorder: RecorderConfiguration, ring: RingLimits = .replay, onSave: String? = nil) {
         self.name = name

@@ -32,9 +32,20 @@ public enum SessionProcess {
             folder.remove()
             throw error
         }
+        let liveURL: String?
+        do {
+            liveURL = try host.startServices(folder: folder)
+        } catch {
+            host.stopServices()
+            server.stop()
+            _ = host.stop()
+            folder.remove()
+            throw error
+        }
         let signals = StopSignals { _ = host.stop() }
         defer { withExtendedLifetime(signals) {} }
-        let status = host.status()
+        var status = host.status()
+        if let liveURL { status.extra?["live_url"] = liveURL }
         log.write("recording: \(status.mode ?? "") to \(status.output ?? "the ring only")")
         onReady(folder, status)
         host.waitUntilStopRequested()
@@ -42,6 +53,7 @@ public enum SessionProcess {
         // Let the reply to `rec stop` reach its client before the socket goes.
         usleep(200_000)
         server.stop()
+        host.stopServices()
         folder.remove()
         return summary
     }
