@@ -30,6 +30,8 @@ struct HelpTests {
                                   much its buffer holds.
           snapshot                Save the latest frame of a running session as a
                                   picture.
+          view                    Print the address of a session's live page and open it
+                                  in the browser.
           presets                 List the encoding presets.
           devices                 List the cameras and the sizes, frame rates and pixel
                                   formats they offer.
