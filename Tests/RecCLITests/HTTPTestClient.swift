@@ -54,6 +54,25 @@ enum HTTPTestClient {
         return Response(status: status, headers: parsed, body: Array(received[(split + 4)...]))
     }
 
+    /// Sends a GET and never reads the answer (a stalled viewer); close the descriptor to leave.
+    static func stalled(port: Int, _ path: String, headers: [String: String]) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var small: Int32 = 4096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var sa = sockaddr_in()
+        sa.sin_family = sa_family_t(AF_INET)
+        sa.sin_port = in_port_t(UInt16(port).bigEndian)
+        sa.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &sa) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var head = "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1:\(port)\r\n"
+        for (k, v) in headers { head += "\(k): \(v)\r\n" }
+        let bytes = Array((head + "\r\n").utf8)
+        _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return fd
+    }
+
     /// A TCP port nobody listens on right now (for a receiver the test starts).
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -93,4 +93,26 @@ import Testing
         #expect(bad.status == 400)
         #expect(try live.sandbox.rec(["stop"]).status == 0)
     }
+
+    /// Viewers that stop reading hold up neither the session nor another viewer: capture goes on
+    /// and a reading viewer gets every frame in order.
+    @Test func stalledViewersStallNothing() throws {
+        let live = try Live()
+        try live.sandbox.waitForFrames(30)
+        let stalled = (0..<3).map { _ in HTTPTestClient.stalled(port: live.port, "/live.mp4", headers: live.auth) }
+        defer { stalled.forEach { close($0) } }
+        let framesBefore = try live.sandbox.status()["frames"] as? Int ?? 0
+        let stream = try live.get("/live.mp4", live.auth, limit: 60_000)
+        let file = live.sandbox.path("reader.mp4")
+        try Data(stream.body).write(to: URL(fileURLWithPath: file))
+        let seen = try FrameReader.read(path: file).frames.compactMap(\.stamp)
+        #expect(seen.count > 50 && BackgroundSessionTests.consecutive(seen), "\(seen)")
+        let status = try live.sandbox.status()
+        #expect((status["frames"] as? Int ?? 0) > framesBefore + 50)
+        let extra = status["extra"] as? [String: String] ?? [:]
+        // Still attached and not reading: their queues take what comes and skip when full
+        // (FragmentQueue's tests); the encode thread only ever appended to the shared inbox.
+        #expect(Int(extra["live_viewers"] ?? "") ?? 0 >= 3, "\(extra)")
+        #expect(try live.sandbox.rec(["stop"]).status == 0)
+    }
 }
