@@ -61,7 +61,7 @@ sleep 2; ffshare=$(cpu "$ff"); ffmem=$(rss_mb "$ff"); kill "$ff"; wait "$ff" 2>/
 latency="-"
 if command -v chromium >/dev/null; then
   log=$work/chromium.log
-  timeout 90 chromium --headless=new --no-sandbox --disable-gpu --no-first-run --user-data-dir="$work/chromium" \
+  timeout 90 chromium --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run --user-data-dir="$work/chromium" \
     --autoplay-policy=no-user-gesture-required --enable-logging=stderr --v=0 "$url#selftest" 2>"$log" & ch=$!
   for _ in $(seq 90); do grep -q 'REC-SELFTEST {"live' "$log" 2>/dev/null && break; sleep 1; done
   kill "$ch" 2>/dev/null || true; wait "$ch" 2>/dev/null || true

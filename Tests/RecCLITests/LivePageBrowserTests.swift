@@ -13,7 +13,7 @@ import Testing
     static func selftest(_ url: String, profile: String) throws -> [String: Any] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(chromium, "install chromium (scripts/setup.sh does)"))
-        process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-extensions",
+        process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
                              "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required",
                              "--enable-logging=stderr", "--v=0", url + "#selftest"]
         let err = Pipe()
