@@ -31,13 +31,21 @@ let package = Package(
             pkgConfig: "libsystemd",
             providers: [.apt(["libsystemd-dev"])]
         ),
+        // libmicrohttpd for the live page (docs/LIVE.md): an HTTP server we do not hand-write.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
         .target(name: "RecCore"),
         // sd_notify (service readiness) and sd-bus (desktop notifications), over libsystemd.
         .target(name: "SystemIntegration", dependencies: ["CSystemd", "RecCore"]),
         .target(name: "Media", dependencies: ["CFFmpeg", "RecCore"]),
         .target(name: "Capture", dependencies: ["CV4L2", "Media", "RecCore"]),
         .target(name: "SessionControl", dependencies: ["RecCore"]),
-        .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Capture", "Media", "RecCore"]),
+        // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
+        .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
+        .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Live", "Capture", "Media", "RecCore"]),
         // The argument parser and the session client commands (save, stop, status, snapshot):
         // no FFmpeg, so `rec` answers those in a process that starts in milliseconds.
         .target(name: "RecClient", dependencies: ["SessionControl", "SystemIntegration", "RecCore"]),
@@ -48,6 +56,7 @@ let package = Package(
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Media", "RecCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "RecCore", "Session"]),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Media", "RecCore"]),
         .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "RecClient", "Session", "Media", "RecCore"]),
     ]

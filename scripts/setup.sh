@@ -10,6 +10,8 @@ packages+=("${players[@]}")
 # Everyday use (issue 11): libsystemd for sd_notify and desktop notifications over sd-bus; chrpath,
 # lintian and man-db to build, check and read the installed package (scripts/ci-install.sh).
 packages+=(libsystemd-dev chrpath lintian man-db)
+# Live page (docs/LIVE.md): libmicrohttpd serves it; headless Chromium runs the page's test.
+packages+=(libmicrohttpd-dev chromium)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

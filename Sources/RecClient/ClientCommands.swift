@@ -5,9 +5,9 @@ import RecCore
 /// no FFmpeg, so they cost a process start of milliseconds — and hands everything else to
 /// `rec-engine`, which has every command.
 public enum ClientCommands {
-    /// `save`, `stop`, `status`, `snapshot`, `control`, in help order.
+    /// `save`, `stop`, `status`, `snapshot`, `control`, `view`, in help order.
     public static let session: [any ParsableCommand.Type] = [
-        SaveCommand.self, StopCommand.self, StatusCommand.self, SnapshotCommand.self, CameraControlCommand.self,
+        SaveCommand.self, StopCommand.self, StatusCommand.self, SnapshotCommand.self, CameraControlCommand.self, ViewCommand.self,
     ]
 
     /// Runs `arguments` here if they are a client command (and not a request for help, which

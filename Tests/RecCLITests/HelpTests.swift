@@ -31,6 +31,8 @@ struct HelpTests {
           snapshot                Save the latest frame of a running session as a
                                   picture.
           control                 Set or list the camera controls of a running session.
+          view                    Print the address of a session's live page and open it
+                                  in the browser.
           presets                 List the encoding presets.
           devices                 List the cameras and the sizes, frame rates and pixel
                                   formats they offer.

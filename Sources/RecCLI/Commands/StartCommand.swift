@@ -18,7 +18,7 @@ struct StartCommand: ParsableCommand {
         .option("buffer-size", value: "bytes", default: "1G", help: "The most memory the buffer may use, such as 256M."),
         .output("The file that also receives the whole recording."),
         .flag("no-file", help: "Keep frames only in the buffer and write no recording file."),
-    ] + SegmentOptions.arguments + [
+    ] + SegmentOptions.arguments + LiveOptions.arguments + [
         .flag("foreground", help: "Run the session in this process instead of in the background."),
         .option("start-timeout", value: "time", default: "5s", help: "How long to wait for the first frame before giving up."),
         .option("on-save", value: "command", help: "A command to run after each save, given the clip's path."),
@@ -37,6 +37,7 @@ struct StartCommand: ParsableCommand {
     var output: String?
     var noFile: Bool
     var segments: SegmentOptions
+    var live: LiveOptions
     var foreground: Bool
     var startTimeout: String
     var onSave: String?
@@ -55,6 +56,7 @@ struct StartCommand: ParsableCommand {
         output = try values.value("output")
         noFile = values.flag("no-file")
         segments = try SegmentOptions(values)
+        live = try LiveOptions(values)
         foreground = values.flag("foreground")
         startTimeout = try values.require("start-timeout")
         onSave = try values.value("on-save")
@@ -103,6 +105,7 @@ struct StartCommand: ParsableCommand {
         configuration.signalClipPattern = OutputFile.absolute(clipPattern ?? "rec-%Y-%m-%d_%H-%M-%S.mp4")
         _ = try SegmentNaming(path: configuration.signalClipPattern)
         configuration.notifiesDesktop = notify
+        try live.apply(to: &configuration)
         let child = context.environment[SessionLauncher.childVariable] == "1"
         if foreground || child {
             if child { setsid() }
@@ -142,12 +145,15 @@ struct StartCommand: ParsableCommand {
         if let output { a += ["--output", output] + segments.arguments } else { a.append("--no-file") }
         if let onSave { a += ["--on-save", onSave] }
         a += ["--usr1-last", usr1Last] + (notify ? ["--notify"] : [])
+        a += live.arguments
         if force { a.append("--force") }
         return a
     }
 
     private func print(started s: StatusBody, folder: SessionFolder, limits: RingLimits, console: Console) {
         if json {
+            var s = s
+            if let url = folder.readLiveURL() { s.extra = (s.extra ?? [:]).merging(["live_url": url]) { _, b in b } }
             console.print(StatusText.json(s))
             return
         }
@@ -156,5 +162,6 @@ struct StartCommand: ParsableCommand {
         console.print("  output  \(s.output ?? "none (ring only)")")
         console.print("  buffer  the last \(limits.maxDuration.clockText) or \(ByteSize.text(limits.maxBytes)), whichever is smaller")
         console.print("  log     \(folder.logPath)")
+        if let url = folder.readLiveURL() { console.print("  live    \(url)") }
     }
 }

@@ -34,7 +34,7 @@ extension Preset {
     }
 
     /// A JSON string literal.
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

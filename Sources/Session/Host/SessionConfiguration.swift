@@ -13,6 +13,10 @@ public struct SessionConfiguration: Sendable {
     public var signalClipPattern = "rec-%Y-%m-%d_%H-%M-%S.mp4"
     /// Send a desktop notification with the clip's path after each SIGUSR1 save.
     public var notifiesDesktop = false
+    /// `--http`: serve the live page and its API there (docs/LIVE.md).
+    public var live: LiveEndpoint?
+    /// `--publish`: servers to send the encoded packets to, as they are made.
+    public var publish: [PublishTarget] = []
 
     public init(name: String, recorder: RecorderConfiguration, ring: RingLimits = .replay, onSave: String? = nil) {
         self.name = name

@@ -16,6 +16,8 @@ public final class SessionHost: ControlHandler {
     private let stopOnce = Mutex(false)
     /// The decode time of the newest packet in the ring: every frame presented before it is in.
     let newestDecodeTime: NewestDecodeTime
+    /// The live page and publishers, fed from the encode thread next to the ring.
+    let services: SessionServices
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
     public init(configuration: SessionConfiguration, source: sending FrameSource, log: SessionLog? = nil) {
@@ -25,9 +27,12 @@ public final class SessionHost: ControlHandler {
         self.log = log
         let newest = NewestDecodeTime()
         self.newestDecodeTime = newest
+        let services = SessionServices()
+        self.services = services
         self.recorder = Recorder(source: source, configuration: configuration.recorder) { packet in
             ring.append(packet)
             newest.value.withLock { $0 = packet.decodeTime }
+            services.fanOut(packet)
         }
     }
 
@@ -109,7 +114,7 @@ public final class SessionHost: ControlHandler {
                           bitrate: Int(s.bitrate), ringSpan: r.span.seconds, ringBytes: r.bytes,
                           output: s.outputPath, outputBytes: Int(s.outputBytes), lastError: s.lastError,
                           extra: ["ring_start": String(format: "%.3f", r.start?.seconds ?? 0),
-                                  "ring_end": String(format: "%.3f", r.end?.seconds ?? 0)].merging(segmentStatus) { a, _ in a })
+                                  "ring_end": String(format: "%.3f", r.end?.seconds ?? 0)].merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
     }
 
     public func snapshot(_ request: SnapshotRequest) throws(RecError) -> SnapshotReport {

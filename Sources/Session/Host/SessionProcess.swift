@@ -33,10 +33,21 @@ public enum SessionProcess {
             folder.remove()
             throw error
         }
+        let liveURL: String?
+        do {
+            liveURL = try host.startServices(folder: folder)
+        } catch {
+            host.stopServices()
+            server.stop()
+            _ = host.stop()
+            folder.remove()
+            throw error
+        }
         let signals = StopSignals { _ = host.stop() }
         let saves = SignalAction(SIGUSR1, queue: "rec.usr1") { host.saveOnSignal() }
         defer { withExtendedLifetime((signals, saves)) {} }
-        let status = host.status()
+        var status = host.status()
+        if let liveURL { status.extra?["live_url"] = liveURL }
         log.write("recording: \(status.mode ?? "") to \(status.output ?? "the ring only")")
         onReady(folder, status)
         ServiceNotifier.ready(status: "recording \(status.mode ?? "") to \(status.output ?? "the ring only")")
@@ -46,6 +57,7 @@ public enum SessionProcess {
         // Let the reply to `rec stop` reach its client before the socket goes.
         usleep(200_000)
         server.stop()
+        host.stopServices()
         folder.remove()
         return summary
     }

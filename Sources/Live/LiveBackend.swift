@@ -1,0 +1,25 @@
+import Media
+import RecCore
+
+/// What the live page asks of a session. `SessionHost` answers; every call runs on an HTTP
+/// connection's own thread, never on capture or encode.
+public protocol LiveBackend: Sendable {
+    /// The control protocol's `status` reply, as `rec status --json` reads it.
+    func liveStatusJSON() -> [UInt8]
+    /// The newest frame as a JPEG.
+    func liveSnapshot() throws(RecError) -> [UInt8]
+    /// The encoder's stream parameters, once it runs.
+    var liveCodecParameters: CodecParameters? { get }
+    /// When the first frame was captured (seconds since 1970) and the nominal frame rate: the page
+    /// turns a frame number into its capture time with them.
+    var liveStartedAt: Double? { get }
+    var liveFrameRate: Double? { get }
+    /// The ring's keyframe packets, oldest first (references only).
+    func liveKeyframes() -> [EncodedPacket]
+    /// Writes `[from, to)` (seconds on the session's timeline) exactly, as `rec save` does.
+    func liveSave(_ request: SaveRequest) throws(RecError) -> SaveReport
+    /// Where a temporary clip for playing may be written (the session's own folder).
+    var liveScratchFolder: String { get }
+    /// Where a save without an `output` goes.
+    var liveSaveFolder: String { get }
+}

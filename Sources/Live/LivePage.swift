@@ -1,0 +1,182 @@
+/// The live page: HTML, CSS and JavaScript in one string, nothing from the internet. The token is
+/// written into the page (served only to a request that had it) so its POSTs can carry it in a
+/// header; the URL's `?token=` is removed from the address bar at once.
+///
+/// With `#selftest` in the URL the page also exercises itself (live frames, latency, a clip
+/// played and saved from the timeline) and logs `REC-SELFTEST {…}` lines to the console, which
+/// the headless Chromium test reads.
+enum LivePage {
+    static func html(token: String) -> String {
+        head + "<script>const TOKEN=\"\(token)\";\n" + script + selftest + "</script></body></html>"
+    }
+
+    static let head = #"""
+<!doctype html><html><head><meta charset="utf-8"><title>rec live</title>
+<style>
+body{font:14px system-ui,sans-serif;margin:12px;background:#111;color:#ddd}
+video{background:#000;max-width:100%;display:block}
+#strip{position:relative;height:60px;background:#222;margin:8px 0;overflow:hidden;cursor:crosshair;user-select:none}
+#strip img{position:absolute;top:0;height:60px;opacity:.8}
+#sel{position:absolute;top:0;height:60px;background:rgba(80,160,255,.35);border:1px solid #5af;pointer-events:none}
+table{border-collapse:collapse}td{padding:1px 8px 1px 0}button{margin-right:6px}
+#msg{color:#fc6;min-height:1.2em}
+</style></head><body>
+<div><b id="title">rec live</b> <span id="frame"></span> <span id="lat"></span></div>
+<video id="live" muted autoplay playsinline></video>
+<div id="strip"><div id="sel"></div></div>
+<div>from <input id="from" size="8"> to <input id="to" size="8"> s
+<button id="play">Play range</button><button id="save">Save on the session's machine</button>
+<button id="download">Download</button><button id="snap">Snapshot</button></div>
+<div id="msg"></div>
+<video id="clip" controls muted playsinline style="display:none;max-width:640px"></video>
+<table id="status"></table>
+<canvas id="cv" style="display:none"></canvas>
+"""#
+
+    static let script = #"""
+history.replaceState(null, "", "/" + location.hash);
+const $ = id => document.getElementById(id);
+const live = $("live"), msg = t => $("msg").textContent = t;
+let info = null, span = [0, 0], range = null;
+const post = (url, body) => fetch(url, {method: "POST", headers: {"X-Rec-Token": TOKEN, "Content-Type": "application/json"}, body: JSON.stringify(body)});
+
+// The frame number the stand-in camera draws (Media/Frames/FrameStamp.swift): 34 cells across the top.
+function readStamp(video) {
+  const w = video.videoWidth, h = video.videoHeight, cell = Math.floor(w / 34);
+  if (!w || cell < 4) return null;
+  const cv = $("cv"); cv.width = w; cv.height = cell;
+  const g = cv.getContext("2d", {willReadFrequently: true}); g.drawImage(video, 0, 0, w, h, 0, 0, w, h);
+  const px = g.getImageData(0, 0, w, cell).data, m = Math.floor(cell / 4), bits = [];
+  for (let i = 0; i < 34; i++) {
+    let sum = 0, n = 0;
+    for (let y = m; y < cell - m; y++) for (let x = i * cell + m; x < (i + 1) * cell - m; x++) {
+      const o = (y * w + x) * 4; sum += 0.299 * px[o] + 0.587 * px[o + 1] + 0.114 * px[o + 2]; n++;
+    }
+    bits.push(sum / n >= 128);
+  }
+  if (!bits[0] || bits[33]) return null;
+  let v = 0, c = 0;
+  for (let i = 1; i <= 24; i++) v = v * 2 + (bits[i] ? 1 : 0);
+  for (let i = 25; i <= 32; i++) c = c * 2 + (bits[i] ? 1 : 0);
+  const want = ((v & 255) ^ ((v >> 8) & 255) ^ ((v >> 16) & 255) ^ 0xA5) & 255;
+  return c === want ? v : null;
+}
+
+async function startLive() {
+  info = await (await fetch("/api/live")).json();
+  if (!info.mime || !window.MediaSource || !MediaSource.isTypeSupported(info.mime)) { msg("this browser cannot play " + info.mime); return; }
+  const ms = new MediaSource(); live.src = URL.createObjectURL(ms);
+  await new Promise(r => ms.addEventListener("sourceopen", r, {once: true}));
+  const sb = ms.addSourceBuffer(info.mime); sb.mode = "segments";
+  let queue = [];
+  const pump = () => {
+    if (sb.updating || !queue.length) return;
+    const b = sb.buffered;
+    if (b.length && live.currentTime - b.start(0) > 20) { sb.remove(b.start(0), live.currentTime - 10); return; }
+    const n = queue.reduce((a, c) => a + c.length, 0), all = new Uint8Array(n); let o = 0;
+    for (const q of queue) { all.set(q, o); o += q.length; }
+    queue = [];
+    sb.appendBuffer(all);
+  };
+  sb.addEventListener("updateend", pump);
+  setInterval(() => {
+    const b = live.buffered;
+    if (b.length) {
+      const end = b.end(b.length - 1), start = b.start(b.length - 1);
+      if (end - live.currentTime > 0.25 || live.currentTime < start) live.currentTime = Math.max(start, end - 0.03);
+    }
+    if (live.paused) live.play().catch(() => {});
+  }, 100);
+  const reader = (await fetch("/live.mp4")).body.getReader();
+  for (;;) { const {value, done} = await reader.read(); if (done) break; queue.push(value); pump(); }
+  msg("the live stream ended");
+}
+
+const liveFrames = [], latencies = [];
+function watchFrames() {
+  const n = readStamp(live);
+  if (n !== null && info && info.started_at && info.frame_rate) {
+    const lat = Date.now() - (info.started_at * 1000 + n * 1000 / info.frame_rate);
+    if (liveFrames[liveFrames.length - 1] !== n) { liveFrames.push(n); latencies.push(lat); }
+    if (liveFrames.length > 2000) { liveFrames.shift(); latencies.shift(); }
+    $("frame").textContent = "frame " + n; $("lat").textContent = Math.round(lat) + " ms behind the camera";
+  }
+  (live.requestVideoFrameCallback ? live.requestVideoFrameCallback(watchFrames) : setTimeout(watchFrames, 30));
+}
+
+async function refresh() {
+  try {
+    const t = await (await fetch("/api/timeline")).json(), s = t.status.status || {}, x = s.extra || {};
+    span = [+(x.ring_start || 0), +(x.ring_end || 0)];
+    const rows = [["state", s.state], ["frames", s.frames], ["real rate", s.fps + " fps"], ["dropped", (s.dropped_late || 0) + " late, " + (s.dropped_by_driver || 0) + " by the source"],
+      ["ring", (s.ring_span || 0) + " s, " + Math.round((s.ring_bytes || 0) / 1024) + " KiB"], ["output", s.output || "none (ring only)"],
+      ["viewers", x.live_viewers], ["publish", x.publish || "off"], ["error", s.last_error || ""]];
+    $("status").innerHTML = "";
+    for (const [k, v] of rows) { const tr = $("status").insertRow(); tr.insertCell().textContent = k; tr.insertCell().textContent = v ?? ""; }
+    drawStrip(t.keyframes);
+  } catch (e) { msg("status: " + e); }
+}
+const x2t = x => span[0] + (span[1] - span[0]) * x / $("strip").clientWidth;
+const t2x = t => (t - span[0]) / Math.max(0.001, span[1] - span[0]) * $("strip").clientWidth;
+const thumbs = new Map();
+function drawStrip(keys) {
+  const strip = $("strip");
+  for (const [k, img] of thumbs) if (!keys.includes(k)) { img.remove(); thumbs.delete(k); }
+  for (const k of keys) {
+    let img = thumbs.get(k);
+    if (!img) { img = new Image(); img.src = "/api/thumb.jpg?t=" + k; img.draggable = false; strip.appendChild(img); thumbs.set(k, img); }
+    img.style.left = t2x(k) + "px";
+  }
+  showRange();
+}
+function showRange() {
+  if (!range) return;
+  const a = Math.min(...range), b = Math.max(...range);
+  $("sel").style.left = t2x(a) + "px"; $("sel").style.width = (t2x(b) - t2x(a)) + "px";
+  $("from").value = a.toFixed(3); $("to").value = b.toFixed(3);
+}
+$("strip").addEventListener("pointerdown", e => {
+  const x0 = e.offsetX; range = [x2t(x0), x2t(x0)]; showRange();
+  const move = ev => { range[1] = x2t(ev.clientX - $("strip").getBoundingClientRect().left); showRange(); };
+  addEventListener("pointermove", move);
+  addEventListener("pointerup", () => removeEventListener("pointermove", move), {once: true});
+});
+const chosen = () => [+$("from").value, +$("to").value];
+function playRange() {
+  const [a, b] = chosen(), clip = $("clip");
+  clip.style.display = "block"; clip.src = "/api/clip.mp4?from=" + a + "&to=" + b; clip.play().catch(() => {});
+  return clip;
+}
+async function saveRange() {
+  const [a, b] = chosen(), r = await (await post("/api/save", {from: a, to: b})).json();
+  msg(r.ok ? "saved " + r.save.path + " (" + r.save.frames + " frames)" : "rec: " + r.error.message);
+  return r;
+}
+$("play").onclick = playRange; $("save").onclick = saveRange;
+$("download").onclick = () => { const [a, b] = chosen(); location.href = "/api/clip.mp4?download=1&from=" + a + "&to=" + b; };
+$("snap").onclick = () => open("/api/snapshot.jpg", "_blank");
+refresh(); setInterval(refresh, 1000);
+startLive().catch(e => msg("live: " + e)); watchFrames();
+
+"""#
+
+    static let selftest = #"""
+if (location.hash === "#selftest") (async () => {
+  const log = (k, v) => console.log("REC-SELFTEST " + JSON.stringify({[k]: v}));
+  const sleep = ms => new Promise(r => setTimeout(r, ms));
+  for (let i = 0; i < 40 && liveFrames.length < 60; i++) await sleep(250);
+  log("live", {frames: liveFrames.slice(-200), latencies: latencies.slice(-200).map(Math.round)});
+  await refresh();
+  const a = Math.ceil((span[0] + 0.2) * 10) / 10, b = a + 1;
+  $("from").value = a; $("to").value = b;
+  const clip = playRange(), seen = [];
+  const grab = () => { const n = readStamp(clip); if (n !== null && seen[seen.length - 1] !== n) seen.push(n); if (!clip.ended) clip.requestVideoFrameCallback(grab); };
+  clip.requestVideoFrameCallback(grab);
+  clip.playbackRate = 1;
+  for (let i = 0; i < 40 && !clip.ended; i++) await sleep(250);
+  log("clip", {from: a, to: b, frames: seen, error: clip.error ? clip.error.message : null});
+  log("save", await saveRange());
+  log("done", true);
+})();
+"""#
+}

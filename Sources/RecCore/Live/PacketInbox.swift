@@ -1,0 +1,42 @@
+/// A bounded queue of packets from the encode thread to a consumer that may fall behind (the live
+/// fan-out, a publisher): appending never waits. When it is full, what it holds is dropped and it
+/// starts again at the next keyframe, so the consumer always gets whole GOPs. Pure: no threads.
+public struct PacketInbox: Sendable {
+    public let limit: Int
+    public private(set) var packets: [EncodedPacket] = []
+    public private(set) var waitingForKeyframe: Bool
+    /// Packets thrown away by overflows (what was queued, and the packet that found it full).
+    public private(set) var dropped = 0
+    public var stopped = false
+
+    public init(limit: Int, startAtKeyframe: Bool = true) {
+        self.limit = limit
+        self.waitingForKeyframe = startAtKeyframe
+    }
+
+    /// True if the packet was queued (wake the consumer).
+    public mutating func offer(_ packet: EncodedPacket) -> Bool {
+        if stopped { return false }
+        if waitingForKeyframe {
+            guard packet.isKeyframe else { return false }
+            waitingForKeyframe = false
+        }
+        if packets.count >= limit {
+            dropped += packets.count
+            packets.removeAll()
+            if !packet.isKeyframe {
+                waitingForKeyframe = true
+                dropped += 1
+                return false
+            }
+        }
+        packets.append(packet)
+        return true
+    }
+
+    /// Everything queued, oldest first.
+    public mutating func take() -> [EncodedPacket] {
+        defer { packets.removeAll(keepingCapacity: true) }
+        return packets
+    }
+}

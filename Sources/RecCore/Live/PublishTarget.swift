@@ -1,0 +1,37 @@
+/// A `--publish URL`: which libavformat muxer carries the packets there (flv for RTMP, MPEG-TS for
+/// SRT, the rtsp muxer for RTSP), and how it is shown in status (no password, no query).
+public struct PublishTarget: Sendable, Equatable {
+    public var url: String
+    public var format: String
+
+    public static func parse(_ url: String) throws(RecError) -> PublishTarget {
+        let scheme = url.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        let format: String
+        switch scheme {
+        case "rtmp", "rtmps": format = "flv"
+        case "srt", "udp", "tcp": format = "mpegts"
+        case "rtsp", "rtsps": format = "rtsp"
+        default:
+            throw .usage("--publish \(url): rec publishes to rtmp://, srt:// or rtsp:// URLs, e.g. --publish rtmp://127.0.0.1/live/cam")
+        }
+        guard url.contains("://"), url.count > scheme.count + 3 else {
+            throw .usage("--publish \(url) has no server; e.g. --publish \(scheme)://127.0.0.1:1935/live/cam")
+        }
+        return PublishTarget(url: url, format: format)
+    }
+
+    /// The URL without credentials or query (SRT passphrases and stream keys live there).
+    public var display: String {
+        var s = Substring(url)
+        if let q = s.firstIndex(of: "?") { s = s[..<q] }
+        if let scheme = s.range(of: "://"), let at = s[scheme.upperBound...].firstIndex(of: "@") {
+            s = s[..<scheme.upperBound] + s[s.index(after: at)...]
+        }
+        return String(s)
+    }
+
+    /// Seconds to wait before reconnect attempt `retry` (1, 2, …): 0.5 s doubling, at most 10 s.
+    public static func backoff(retry: Int) -> Double {
+        min(10, 0.5 * Double(1 << min(max(retry - 1, 0), 5)))
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Live
+import Media
+import RecCore
+
+extension SessionHost: LiveBackend {
+    /// Starts the live page (with `--http`) and the publishers (with `--publish`), writes the
+    /// token 0600 in the session folder, and returns the page's URL with the token.
+    public func startServices(folder: SessionFolder) throws(RecError) -> String? {
+        for target in configuration.publish {
+            let publisher = Publisher(target: target, parameters: { [recorder] in recorder.codecParameters }, log: log)
+            services.publishers.withLock { $0.append(publisher) }
+            services.listen { publisher.offer($0) }
+        }
+        guard let endpoint = configuration.live else { return nil }
+        let server = try LiveServer(address: endpoint.address, port: endpoint.port, backend: self)
+        services.live.withLock { $0 = server }
+        services.listen { [broadcast = server.broadcast] in broadcast.offer($0) }
+        let url = server.url
+        try folder.writeLive(address: String(url[..<url.range(of: "?token=")!.lowerBound]), token: server.access.token)
+        log?.write("live page at \(url[..<url.range(of: "?token=")!.lowerBound]) (token in \(folder.httpTokenPath))")
+        return url
+    }
+
+    public func stopServices() { services.stop() }
+
+    public func liveStatusJSON() -> [UInt8] {
+        ControlCodec.encode(ControlResponse(id: nil, reply: .ok(.status(status()))))
+    }
+
+    public func liveSnapshot() throws(RecError) -> [UInt8] {
+        if recorder.latestFrame == nil, let jpeg = recorder.latestCompressedFrame { return jpeg.data }
+        guard let frame = recorder.latestFrame else { throw .runtime("no frame has been captured yet; try again in a moment") }
+        do { return try JPEGWriter.encode(frame, qscale: 3) } catch { throw error.recError("cannot make the snapshot") }
+    }
+
+    public var liveCodecParameters: CodecParameters? { recorder.codecParameters }
+
+    public var liveStartedAt: Double? { recorder.currentStats.startedAt?.timeIntervalSince1970 }
+
+    public var liveFrameRate: Double? {
+        configuration.recorder.encoder.frameRate.doubleValue > 0 ? configuration.recorder.encoder.frameRate.doubleValue : nil
+    }
+
+    public func liveKeyframes() -> [EncodedPacket] {
+        guard let start = ring.stats.start, let end = ring.stats.end,
+              let packets = try? ring.snapshot(from: start, to: end) else { return [] }
+        return packets.filter(\.isKeyframe)
+    }
+
+    public func liveSave(_ request: SaveRequest) throws(RecError) -> SaveReport {
+        try save(request)
+    }
+
+    public var liveScratchFolder: String { NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory() }
+
+    public var liveSaveFolder: String {
+        if let file = configuration.recorder.output?.path { return (file as NSString).deletingLastPathComponent }
+        return FileManager.default.currentDirectoryPath
+    }
+}

@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import Media
+import RecCore
+import Synchronization
+
+/// Sends the session's encoded packets to one RTMP/SRT/RTSP server, no second encode, on its own
+/// thread ("rec.publish") with a bounded queue: the encode thread only appends (`offer`). When the
+/// server goes away the recording goes on; this retries with backoff, starts each new connection
+/// at a keyframe, and keeps decode times rising across reconnects (session time, less the first
+/// packet ever sent). The muxer belongs to the publish thread alone.
+public final class Publisher: Sendable {
+    public struct Status: Sendable {
+        public var state = "waiting"
+        public var retries = 0
+        public var bytesSent: Int64 = 0
+        public var packetsSent = 0
+        public var dropped = 0
+        public var lastError: String?
+        public var target = ""
+        public var summary: String { "\(state) \(target), \(bytesSent) bytes, \(retries) retries, \(dropped) packets dropped" + (lastError.map { ", last error: \($0)" } ?? "") }
+    }
+
+    static let inboxLimit = 300
+    let target: PublishTarget
+    private let parameters: @Sendable () -> CodecParameters?
+    private let inbox = Mutex(PacketInbox(limit: Publisher.inboxLimit))
+    private let wake = DispatchSemaphore(value: 0)
+    private let state = Mutex(Status())
+    private let finished = DispatchSemaphore(value: 0)
+    private let log: SessionLog?
+
+    init(target: PublishTarget, parameters: @escaping @Sendable () -> CodecParameters?, log: SessionLog?) {
+        self.target = target
+        self.parameters = parameters
+        self.log = log
+        state.withLock { $0.target = target.display }
+        let thread = Thread { [self] in
+            ThreadName.set("rec.publish")
+            self.run()
+            self.finished.signal()
+        }
+        thread.name = "rec.publish"
+        thread.start()
+    }
+
+    public var status: Status {
+        var s = state.withLock { $0 }
+        s.dropped = inbox.withLock { $0.dropped }
+        return s
+    }
+
+    /// Called on the encode thread: a lock and an append. A full queue (the server is slow or
+    /// gone) is emptied and refilled from the next keyframe.
+    func offer(_ packet: EncodedPacket) {
+        if inbox.withLock({ $0.offer(packet) }) { wake.signal() }
+    }
+
+    func stop() {
+        inbox.withLock { $0.stopped = true }
+        wake.signal()
+        _ = finished.wait(timeout: .now() + 5)
+    }
+
+    private var stopped: Bool { inbox.withLock { $0.stopped } }
+
+    /// Takes what is queued; after a reconnect, drops up to the next keyframe.
+    private func take(fromKeyframe: Bool) -> [EncodedPacket] {
+        inbox.withLock { box in
+            var out = box.take()
+            if fromKeyframe, let k = out.firstIndex(where: \.isKeyframe) { out.removeFirst(k) } else if fromKeyframe { out = [] }
+            return out
+        }
+    }
+
+    private func run() {
+        var muxer: Muxer?
+        var origin: Timestamp?
+        var previous = Int64.min
+        var needKeyframe = true
+        var retries = 0
+        while !stopped {
+            if muxer == nil {
+                guard let p = parameters() else { _ = wake.wait(timeout: .now() + 0.2); continue }
+                state.withLock { $0.state = retries == 0 ? "connecting" : "reconnecting" }
+                do {
+                    muxer = try Muxer(path: target.url, container: target.format, streams: [p],
+                                      options: target.format == "rtsp" ? ["rtsp_transport": "tcp"] : [:])
+                    needKeyframe = true
+                    state.withLock { $0.state = "publishing" }
+                    log?.write("publishing to \(target.display)")
+                } catch {
+                    retries += 1
+                    failed(error, retries: retries)
+                    if !pause(PublishTarget.backoff(retry: retries)) { break }
+                    continue
+                }
+            }
+            _ = wake.wait(timeout: .now() + 0.5)
+            for var packet in take(fromKeyframe: needKeyframe) {
+                needKeyframe = false
+                if origin == nil { origin = packet.decodeTime }
+                // Session time less the first packet sent: rising across reconnects.
+                var last = previous == Int64.min ? Int64.min + 1 : previous
+                packet.move(back: origin!, after: &last)
+                do {
+                    try muxer!.write(packet)
+                    previous = last
+                    retries = 0
+                    state.withLock { s in
+                        s.packetsSent += 1
+                        s.bytesSent += Int64(packet.size)
+                    }
+                } catch {
+                    muxer!.abandon()
+                    muxer = nil
+                    retries += 1
+                    failed(error, retries: retries)
+                    if !pause(PublishTarget.backoff(retry: retries)) { break }
+                    break
+                }
+            }
+        }
+        if let muxer { try? muxer.finish() }
+        state.withLock { $0.state = "stopped" }
+    }
+
+    private func failed(_ error: FFmpegError, retries: Int) {
+        let text = "\(error.operation.replacingOccurrences(of: target.url, with: target.display)): \(error.text)"
+        state.withLock {
+            $0.state = "retrying"
+            $0.retries += 1
+            $0.lastError = text
+        }
+        log?.write("publishing to \(target.display) failed (\(text)); retry \(retries)")
+    }
+
+    /// Waits `seconds`, waking at once for a stop; false if stopped.
+    private func pause(_ seconds: Double) -> Bool {
+        let deadline = DispatchTime.now() + seconds
+        while DispatchTime.now() < deadline {
+            if stopped { return false }
+            _ = wake.wait(timeout: min(deadline, .now() + 0.2))
+        }
+        return !stopped
+    }
+}
