@@ -12,6 +12,8 @@ public final class Demuxer {
         /// Start and duration in the stream's time base, if known.
         public var startTime: Int64?
         public var duration: Int64?
+        /// `AV_DISPOSITION_*` flags: the default track, forced, cover art, …
+        public var disposition: Int32 = 0
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -40,7 +42,8 @@ public final class Demuxer {
                     timeBase: tb,
                     frameRate: rate.num > 0 && rate.den > 0 ? Rational(rate) : nil,
                     startTime: st.pointee.start_time == CFFMPEG_NOPTS ? nil : st.pointee.start_time,
-                    duration: st.pointee.duration == CFFMPEG_NOPTS ? nil : st.pointee.duration))
+                    duration: st.pointee.duration == CFFMPEG_NOPTS ? nil : st.pointee.duration,
+                    disposition: st.pointee.disposition))
             }
         } catch {
             av_packet_free(&pkt)
@@ -73,7 +76,7 @@ public final class Demuxer {
         return r >= 0 ? Int(r) : nil
     }
 
-    /// The next packet in file order, or nil at the end of the file. Packets whose `pts` is unknown
+    /// The next packet in file order (with its side data), or nil at the end of the file. Packets whose `pts` is unknown
     /// take their `dts` (and the other way round). The corresponding C function is `av_read_frame`.
     /// Packets of streams that appear after the file was opened (MPEG-TS can add them) are skipped.
     public func read() throws(FFmpegError) -> EncodedPacket? {
@@ -84,7 +87,9 @@ public final class Demuxer {
             defer { av_packet_unref(packet) }
             let index = Int(packet.pointee.stream_index)
             guard index < streams.count else { continue }
-            return EncodedPacket(avPacket: packet, timeBase: streams[index].timeBase, streamIndex: index)
+            var p = EncodedPacket(avPacket: packet, timeBase: streams[index].timeBase, streamIndex: index)
+            p.sideData = PacketSideData.copied(from: packet)
+            return p
         }
     }
 

@@ -24,7 +24,12 @@ public enum ReencodeSettings {
     /// chroma format (its pixel format), colour description, sample aspect ratio and frame rate.
     /// H.264 frames get SPS/PPS id 1 so they never replace the source's (id 0 in every encoder
     /// rec knows) in a decoder that has seen both.
-    public static func splice(source: CodecParameters, frameRate: Rational? = nil) throws(RecError) -> EncoderSettings {
+    ///
+    /// With `session`, the settings rec encoded the source with (a session's ring or file), the
+    /// frames are encoded as the rest were: its encoder, speed, tune and rate control, when it
+    /// makes the source's codec.
+    public static func splice(source: CodecParameters, frameRate: Rational? = nil,
+                              like session: EncoderSettings? = nil) throws(RecError) -> EncoderSettings {
         guard let name = encoderName(forCodec: source.codecName) else {
             throw .usage("rec cannot re-encode \(source.codecName) to make an exact cut; use --keyframe, or cut into MP4/MOV where an edit list makes it exact without re-encoding")
         }
@@ -44,7 +49,14 @@ public enum ReencodeSettings {
         default: break
         }
         if let frameRate { settings.frameRate = frameRate }
-        settings.options.merge(matching(source, encoder: name)) { _, new in new }
+        if let session, session.encoder != "copy", EncoderCatalog.codecFamily(of: session.encoder) == source.codecName {
+            settings.encoder = session.encoder
+            settings.rateControl = session.rateControl
+            settings.speed = session.speed
+            settings.tune = session.tune
+            settings.options = session.options.filter { !["g", "bf", "threads", "x264-params", "x265-params"].contains($0.key) }
+        }
+        settings.options.merge(matching(source, encoder: settings.encoder)) { _, new in new }
         return settings
     }
 
