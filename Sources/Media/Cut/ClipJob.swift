@@ -176,9 +176,8 @@ final class ClipJob {
         let source = input.video
         let encoder: VideoEncoder
         if let e = spliceEncoder, reencode != nil { encoder = e } else {
-            var settings = try ReencodeSettings.splice(source: source.parameters, frameRate: source.frameRate,
+            let settings = try ReencodeSettings.splice(source: source.parameters, frameRate: source.frameRate,
                                                        like: options.sessionEncoder)
-            settings.threads = options.codecThreads
             encoder = try VideoEncoder(settings)
             if source.parameters.codecName == "ffv1" && encoder.parameters.extradata != source.parameters.extradata {
                 throw RecError.usage("this FFV1 stream was encoded with settings rec cannot match, so its start cannot be re-encoded to splice; "
@@ -189,7 +188,7 @@ final class ClipJob {
         for i in decode { durations[input.timings[i].pts] = input.timings[i].duration }
         let convert = reencode == nil ? nalInfo : nil
         return try SpliceSegment(decoding: source.parameters, encoder: encoder, present: present, timeBase: plan.timeBase,
-                                 durations: durations, threads: options.codecThreads) { [unowned self] p in
+                                 durations: durations, threads: reencode == nil ? 1 : options.codecThreads) { [unowned self] p in
             if let info = convert, NALUnits.isAnnexB(p.data) {
                 p.data = NALUnits.lengthPrefixed(NALUnits.splitAnnexB(p.data), lengthSize: info.lengthSize)
             }

@@ -22,8 +22,9 @@ public enum ClipWriter {
         /// The settings the source was encoded with, when rec encoded it (a session's ring or
         /// file): re-encoded frames use its encoder, speed and quality.
         public var sessionEncoder: EncoderSettings?
-        /// Threads for each decoder and encoder; 0 lets libavcodec choose. A save inside a
-        /// recording session takes 1, leaving the cores to the live encoder.
+        /// Threads for the decoder and encoder of a whole-clip re-encode (`--reencode`); 0 lets
+        /// libavcodec choose. A save inside a recording session takes 1, leaving the cores to the
+        /// live encoder. The head and tail of a splice always take 1 (they are a GOP at most).
         public var codecThreads: Int
 
         public init(progress: ((Double) -> Void)? = nil, sessionEncoder: EncoderSettings? = nil, codecThreads: Int = 0) {

@@ -61,7 +61,7 @@ public struct FileClipReader {
             var passed = Set<Int>()
             var lastVideoDTS = Int64.min
             let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
-            while var packet = try demuxer.read() {
+            while let packet = try demuxer.readMetadata() {
                 total += 1
                 let s = packet.streamIndex
                 seen.insert(s)
@@ -74,8 +74,6 @@ public struct FileClipReader {
                 if s == videoIndex {
                     if packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts { passed.insert(s) }
                     lastVideoDTS = max(lastVideoDTS, packet.dts)
-                    packet.data = []
-                    packet.sideData = []
                     timings += filler.push(packet).map(PacketTiming.init)
                 } else if packet.pts >= end {
                     passed.insert(s)
