@@ -22,10 +22,8 @@ final class ClipJob {
     private var spliceEncoder: VideoEncoder?
     private var written = 0
     private var lastReported = -1
-    // Where the plan's segments stand while packets stream through.
-    private var current = 0
-    private var received: [Int]
-    private var pending: [[EncodedPacket]]
+    /// Where the plan's segments stand while packets stream through.
+    private var router: SegmentRouter<EncodedPacket>
     private var splices: [Int: SpliceSegment] = [:]
     private var otherDTS: [Int: Int64] = [:]
     private var kept = 0
@@ -41,8 +39,7 @@ final class ClipJob {
         self.offset = plan.firstPresentedPTS
         let tb = plan.timeBase
         self.movieTimeScale = tb.num == 1 && tb.den >= 1000 ? tb.den : 90_000
-        received = Array(repeating: 0, count: plan.segments.count)
-        pending = Array(repeating: [], count: plan.segments.count)
+        router = SegmentRouter(plan.segments)
     }
 
     /// The other streams the container takes (by their index in the input, from 1), and a note
@@ -82,7 +79,7 @@ final class ClipJob {
                 try other(p, to: out)
             }
         }
-        guard current == plan.segments.count else {
+        guard router.isDone else {
             throw RecError.runtime("the source ended before the clip did (\(k) of \(input.timings.count) video packets read); is the file complete?")
         }
         try muxer.finish()
@@ -92,16 +89,11 @@ final class ClipJob {
     /// Hands video packet `k` (decode order) to every segment that needs it: now to the one being
     /// written, later to those after it.
     private func video(_ p: EncodedPacket, index k: Int) throws {
-        for (s, segment) in plan.segments.enumerated() where segment.range.contains(k) {
-            if s == current { try deliver(p, to: s) } else { pending[s].append(p) }
-            received[s] += 1
-        }
-        while current < plan.segments.count {
-            for p in pending[current] { try deliver(p, to: current) }
-            pending[current] = []
-            guard received[current] == plan.segments[current].range.count else { return }
-            try splices.removeValue(forKey: current)?.finish()
-            current += 1
+        for event in router.arrive(p, index: k) {
+            switch event {
+            case .deliver(let s, let packet): try deliver(packet, to: s)
+            case .finish(let s): try splices.removeValue(forKey: s)?.finish()
+            }
         }
     }
 
@@ -216,14 +208,5 @@ final class ClipJob {
         if let info = nalInfo { return NALUnits.lengthPrefixed(info.sets, lengthSize: info.lengthSize) + data }
         let header = input.video.parameters.extradata
         return NALUnits.isAnnexB(header) ? header + data : data
-    }
-}
-
-extension CutPlan.Segment {
-    /// The decode indices of the packets the segment reads.
-    var range: Range<Int> {
-        switch self {
-        case .copy(let r), .reencode(decode: let r, presentPTS: _): r
-        }
     }
 }
