@@ -21,11 +21,16 @@ import Testing
 
     /// Frames re-encoded from a session's ring use the session's encoder, speed and quality, and
     /// still match the source stream (SPS id 1, profile, level).
-    @Test func spliceUsesTheSessionsEncoderSettings() throws {
+    /// The parameters of a short H.264 stream rec encoded.
+    static func h264() throws -> CodecParameters {
         let path = Fixtures.temporary("mkv")
         defer { unlink(path) }
-        try Fixtures.encode(times: Fixtures.cfr(10), to: path)
-        let source = try Demuxer(path: path).streams[0].parameters
+        try Fixtures.encode(times: Fixtures.cfr(5), to: path)
+        return try Demuxer(path: path).streams[0].parameters
+    }
+
+    @Test func spliceUsesTheSessionsEncoderSettings() throws {
+        let source = try Self.h264()
         var session = EncoderSettings(encoder: "libx264", width: 320, height: 240, pixelFormat: .yuv420p,
                                       keyframeInterval: 30, rateControl: .crf(30))
         session.speed = "ultrafast"
@@ -39,5 +44,17 @@ import Testing
         #expect(settings.bFrames == 0)
         let generic = try ReencodeSettings.splice(source: source)
         #expect(generic.speed == "veryfast" && generic.rateControl == .crf(16))
+    }
+}
+
+extension SaveIsolationTests {
+    /// A session encoding H.264 with another encoder (hardware, say) keeps rec's own splice
+    /// encoder, whose parameter set ids rec controls.
+    @Test func anotherEncoderOfTheSameCodecKeepsTheSpliceEncoder() throws {
+        let source = try Self.h264()
+        let session = EncoderSettings(encoder: "h264_nvenc", width: 320, height: 240, pixelFormat: .yuv420p,
+                                      keyframeInterval: 30, rateControl: .crf(30))
+        let settings = try ReencodeSettings.splice(source: source, like: session)
+        #expect(settings.encoder == "libx264" && settings.rateControl == .crf(16))
     }
 }

@@ -26,8 +26,8 @@ public enum ReencodeSettings {
     /// rec knows) in a decoder that has seen both.
     ///
     /// With `session`, the settings rec encoded the source with (a session's ring or file), the
-    /// frames are encoded as the rest were: its encoder, speed, tune and rate control, when it
-    /// makes the source's codec.
+    /// frames are encoded as the rest were: its speed, tune, rate control and options, when it
+    /// is the encoder rec splices this codec with (libx264 for H.264, …).
     public static func splice(source: CodecParameters, frameRate: Rational? = nil,
                               like session: EncoderSettings? = nil) throws(RecError) -> EncoderSettings {
         guard let name = encoderName(forCodec: source.codecName) else {
@@ -49,8 +49,9 @@ public enum ReencodeSettings {
         default: break
         }
         if let frameRate { settings.frameRate = frameRate }
-        if let session, session.encoder != "copy", EncoderCatalog.codecFamily(of: session.encoder) == source.codecName {
-            settings.encoder = session.encoder
+        // Only the encoder rec knows how to match (SPS id, profile, level): a hardware encoder of
+        // the same codec would reuse the source's parameter set ids and break the splice.
+        if let session, session.encoder == name {
             settings.rateControl = session.rateControl
             settings.speed = session.speed
             settings.tune = session.tune
