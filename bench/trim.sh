@@ -6,8 +6,11 @@
 # at most 0.50), the frames each output presents and how many are off at the start and the end
 # (decoded with framemd5 and matched against the source's frames by hash; see framesoff.py).
 # Run by hand: bench/trim.sh [runs]   (default 5)
+# The long case (20-minute source, 5- and 17-minute cuts, wall time and peak memory):
+#   bench/trim.sh long [runs]   (runs bench/trim-long.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${1:-} == long ]]; then shift; exec bench/trim-long.sh "$@"; fi
 runs=${1:-5}
 from=21.5 to=39.5 fps=30
 first=$(awk -v t=$from -v r=$fps 'BEGIN { printf "%d", t * r + 0.5 }')

@@ -18,6 +18,9 @@
 #include <libavfilter/buffersink.h>
 #include <libavfilter/buffersrc.h>
 #include <malloc.h>
+#include <stdarg.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static inline int cffmpeg_averror(int e) { return AVERROR(e); }
 static const int CFFMPEG_AVERROR_EOF = AVERROR_EOF;
@@ -31,6 +34,27 @@ static inline void cffmpeg_strerror(int e, char *buf, size_t size) { av_strerror
 /// Quiets FFmpeg's own logging below the given level (av_log_set_level takes AV_LOG_* macros).
 static inline void cffmpeg_log_quiet(void) { av_log_set_level(AV_LOG_ERROR); }
 static inline void cffmpeg_log_silent(void) { av_log_set_level(AV_LOG_QUIET); }
+
+/// Where error lines go: defined in Swift (Media's FFmpegLog.swift, `@_cdecl`), which keeps them.
+extern void rec_ffmpeg_log_line(int level, const char *line);
+
+/// av_log's callback: formats error-level lines (the va_list must be read in C) for rec to attach
+/// to the failure they explain, then prints as FFmpeg's default callback does, by av_log_set_level.
+static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
+    if (level >= 0 && level <= AV_LOG_ERROR) {
+        char line[1024];
+        int prefix = 1;
+        va_list copy;
+        va_copy(copy, vl);
+        av_log_format_line2(avcl, level, fmt, copy, line, sizeof line, &prefix);
+        va_end(copy);
+        rec_ffmpeg_log_line(level, line);
+    }
+    av_log_default_callback(avcl, level, fmt, vl);
+}
+/// The calling thread's kernel id (Swift's Glibc module has no gettid); for per-thread state and priority.
+static inline pid_t cffmpeg_gettid(void) { return (pid_t)syscall(SYS_gettid); }
+static inline void cffmpeg_log_capture(void) { av_log_set_callback(cffmpeg_log_trampoline); }
 
 /// AVStream.time_base etc. are plain fields; these exist for macros only.
 static inline int64_t cffmpeg_rescale(int64_t a, AVRational from, AVRational to) {

@@ -19,6 +19,9 @@ public struct EncodedPacket: Sendable {
     /// Decoded for reference but not presented: an MP4 edit list hides it (FFmpeg's
     /// `AV_PKT_FLAG_DISCARD`). A player decodes it and shows nothing.
     public var isHidden = false
+    /// Side data the codec or container attached (FFmpeg's `AVPacketSideData`): Opus and AAC skip
+    /// samples, new extradata, and so on. A cut carries it through so the clip decodes the same.
+    public var sideData: [PacketSideData] = []
 
     public init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
                 isKeyframe: Bool, streamIndex: Int = 0, captureTime: Timestamp? = nil) {
@@ -48,5 +51,16 @@ extension EncodedPacket {
         dts -= shift
         if dts <= previous { dts = previous + 1 }
         previous = dts
+    }
+}
+
+/// One piece of a packet's side data: FFmpeg's `AVPacketSideDataType` as a number, and its bytes.
+public struct PacketSideData: Sendable, Equatable {
+    public var kind: Int32
+    public var bytes: [UInt8]
+
+    public init(kind: Int32, bytes: [UInt8]) {
+        self.kind = kind
+        self.bytes = bytes
     }
 }

@@ -12,7 +12,7 @@ import Testing
         let reader = try FileClipReader(path: input)
         let read = try reader.read(from: .microseconds(from), to: .microseconds(to))
         let container = ContainerFormat(path: "x.\(ext)")!
-        let plan = try CutPlanner.plan(packets: read.source.video.packets, from: read.from, to: read.to,
+        let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to,
                                        mode: keyframe ? .keyframe : .exact,
                                        strategy: container.hasEditLists ? .editList : .spliceReencode)
         let output = Fixtures.temporary(ext)
@@ -69,7 +69,7 @@ import Testing
         try Fixtures.encode(times: Fixtures.cfr(120), to: input, bFrames: 3)
         let reader = try FileClipReader(path: input)
         let read = try reader.read(from: .microseconds(Self.at(35)), to: .microseconds(Self.at(50)))
-        let plan = try CutPlanner.plan(packets: read.source.video.packets, from: read.from, to: read.to, strategy: .editList)
+        let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to, strategy: .editList)
         #expect(plan.prerollFrames == 5)
         let output = Fixtures.temporary("mp4")
         defer { try? FileManager.default.removeItem(atPath: output) }

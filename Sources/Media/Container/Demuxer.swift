@@ -14,6 +14,8 @@ public final class Demuxer {
         /// Start and duration in the stream's time base, if known.
         public var startTime: Int64?
         public var duration: Int64?
+        /// `AV_DISPOSITION_*` flags: the default track, forced, cover art, …
+        public var disposition: Int32 = 0
     }
 
     private var context: UnsafeMutablePointer<AVFormatContext>?
@@ -61,7 +63,8 @@ public final class Demuxer {
                     timeBase: tb,
                     frameRate: rate.num > 0 && rate.den > 0 ? Rational(rate) : nil,
                     startTime: st.pointee.start_time == CFFMPEG_NOPTS ? nil : st.pointee.start_time,
-                    duration: st.pointee.duration == CFFMPEG_NOPTS ? nil : st.pointee.duration))
+                    duration: st.pointee.duration == CFFMPEG_NOPTS ? nil : st.pointee.duration,
+                    disposition: st.pointee.disposition))
             }
         } catch {
             av_packet_free(&pkt)
@@ -103,10 +106,17 @@ public final class Demuxer {
         return r >= 0 ? Int(r) : nil
     }
 
-    /// The next packet in file order, or nil at the end of the file. Packets whose `pts` is unknown
-    /// take their `dts` (and the other way round). The corresponding C function is `av_read_frame`.
-    /// Packets of streams that appear after the file was opened (MPEG-TS can add them) are skipped.
-    public func read() throws(FFmpegError) -> EncodedPacket? {
+    /// The next packet in file order (with its side data), or nil at the end of the file. Packets
+    /// whose `pts` is unknown take their `dts` (and the other way round). The corresponding C
+    /// function is `av_read_frame`. Packets of streams that appear after the file was opened
+    /// (MPEG-TS can add them) are skipped.
+    public func read() throws(FFmpegError) -> EncodedPacket? { try next(payload: true) }
+
+    /// The next packet's times, flags and stream, without copying its bytes: what a cut plans
+    /// from. `data` is empty.
+    public func readMetadata() throws(FFmpegError) -> EncodedPacket? { try next(payload: false) }
+
+    private func next(payload: Bool) throws(FFmpegError) -> EncodedPacket? {
         while true {
             let r = av_read_frame(context, packet)
             if r == FFmpegError.eof { return nil }
@@ -114,7 +124,19 @@ public final class Demuxer {
             defer { av_packet_unref(packet) }
             let index = Int(packet.pointee.stream_index)
             guard index < streams.count else { continue }
-            return EncodedPacket(avPacket: packet, timeBase: streams[index].timeBase, streamIndex: index)
+            let tb = streams[index].timeBase
+            guard payload else {
+                let p = packet.pointee
+                let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
+                let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
+                var e = EncodedPacket(data: [], pts: pts, dts: dts, duration: p.duration, timeBase: tb,
+                                      isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: index)
+                e.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
+                return e
+            }
+            var p = EncodedPacket(avPacket: packet, timeBase: tb, streamIndex: index)
+            p.sideData = PacketSideData.copied(from: packet)
+            return p
         }
     }
 

@@ -21,10 +21,11 @@ public final class Muxer {
     /// - Parameters:
     ///   - container: libavformat's short name ("mp4", "matroska", "webm", "mov"); nil guesses from the path.
     ///   - options: muxer options, e.g. `["movflags": "frag_keyframe+empty_moov+default_base_moof"]`.
+    ///   - dispositions: `AV_DISPOSITION_*` flags by stream (the default track, …); none if empty.
     /// The corresponding C functions are `avformat_alloc_output_context2`, `avformat_new_stream`,
     /// `avio_open` and `avformat_write_header`.
     public init(path: String, container: String?, streams: [CodecParameters],
-                options: [String: String] = [:]) throws(FFmpegError) {
+                options: [String: String] = [:], dispositions: [Int32] = []) throws(FFmpegError) {
         self.path = path
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(avformat_alloc_output_context2(&ctx, nil, container, path), "avformat_alloc_output_context2(\(container ?? path))")
@@ -32,8 +33,9 @@ public final class Muxer {
         do throws(FFmpegError) {
             let c = try allocated(ctx, "avformat_alloc_output_context2")
             _ = try allocated(pkt, "av_packet_alloc")
-            for params in streams {
+            for (n, params) in streams.enumerated() {
                 let st = try allocated(avformat_new_stream(c, nil), "avformat_new_stream")
+                if n < dispositions.count { st.pointee.disposition = dispositions[n] }
                 try check(avcodec_parameters_copy(st.pointee.codecpar, params.pointer), "avcodec_parameters_copy")
                 st.pointee.codecpar.pointee.codec_tag = 0
                 st.pointee.time_base = params.timeBase.av
@@ -74,13 +76,14 @@ public final class Muxer {
         av_packet_free(&p)
     }
 
-    /// Writes one packet to stream `packet.streamIndex`, interleaving by dts.
+    /// Writes one packet (and its side data) to stream `packet.streamIndex`, interleaving by dts.
     /// The corresponding C function is `av_interleaved_write_frame`.
     public func write(_ packet: EncodedPacket) throws(FFmpegError) {
         guard let c = context else { throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "write after finish") }
         let index = packet.streamIndex
         precondition(index >= 0 && index < streamTimeBases.count, "stream index \(index) out of range")
         try packet.fill(self.packet, rescaledTo: streamTimeBases[index], streamIndex: Int32(index))
+        do { try packet.attachSideData(to: self.packet) } catch { av_packet_unref(self.packet); throw error }
         try check(av_interleaved_write_frame(c, self.packet), "av_interleaved_write_frame(\(path))")
         bytesWritten = c.pointee.pb.map { avio_tell($0) } ?? bytesWritten
     }

@@ -15,12 +15,36 @@ public enum ClipWriter {
         public var leftOut: [String] = []
     }
 
+    /// How a clip is written, beyond what it holds.
+    public struct Options {
+        /// Called now and then with the share of the clip's video written (0…1).
+        public var progress: ((Double) -> Void)?
+        /// The settings the source was encoded with, when rec encoded it (a session's ring or
+        /// file): re-encoded frames use its encoder, speed and quality.
+        public var sessionEncoder: EncoderSettings?
+        /// Threads for the decoder and encoder of a whole-clip re-encode (`--reencode`); 0 lets
+        /// libavcodec choose. A save inside a recording session takes 1, leaving the cores to the
+        /// live encoder. The head and tail of a splice always take 1 (they are a GOP at most).
+        public var codecThreads: Int
+
+        public init(progress: ((Double) -> Void)? = nil, sessionEncoder: EncoderSettings? = nil, codecThreads: Int = 0) {
+            self.progress = progress
+            self.sessionEncoder = sessionEncoder
+            self.codecThreads = codecThreads
+        }
+    }
+
     /// - Parameters:
     ///   - reencode: settings for `--reencode` (the whole range encoded again); nil copies.
     ///   - progress: called now and then with the share of the clip's video written (0…1).
-    public static func write(_ source: ClipSource, plan: CutPlan, to path: String, container: ContainerFormat,
+    public static func write(_ source: any ClipInput, plan: CutPlan, to path: String, container: ContainerFormat,
                              reencode: EncoderSettings? = nil,
                              progress: ((Double) -> Void)? = nil) throws(RecError) -> Report {
+        try write(source, plan: plan, to: path, container: container, reencode: reencode, options: Options(progress: progress))
+    }
+
+    public static func write(_ source: any ClipInput, plan: CutPlan, to path: String, container: ContainerFormat,
+                             reencode: EncoderSettings? = nil, options: Options) throws(RecError) -> Report {
         var plan = plan
         if reencode != nil, let whole = wholeRange(plan) {
             plan.segments = [.reencode(decode: whole, presentPTS: plan.firstPresentedPTS..<plan.presentedEndPTS)]
@@ -30,7 +54,7 @@ public enum ClipWriter {
         }
         let temporary = OutputPath.temporarySibling(of: path)
         do {
-            let job = try ClipJob(source: source, plan: plan, container: container, reencode: reencode, progress: progress)
+            let job = try ClipJob(input: source, plan: plan, container: container, reencode: reencode, options: options)
             let others = try job.run(to: temporary)
             if container.hasEditLists && plan.strategy == .editList && reencode == nil {
                 try EditListPatch.apply(to: temporary, trackID: 1, duration: plan.presentedEndPTS - plan.firstPresentedPTS,

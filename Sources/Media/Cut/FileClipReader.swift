@@ -6,6 +6,10 @@ import RecCore
 /// the other streams' packets until they too pass `to`. Seeks first, so a cut late in a long file
 /// reads only its own part.
 ///
+/// Reading keeps no payloads: it scans the packets' times and flags for the planner (a
+/// `FileClip`), whose `replay` reads the same packets again and hands them to the clip writer one
+/// at a time.
+///
 /// Times are on the file's timeline: 0 is the first video frame (the stream's start time).
 public struct FileClipReader {
     public let path: String
@@ -21,7 +25,8 @@ public struct FileClipReader {
         do {
             demuxer = try Demuxer(path: path)
         } catch {
-            throw .usage("cannot read \(path) as a video; is it a media file FFmpeg supports?", cause: error.description)
+            let why = error.reason.map { " (FFmpeg says: \($0))" } ?? ""
+            throw .usage("cannot read \(path) as a video\(why); is it a complete media file FFmpeg supports?", cause: error.description)
         }
         guard let v = demuxer.bestVideoStream else { throw .usage("\(path) has no video stream to cut") }
         videoIndex = v
@@ -38,14 +43,16 @@ public struct FileClipReader {
 
     public var video: Demuxer.Stream { demuxer.streams[videoIndex] }
 
-    /// The packets for a cut of `[from, to)` (file timeline), in stream time with the file's own
-    /// timestamps, durations filled. Returns the source and the range in stream time.
-    public func read(from: Timestamp, to: Timestamp) throws(RecError) -> (source: ClipSource, from: Timestamp, to: Timestamp) {
+    /// Scans the packets for a cut of `[from, to)` (file timeline), in stream time with the file's
+    /// own timestamps, durations filled. Returns the clip's input and the range in stream time.
+    public func read(from: Timestamp, to: Timestamp) throws(RecError) -> (source: FileClip, from: Timestamp, to: Timestamp) {
         let tb = video.timeBase
         let absFrom = Timestamp(value: start.rescaled(to: tb).value + from.rescaled(to: tb).value, timeBase: tb)
         let absTo = Timestamp(value: start.rescaled(to: tb).value + to.rescaled(to: tb).value, timeBase: tb)
-        var fillers = [Int: DurationFiller]()
-        var packets = [Int: [EncodedPacket]]()
+        var filler = DurationFiller()
+        var timings: [PacketTiming] = []
+        var counts = [Int: Int]()
+        var total = 0
         do {
             try demuxer.seek(stream: videoIndex, toKeyframeBefore: absFrom)
             // Streams that sent packets since the seek, and those whose packets have passed `to`.
@@ -54,18 +61,20 @@ public struct FileClipReader {
             var passed = Set<Int>()
             var lastVideoDTS = Int64.min
             let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
-            while let packet = try demuxer.read() {
+            while let packet = try demuxer.readMetadata() {
+                total += 1
                 let s = packet.streamIndex
                 seen.insert(s)
+                counts[s, default: 0] += 1
                 // A timecode or data track sends one packet, or a few: never waited for.
                 if !["audio", "video", "subtitle"].contains(demuxer.streams[s].parameters.mediaType) { passed.insert(s) }
-                packets[s, default: []].append(contentsOf: fillers[s, default: DurationFiller()].push(packet))
                 // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
                 // only a dts that increases can be trusted to say decoding has passed `to`.
                 let end = absTo.rescaled(to: packet.timeBase).value
                 if s == videoIndex {
                     if packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts { passed.insert(s) }
                     lastVideoDTS = max(lastVideoDTS, packet.dts)
+                    timings += filler.push(packet).map(PacketTiming.init)
                 } else if packet.pts >= end {
                     passed.insert(s)
                 }
@@ -76,11 +85,61 @@ public struct FileClipReader {
         } catch {
             throw error.recError("reading \(path) failed")
         }
-        for s in fillers.keys { packets[s, default: []].append(contentsOf: fillers[s]!.finish()) }
-        var videoPackets = packets[videoIndex] ?? []
-        DecodeTimes.repair(&videoPackets)
-        let others = demuxer.streams.filter { $0.index != videoIndex && !(packets[$0.index] ?? []).isEmpty }
-            .map { ClipSource.Stream(parameters: $0.parameters, packets: packets[$0.index]!) }
-        return (ClipSource(video: .init(parameters: video.parameters, packets: videoPackets, frameRate: video.frameRate), others: others), absFrom, absTo)
+        timings += filler.finish().map(PacketTiming.init)
+        DecodeTimes.repair(timings: &timings)
+        let others = demuxer.streams.filter { $0.index != videoIndex && counts[$0.index] != nil }
+        let v = video
+        let clip = FileClip(
+            path: path, seekStream: videoIndex, seekTime: absFrom, packetsToRead: total,
+            clipIndex: Dictionary(uniqueKeysWithValues: [(videoIndex, 0)] + others.enumerated().map { ($1.index, $0 + 1) }),
+            video: ClipTrack(parameters: v.parameters, frameRate: v.frameRate, disposition: v.disposition, packetCount: timings.count),
+            others: others.map { ClipTrack(parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index]!) },
+            timings: timings, timeBase: tb)
+        return (clip, absFrom, absTo)
+    }
+}
+
+/// A cut's part of a file, scanned: what the planner needs, and the way back to the packets.
+public struct FileClip: ClipInput, Sendable {
+    public let path: String
+    let seekStream: Int
+    let seekTime: Timestamp
+    /// Packets of every stream the scan read after seeking: `replay` reads as many.
+    let packetsToRead: Int
+    /// The file's stream index → the clip input's (0 video, 1… others).
+    let clipIndex: [Int: Int]
+    public let video: ClipTrack
+    public let others: [ClipTrack]
+    public let timings: [PacketTiming]
+    public let timeBase: Rational
+
+    /// Opens the file again, seeks as the scan did and hands over the same packets, one at a time.
+    public func replay(_ body: (EncodedPacket) throws -> Void) throws {
+        let demuxer = try Demuxer(path: path)
+        try demuxer.seek(stream: seekStream, toKeyframeBefore: seekTime)
+        var fillers = [Int: DurationFiller]()
+        var videoCount = 0
+        func hand(_ packets: [EncodedPacket], index: Int) throws {
+            for var p in packets {
+                p.streamIndex = index
+                try body(p)
+            }
+        }
+        for _ in 0..<packetsToRead {
+            guard var p = try demuxer.read() else { break }
+            guard let index = clipIndex[p.streamIndex] else { continue }
+            if index == 0 {
+                guard videoCount < timings.count, timings[videoCount].pts == p.pts else {
+                    throw RecError.runtime("\(path) read differently the second time (is it still being written?); try the cut again")
+                }
+                let t = timings[videoCount]
+                (p.dts, p.duration, p.streamIndex) = (t.dts, t.duration, 0)
+                videoCount += 1
+                try body(p)
+            } else {
+                try hand(fillers[index, default: DurationFiller(depth: 4)].push(p), index: index)
+            }
+        }
+        for (index, var filler) in fillers.sorted(by: { $0.key < $1.key }) { try hand(filler.finish(), index: index) }
     }
 }

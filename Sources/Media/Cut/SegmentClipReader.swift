@@ -2,7 +2,8 @@ import RecCore
 
 /// Reads what a cut of `[from, to)` needs from a segmented recording's files, in order, and puts
 /// every packet on the session timeline (in the first file's stream time base), as if the packets
-/// came from the ring: one continuous stream across the segment boundaries.
+/// came from the ring: one continuous stream across the segment boundaries. Like
+/// `FileClipReader`, it scans times only; the packets stream from the files when the clip is written.
 public enum SegmentClipReader {
     /// One segment file and the session time at which its own timeline is 0.
     public struct Part: Sendable {
@@ -16,32 +17,60 @@ public enum SegmentClipReader {
 
     /// The video packets of `parts` (the segments holding `[from, to)`, oldest first) from the
     /// keyframe at or before `from` to the first one that decodes at or after `to`, in session time.
-    public static func read(_ parts: [Part], from: Timestamp, to: Timestamp) throws(RecError) -> ClipSource {
-        var packets: [EncodedPacket] = []
-        var parameters: CodecParameters?
+    public static func read(_ parts: [Part], from: Timestamp, to: Timestamp) throws(RecError) -> SegmentClip {
+        var files: [FileClip] = []
+        var timings: [PacketTiming] = []
+        var video: ClipTrack?
         var timeBase: Rational?
         var lastDTS = Int64.min
         for part in parts {
             let reader = try FileClipReader(path: part.path)
             let tb = timeBase ?? reader.video.timeBase
-            (timeBase, parameters) = (tb, parameters ?? reader.video.parameters)
+            timeBase = tb
             let offset = part.start.rescaled(to: .microseconds).value
             let local = (from: Timestamp.microseconds(max(0, from.rescaled(to: .microseconds).value - offset)),
                          to: Timestamp.microseconds(to.rescaled(to: .microseconds).value - offset))
             // File time 0 is the stream's start; session time is that plus the part's start.
             let shift = Timestamp(value: reader.start.rescaled(to: tb).value - part.start.rescaled(to: tb).value, timeBase: tb)
-            for packet in try reader.read(from: local.from, to: local.to).source.video.packets {
-                var p = packet
+            let file = try reader.read(from: local.from, to: local.to).source
+            video = video ?? file.video
+            files.append(file)
+            for t in file.timings {
+                var p = EncodedPacket(data: [], pts: t.pts, dts: t.dts, duration: t.duration, timeBase: file.timeBase, isKeyframe: t.isKeyframe)
                 p.pts = Timestamp.rescale(p.pts, from: p.timeBase, to: tb)
                 p.dts = Timestamp.rescale(p.dts, from: p.timeBase, to: tb)
                 p.duration = Timestamp.rescale(p.duration, from: p.timeBase, to: tb)
                 p.timeBase = tb
                 p.move(back: shift, after: &lastDTS)
-                packets.append(p)
+                timings.append(PacketTiming(p))
             }
         }
-        guard let parameters else { throw .runtime("no segment file holds this range; check rec status for what is kept") }
-        DecodeTimes.repair(&packets)
-        return ClipSource(video: .init(parameters: parameters, packets: packets))
+        guard var video, let timeBase else { throw .runtime("no segment file holds this range; check rec status for what is kept") }
+        DecodeTimes.repair(timings: &timings)
+        video.packetCount = timings.count
+        return SegmentClip(files: files, video: video, timings: timings, timeBase: timeBase)
+    }
+}
+
+/// A cut's part of a segmented recording: the video of each file in turn, on one timeline.
+public struct SegmentClip: ClipInput, Sendable {
+    let files: [FileClip]
+    public let video: ClipTrack
+    public var others: [ClipTrack] { [] }
+    public let timings: [PacketTiming]
+    public let timeBase: Rational
+
+    public func replay(_ body: (EncodedPacket) throws -> Void) throws {
+        var k = 0
+        for file in files {
+            try file.replay { packet in
+                guard packet.streamIndex == 0, k < timings.count else { return }
+                var p = packet
+                let t = timings[k]
+                (p.pts, p.dts, p.duration, p.timeBase) = (t.pts, t.dts, t.duration, timeBase)
+                k += 1
+                try body(p)
+            }
+        }
     }
 }

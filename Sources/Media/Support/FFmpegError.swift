@@ -6,10 +6,13 @@ import RecCore
 public struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
     public var code: Int32
     public var operation: String
+    /// FFmpeg's own last error line on this thread, which usually says why ("moov atom not found").
+    public var reason: String?
 
     public init(code: Int32, operation: String) {
         self.code = code
         self.operation = operation
+        self.reason = FFmpegLog.takeLastError()
     }
 
     /// `av_strerror`'s text for the code.
@@ -19,7 +22,7 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    public var description: String { "\(operation): \(text)" }
+    public var description: String { "\(operation): \(text)" + (reason.map { " (FFmpeg says: \($0))" } ?? "") }
 
     public static let eof = CFFMPEG_AVERROR_EOF
     public static let again = CFFMPEG_EAGAIN

@@ -95,7 +95,7 @@ struct TrimCommand: ParsableCommand {
             throw .usage("--edit-list needs an MP4 or MOV output; Matroska and WebM have no edit lists, so leave it out for an exact cut")
         }
         let read = try reader.read(from: wanted.lowerBound, to: wanted.upperBound)
-        let plan = try CutPlanner.plan(packets: read.source.video.packets, from: read.from, to: read.to,
+        let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to,
                                        mode: keyframe ? .keyframe : .exact,
                                        strategy: editList ? .editList : .spliceReencode)
         if dryRun {

@@ -5,7 +5,17 @@
 /// packet decodes at the i-th smallest presentation time, `delay` frames back.
 public enum DecodeTimes {
     /// Whether dts strictly increase and never pass pts.
-    public static func areValid(_ packets: [EncodedPacket]) -> Bool {
+    public static func areValid(_ packets: [EncodedPacket]) -> Bool { areValid(timings: packets.map(PacketTiming.init)) }
+
+    /// Rebuilds the dts of one stream's packets (decode order) if they are not valid.
+    public static func repair(_ packets: inout [EncodedPacket]) {
+        var timings = packets.map(PacketTiming.init)
+        repair(timings: &timings)
+        for i in packets.indices { packets[i].dts = timings[i].dts }
+    }
+
+    /// Whether dts strictly increase and never pass pts.
+    public static func areValid(timings packets: [PacketTiming]) -> Bool {
         for (i, p) in packets.enumerated() {
             if p.dts > p.pts { return false }
             if i > 0 && p.dts <= packets[i - 1].dts { return false }
@@ -13,9 +23,9 @@ public enum DecodeTimes {
         return true
     }
 
-    /// Rebuilds the dts of one stream's packets (decode order) if they are not valid.
-    public static func repair(_ packets: inout [EncodedPacket]) {
-        guard !packets.isEmpty, !areValid(packets) else { return }
+    /// Rebuilds the dts of one stream's packet timings (decode order) if they are not valid.
+    public static func repair(timings packets: inout [PacketTiming]) {
+        guard !packets.isEmpty, !areValid(timings: packets) else { return }
         let sorted = packets.map(\.pts).sorted()
         var delay = 0
         while delay < packets.count && !(delay..<packets.count).allSatisfy({ sorted[$0 - delay] <= packets[$0].pts }) {

@@ -39,7 +39,7 @@ extension SessionHost {
         let mode: CutPlan.Mode = request.keyframe ? .keyframe : .exact
         // Exact in every player: re-encode the few frames an edit list would have to hide.
         let strategy: CutPlan.Strategy = .spliceReencode
-        let source: ClipSource
+        let source: any ClipInput
         let origin: String
         // Plan on the packets' own clock: the ring's is the session timeline; a file's starts at
         // its first frame's pts (the encoder delay), which is session time 0.
@@ -61,9 +61,16 @@ extension SessionHost {
             throw .unavailableRange(from: range.lowerBound, to: range.upperBound, holder: "the ring",
                                     availableFrom: ring.stats.start ?? .zero, availableTo: ring.stats.end ?? .zero)
         }
-        let plan = try CutPlanner.plan(packets: source.video.packets, from: planFrom, to: planTo, mode: mode, strategy: strategy)
+        let plan = try CutPlanner.plan(packets: source.timings, timeBase: source.timeBase, from: planFrom, to: planTo,
+                                       mode: mode, strategy: strategy)
         func session(_ t: Timestamp) -> Double { t.seconds - zero.seconds }
-        let written = try ClipWriter.write(source, plan: plan, to: request.output, container: container)
+        // Off the live encoder's CPU: a thread of its own at nice +10, one thread per codec, and
+        // frames re-encoded as the session encodes them.
+        let (output, encoder) = (request.output, configuration.recorder.encoder)
+        let written = try BackgroundWork.run { () throws(RecError) in
+            try ClipWriter.write(source, plan: plan, to: output, container: container,
+                                 options: .init(sessionEncoder: encoder, codecThreads: 1))
+        }
         if request.clear { _ = ring.clear(upTo: range.upperBound) }
         let dropped = recorder.droppedFrames(in: range)
         log?.write("saved \(request.output): \(plan.presentedFrames) frames, "

@@ -22,7 +22,7 @@ extension SessionHost {
 
     /// The packets of `range` from the segment files that hold it, on the session timeline.
     /// Waits (bounded) for a rotated-out segment in the range to be finished first.
-    func segmentSource(_ range: Range<Timestamp>, newest: Timestamp) throws(RecError) -> ClipSource {
+    func segmentSource(_ range: Range<Timestamp>, newest: Timestamp) throws(RecError) -> SegmentClip {
         guard let catalog = recorder.segmentCatalog else { throw .runtime("this session records no segments") }
         let deadline = Date().addingTimeInterval(60)
         var parts = catalog.covering(range)

@@ -1,0 +1,28 @@
+import CFFmpeg
+import RecCore
+
+extension PacketSideData {
+    /// Copies an `AVPacket`'s side data (`AVPacket.side_data`).
+    static func copied(from p: UnsafePointer<AVPacket>) -> [PacketSideData] {
+        guard let list = p.pointee.side_data else { return [] }
+        return (0..<Int(p.pointee.side_data_elems)).map { i in
+            let sd = list[i]
+            let bytes = sd.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(sd.size))) } ?? []
+            return PacketSideData(kind: Int32(bitPattern: sd.type.rawValue), bytes: bytes)
+        }
+    }
+}
+
+extension EncodedPacket {
+    /// Adds the packet's side data to an `AVPacket` filled from it. The corresponding C function
+    /// is `av_packet_new_side_data`.
+    func attachSideData(to p: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        for sd in sideData {
+            let kind = AVPacketSideDataType(rawValue: UInt32(bitPattern: sd.kind))
+            let dst = try allocated(av_packet_new_side_data(p, kind, sd.bytes.count), "av_packet_new_side_data")
+            sd.bytes.withUnsafeBufferPointer { src in
+                if let base = src.baseAddress { dst.update(from: base, count: src.count) }
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Which segments of a `CutPlan` get each packet as a clip's packets stream through, and when
+/// (pure: the clip writer carries the events out). Packets arrive once, in decode order; a packet
+/// goes to every segment whose range holds it (a copied keyframe also starts a re-encoded tail's
+/// decoding, say). Segments are written in clip order, so a segment after the one being written
+/// holds its packets until those before it are done: at most a GOP in the plans `CutPlanner` makes.
+public struct SegmentRouter<Packet> {
+    public enum Event {
+        /// Write (copy) or decode (re-encode) the packet as part of the segment.
+        case deliver(segment: Int, Packet)
+        /// The segment has had all its packets: flush its codecs.
+        case finish(segment: Int)
+    }
+
+    private let ranges: [Range<Int>]
+    private var current = 0
+    private var received: [Int]
+    private var held: [[Packet]]
+
+    public init(_ segments: [CutPlan.Segment]) {
+        ranges = segments.map(\.range)
+        received = Array(repeating: 0, count: segments.count)
+        held = Array(repeating: [], count: segments.count)
+    }
+
+    /// Whether every segment has been finished.
+    public var isDone: Bool { current == ranges.count }
+    /// Packets held for segments not yet being written.
+    public var heldCount: Int { held.reduce(0) { $0 + $1.count } }
+
+    /// Packet `index` (decode order) has arrived: what to do now.
+    public mutating func arrive(_ packet: Packet, index: Int) -> [Event] {
+        var events: [Event] = []
+        for s in ranges.indices where ranges[s].contains(index) {
+            if s == current { events.append(.deliver(segment: s, packet)) } else { held[s].append(packet) }
+            received[s] += 1
+        }
+        while current < ranges.count {
+            events += held[current].map { .deliver(segment: current, $0) }
+            held[current] = []
+            guard received[current] == ranges[current].count else { break }
+            events.append(.finish(segment: current))
+            current += 1
+        }
+        return events
+    }
+}
+
+extension CutPlan.Segment {
+    /// The decode indices of the packets the segment reads.
+    public var range: Range<Int> {
+        switch self {
+        case .copy(let r), .reencode(decode: let r, presentPTS: _): r
+        }
+    }
+}
