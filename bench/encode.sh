@@ -26,7 +26,7 @@ for size in 1280x720 1920x1080; do
   rec_times=(); ff_times=()
   for _ in $(seq "$runs"); do
     rec_times+=("$(time_it "$rec" record --source "file:$input" --pace off --preset default -o "$work/rec.mp4" --force)")
-    ff_times+=("$(time_it ffmpeg -v error -y -i "$input" -c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 \
+    ff_times+=("$(time_it ffmpeg -v error -y -i "$input" -c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -rc-lookahead 5 -x264-params sync-lookahead=0 \
       -pix_fmt yuv420p -movflags +faststart "$work/ffmpeg.mp4")")
   done
   got=$(ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames -of csv=p=0 "$work/rec.mp4")

@@ -54,7 +54,7 @@ skipped=$("$rec" status --session live --json | field live_skipped)
 for p in "${viewers[@]}"; do kill "$p" 2>/dev/null || true; done
 viewers=()
 
-ffmpeg -nostdin -v error -re -f lavfi -i testsrc2=size=1920x1080:rate=30 -c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 \
+ffmpeg -nostdin -v error -re -f lavfi -i testsrc2=size=1920x1080:rate=30 -c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -rc-lookahead 5 -x264-params sync-lookahead=0 \
   -pix_fmt yuv420p -f null - & ff=$!
 sleep 2; ffshare=$(cpu "$ff"); ffmem=$(rss_mb "$ff"); kill "$ff"; wait "$ff" 2>/dev/null || true
 

@@ -15,7 +15,8 @@ warmup=${2:-60}
 parts=${3:-1,2}
 source "$(dirname "$0")/common.sh"
 trap '"$rec" stop --session mem >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-x264=(-c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -pix_fmt yuv420p)
+# Recordings cap x264's look-ahead (EncoderLatency, docs/RELIABILITY.md): ffmpeg gets the same options.
+x264=(-c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -rc-lookahead 5 -x264-params sync-lookahead=0 -pix_fmt yuv420p)
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 wants() { [[ ",$parts," == *",$1,"* ]]; }
