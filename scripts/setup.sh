@@ -4,6 +4,8 @@
 set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
           libv4l-dev ffmpeg)
+# gcc builds Tests/FakeKernel/fakev4l2.c, the fake V4L2 driver the camera tests preload under libv4l2.
+packages+=(gcc libc6-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
