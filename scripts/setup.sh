@@ -12,6 +12,8 @@ packages+=("${players[@]}")
 packages+=(libsystemd-dev chrpath lintian man-db)
 # Live page (docs/LIVE.md): libmicrohttpd serves it; headless Chromium runs the page's test.
 packages+=(libmicrohttpd-dev chromium)
+# gcc builds Tests/FakeKernel/fakev4l2.c, the fake V4L2 driver the camera tests preload under libv4l2.
+packages+=(gcc libc6-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

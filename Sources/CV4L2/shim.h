@@ -11,8 +11,40 @@
 #include <sys/mman.h>
 #include <linux/videodev2.h>
 #include <libv4l2.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
 
-static inline int cv4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
+static pthread_once_t cv4l2_log_once = PTHREAD_ONCE_INIT;
+static inline void cv4l2_silence_log(void) {
+    // libv4l2 logs every failed call (a DQBUF with no frame ready, ~30 times a second) to stderr
+    // unless v4l2_log_file is set; FFmpeg points it at /dev/null too.
+    FILE *null_log = fopen("/dev/null", "we");
+    if (null_log) v4l2_log_file = null_log;
+}
+
+/// open(2), then v4l2_fd_open with V4L2_DISABLE_CONVERSION: libv4l2 then lists and sets the
+/// camera's own formats (with conversion on, a camera libv4lcontrol wants to flip in software lists
+/// only emulated RGB/YUV420 formats). Plugins still load: libv4l-mplane makes single-plane
+/// multi-planar devices look single-planar, and prints "Using mplane plugin for capture" to stdout,
+/// so fd 1 points at /dev/null meanwhile (rec's stdout may be JSON). Another thread's stdout write
+/// during those microseconds would be lost; rec opens cameras before it prints anything.
+static inline int cv4l2_open(const char *path, int flags) {
+    pthread_once(&cv4l2_log_once, cv4l2_silence_log);
+    int fd = open(path, flags);
+    if (fd < 0) return -1;
+    fflush(stdout);
+    int saved = dup(1);
+    int null_out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (saved >= 0 && null_out >= 0) dup2(null_out, 1);
+    int result = v4l2_fd_open(fd, V4L2_DISABLE_CONVERSION);
+    int error = errno;
+    fflush(stdout);
+    if (saved >= 0) { dup2(saved, 1); close(saved); }
+    if (null_out >= 0) close(null_out);
+    if (result < 0) { close(fd); errno = error; return -1; }
+    return result;
+}
 static inline int cv4l2_close(int fd) { return v4l2_close(fd); }
 static inline int cv4l2_ioctl(int fd, unsigned long request, void *arg) { return v4l2_ioctl(fd, request, arg); }
 static inline void *cv4l2_mmap(void *start, size_t length, int prot, int flags, int fd, int64_t offset) {
@@ -54,6 +86,31 @@ static const uint32_t CV4L2_CAP_STREAMING = V4L2_CAP_STREAMING;
 static const uint32_t CV4L2_CAP_DEVICE_CAPS = V4L2_CAP_DEVICE_CAPS;
 static const uint32_t CV4L2_CAP_META_CAPTURE = V4L2_CAP_META_CAPTURE;
 static const uint32_t CV4L2_CAP_TIMEPERFRAME = V4L2_CAP_TIMEPERFRAME;
+static const uint32_t CV4L2_CAP_IO_MC = V4L2_CAP_IO_MC;
+static const uint32_t CV4L2_CAP_VIDEO_CAPTURE_MPLANE = V4L2_CAP_VIDEO_CAPTURE_MPLANE;
+
+// Field orders (struct v4l2_pix_format.field).
+static const uint32_t CV4L2_FIELD_TOP = V4L2_FIELD_TOP;
+static const uint32_t CV4L2_FIELD_BOTTOM = V4L2_FIELD_BOTTOM;
+static const uint32_t CV4L2_FIELD_INTERLACED = V4L2_FIELD_INTERLACED;
+static const uint32_t CV4L2_FIELD_SEQ_TB = V4L2_FIELD_SEQ_TB;
+static const uint32_t CV4L2_FIELD_SEQ_BT = V4L2_FIELD_SEQ_BT;
+static const uint32_t CV4L2_FIELD_ALTERNATE = V4L2_FIELD_ALTERNATE;
+static const uint32_t CV4L2_FIELD_INTERLACED_TB = V4L2_FIELD_INTERLACED_TB;
+static const uint32_t CV4L2_FIELD_INTERLACED_BT = V4L2_FIELD_INTERLACED_BT;
+
+// Colour (struct v4l2_pix_format.colorspace, ycbcr_enc, quantization, xfer_func).
+static const uint32_t CV4L2_COLORSPACE_SMPTE170M = V4L2_COLORSPACE_SMPTE170M;
+static const uint32_t CV4L2_COLORSPACE_REC709 = V4L2_COLORSPACE_REC709;
+static const uint32_t CV4L2_COLORSPACE_SRGB = V4L2_COLORSPACE_SRGB;
+static const uint32_t CV4L2_COLORSPACE_JPEG = V4L2_COLORSPACE_JPEG;
+static const uint32_t CV4L2_COLORSPACE_BT2020 = V4L2_COLORSPACE_BT2020;
+static const uint32_t CV4L2_COLORSPACE_470_SYSTEM_BG = V4L2_COLORSPACE_470_SYSTEM_BG;
+static const uint32_t CV4L2_YCBCR_ENC_601 = V4L2_YCBCR_ENC_601;
+static const uint32_t CV4L2_YCBCR_ENC_709 = V4L2_YCBCR_ENC_709;
+static const uint32_t CV4L2_YCBCR_ENC_BT2020 = V4L2_YCBCR_ENC_BT2020;
+static const uint32_t CV4L2_QUANTIZATION_FULL_RANGE = V4L2_QUANTIZATION_FULL_RANGE;
+static const uint32_t CV4L2_QUANTIZATION_LIM_RANGE = V4L2_QUANTIZATION_LIM_RANGE;
 
 // Buffer flags (struct v4l2_buffer.flags).
 static const uint32_t CV4L2_BUF_FLAG_MAPPED = V4L2_BUF_FLAG_MAPPED;

@@ -70,7 +70,8 @@ struct V4L2FaultTests {
         #expect(try S.frames(camera, 3).count == 3)
         let error = #expect(throws: RecError.self) { try camera.nextFrame() }
         #expect(error?.message == "no frame from /dev/video0 for 5 s; the camera stopped delivering frames "
-                + "(check the cable and lighting, or whether another program took it) and try again")
+                + "(check the cable and lighting, or whether another program took it) and try again, "
+                + "or use --on-unplug wait to restart it automatically")
         #expect(error?.isCameraUnplugged == false)
         camera.stop()
         S.expectReleased(system)

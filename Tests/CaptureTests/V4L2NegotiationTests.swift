@@ -97,4 +97,13 @@ struct V4L2NegotiationTests {
                                                from: FakeProfile.usbWebcam.formats)
         #expect(chosen.mode == CameraMode(fourcc: .yuyv, size: FrameSize(width: 640, height: 480), interval: Rational(1, 30)))
     }
+
+    @Test func aBrokenRangeWithMinimumAboveMaximumIsAnErrorNotATrap() {
+        let broken = CameraFormat(fourcc: .yuyv, name: "YUYV", isCompressed: false, sizes: .stepwise(
+            min: FrameSize(width: 1920, height: 1080), max: FrameSize(width: 640, height: 480), step: FrameSize(width: 16, height: 8),
+            intervals: .discrete([Rational(1, 30)])))
+        #expect(throws: RecError.self) {
+            try ModeNegotiator.choose(CameraRequest(size: FrameSize(width: 1280, height: 720)), from: [broken])
+        }
+    }
 }

@@ -34,7 +34,7 @@ struct V4L2StreamingTests {
         try camera.start()
         #expect(camera.format == VideoFormat(width: 640, height: 480, pixelFormat: .yuyv422))
         #expect(camera.nominalFrameRate == Rational(30, 1))
-        #expect(camera.description == "/dev/video0 (HD Pro Webcam C920) YUYV 640x480@30")
+        #expect(camera.description == "/dev/video0 (HD Pro Webcam C920) YUYV 640x480@30, BT.601 limited")
         let frames = try Self.frames(camera, 10)
         #expect(frames.map(\.sequence) == Array(0..<10))
         #expect(frames.map(Self.number) == Array(0..<10))
@@ -198,7 +198,7 @@ struct V4L2StreamingTests {
     func camerasThatKeepTheirOwnRateStillStream(_ faults: FakeFaults) throws {
         let camera = Self.camera(FakeV4L2System.webcam(faults: faults), "640x480", 15)
         try camera.start()
-        #expect(camera.notes.first?.hasSuffix("it runs at its own rate") == true, "\(camera.notes)")
+        #expect(camera.notes.first?.contains("it runs at its own rate") == true, "\(camera.notes)")
         #expect(try camera.nextFrame() != nil)
     }
 

@@ -1,3 +1,4 @@
+import Glibc
 import RecCore
 
 /// The errors a V4L2 camera gives the user, each saying what to try next.
@@ -43,7 +44,8 @@ public enum CameraFault {
 
     static func watchdog(_ path: String, seconds: Double) -> RecError {
         .runtime("no frame from \(path) for \(formatSeconds(seconds)) s; the camera stopped delivering frames "
-                 + "(check the cable and lighting, or whether another program took it) and try again", location: path)
+                 + "(check the cable and lighting, or whether another program took it) and try again, "
+                 + "or use --on-unplug wait to restart it automatically", cause: stoppedCause, location: path)
     }
 
     static func undecodable(_ path: String, seconds: Double) -> RecError {
@@ -60,6 +62,38 @@ public enum CameraFault {
                  cause: unpluggedCause, location: path)
     }
 
+    static func didNotRecover(_ path: String, seconds: Double, _ last: RecError) -> RecError {
+        .runtime("\(path) came back but could not be restarted within \(formatSeconds(seconds)) s (\(last.message)); "
+                 + "replug it and start again", cause: last.cause, location: path)
+    }
+
+    /// The `cause` of a stall or a driver queue error: the camera is there but stopped; a close
+    /// and reopen usually restarts it (`--on-unplug wait` does that).
+    public static let stoppedCause = "camera stopped streaming"
+
+    static func queueError(_ path: String) -> RecError {
+        .runtime("\(path) reported an error on its queue (POLLERR) and stopped delivering frames; "
+                 + "try --on-unplug wait to restart it automatically, or a smaller --size", cause: stoppedCause, location: path)
+    }
+
+    static func bandwidth(_ path: String) -> RecError {
+        .runtime("\(path) cannot start: not enough USB bandwidth for this mode (ENOSPC); try --pixel-format MJPG, "
+                 + "a smaller --size or --fps, or another USB port (not a hub shared with another camera)",
+                 cause: "VIDIOC_STREAMON: \(DeviceErrno(ENOSPC))", location: path)
+    }
+
+    static func mediaController(_ path: String, driver: String, _ error: DeviceErrno) -> RecError {
+        .runtime("\(path) (\(driver)) is part of a media-controller pipeline, as Raspberry Pi cameras on the libcamera stack are; "
+                 + "rec cannot set it up: record with rpicam-vid (libcamera-vid), or run rec under libcamerify, "
+                 + "or configure the links with media-ctl first", cause: "VIDIOC_STREAMON: \(error)", location: path)
+    }
+
+    static func requeue(_ path: String, _ error: DeviceErrno) -> RecError {
+        .runtime("\(path) refused a buffer back (VIDIOC_QBUF: \(error)); the driver is in a bad state — "
+                 + "try --on-unplug wait to restart it automatically, or replug the camera", cause: "VIDIOC_QBUF: \(error)",
+                 location: path)
+    }
+
     private static func formatSeconds(_ s: Double) -> String {
         s == s.rounded() ? String(Int(s)) : String(s)
     }
@@ -68,4 +102,6 @@ public enum CameraFault {
 extension RecError {
     /// True for the error a camera throws when it was unplugged mid-stream.
     public var isCameraUnplugged: Bool { cause == CameraFault.unpluggedCause }
+    /// True for a camera that stalled or reported a queue error: a reopen may restart it.
+    public var isCameraStopped: Bool { cause == CameraFault.stoppedCause }
 }

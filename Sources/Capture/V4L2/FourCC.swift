@@ -29,6 +29,8 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     var isRaw: Bool { FourCC.raw.contains(self) }
     var isJPEG: Bool { FourCC.compressed.contains(self) }
     var isSupported: Bool { isRaw || isJPEG }
+    /// Whether rec can record this format (for callers outside Capture).
+    public var isReadable: Bool { isSupported }
 
     /// The four characters, trailing spaces trimmed ("MJPG", "YUYV").
     public var description: String {

@@ -5,9 +5,15 @@ import Glibc
 /// The real seam: libv4l2 (which converts exotic formats and works around driver quirks) for
 /// the device calls, the file system for /dev and /proc.
 public final class LibV4L2System: VideoDeviceSystem, Sendable {
-    public init() {}
+    /// Where the video nodes are: /dev, or `REC_DEVICE_DIR` (the fake-kernel tests point it at a
+    /// folder of stand-in nodes that their LD_PRELOAD driver claims).
+    let deviceDirectory: String
 
-    /// The corresponding C function is `v4l2_open`.
+    public init(deviceDirectory: String? = nil) {
+        self.deviceDirectory = deviceDirectory ?? ProcessInfo.processInfo.environment["REC_DEVICE_DIR"] ?? "/dev"
+    }
+
+    /// The corresponding C functions are `open` and `v4l2_fd_open` (conversion off; see shim.h).
     public func open(_ path: String, flags: Int32) -> Result<Int32, DeviceErrno> {
         let fd = cv4l2_open(path, flags | O_CLOEXEC)
         return fd < 0 ? .failure(DeviceErrno(cv4l2_errno())) : .success(fd)
@@ -40,15 +46,15 @@ public final class LibV4L2System: VideoDeviceSystem, Sendable {
     }
 
     public func videoDeviceNodes() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: deviceDirectory)) ?? []
         return names.compactMap { name -> (Int, String)? in
             guard name.hasPrefix("video"), let n = Int(name.dropFirst(5)) else { return nil }
-            return (n, "/dev/" + name)
+            return (n, deviceDirectory + "/" + name)
         }.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     public func stableLinks() -> [(link: String, target: String)] {
-        let directory = "/dev/v4l/by-id"
+        let directory = deviceDirectory + "/v4l/by-id"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.sorted().compactMap { name in
             let link = directory + "/" + name

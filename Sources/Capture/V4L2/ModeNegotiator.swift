@@ -44,6 +44,10 @@ public enum ModeNegotiator {
         let offered = formats.map(\.fourcc.description).joined(separator: ", ")
         let readable = formats.filter(\.fourcc.isSupported)
         guard let wanted = request.pixelFormat else {
+            guard !formats.isEmpty else {
+                throw .runtime("this camera offers no video formats (an empty loopback device, or a node that needs setting up "
+                               + "first); choose another --source (see `rec devices`)")
+            }
             guard !readable.isEmpty else {
                 throw .runtime("this camera offers only \(offered); rec reads YUYV, NV12 and MJPEG")
             }
@@ -83,6 +87,7 @@ public enum ModeNegotiator {
         case .discrete(let modes):
             return modes.map(\.size)
         case .stepwise(let min, let max, let step, _):
+            guard min.width <= max.width, min.height <= max.height else { return [] }
             guard let wanted else { return [max] }
             func snap(_ v: Int, _ lo: Int, _ hi: Int, _ s: Int) -> Int {
                 let clamped = Swift.min(Swift.max(v, lo), hi)
@@ -99,6 +104,7 @@ public enum ModeNegotiator {
         case .discrete(let modes):
             return modes.first { $0.size == size }?.intervals
         case .stepwise(let min, let max, let step, let intervals):
+            guard min.width <= max.width, min.height <= max.height else { return nil }
             let fits = (min.width...max.width).contains(size.width) && (min.height...max.height).contains(size.height)
                 && (size.width - min.width) % Swift.max(step.width, 1) == 0
                 && (size.height - min.height) % Swift.max(step.height, 1) == 0

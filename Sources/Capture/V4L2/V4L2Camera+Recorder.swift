@@ -18,9 +18,14 @@ extension V4L2Camera: CompressedFrameSource, ReconnectingSource {
 
     public var isLive: Bool { true }
 
-    public func isDisconnect(_ error: RecError) -> Bool { error.isCameraUnplugged }
+    /// Unplugs, stalls and queue errors: a close and reopen is how real cameras recover.
+    public func isDisconnect(_ error: RecError) -> Bool { error.isCameraUnplugged || error.isCameraStopped }
 
     public func reconnect(waitingUpTo seconds: Double) throws(RecError) {
         try reopen(waitingUpTo: seconds)
+    }
+
+    public func reconnect(waitingUpTo seconds: Double, stopping: () -> Bool) throws(RecError) {
+        try reopen(waitingUpTo: seconds, stopping: stopping)
     }
 }

@@ -24,12 +24,24 @@ extension V4L2Camera {
         let stable = system.stableLinks().first { $0.target == resolved(target) || $0.link == target }?.link
         info = CameraInfo(path: target, stablePath: stable ?? info?.stablePath, card: cap.card, driver: cap.driver,
                           busInfo: cap.busInfo, capabilities: cap.caps, formats: formats)
-        let negotiated = try ModeNegotiator.choose(request, from: formats)
-        notes = negotiated.notes
-        mode = try apply(negotiated.mode, stream)
+        isMediaController = cap.caps & CV4L2_CAP_IO_MC != 0
+        if let lockedMode {
+            // A reopen: the file already holds this mode, so the camera must deliver it again.
+            let set = try apply(lockedMode, stream)
+            guard set.fourcc == lockedMode.fourcc, set.size == lockedMode.size else {
+                throw RecError.runtime("\(target) came back as \(set), not \(lockedMode) as before; "
+                                       + "the recording cannot change mode mid-file — start a new one", location: target)
+            }
+            mode = set
+        } else {
+            let negotiated = try ModeNegotiator.choose(request, from: formats)
+            notes = negotiated.notes
+            mode = try apply(negotiated.mode, stream)
+        }
         try check(stream.mapBuffers(count: options.bufferCount), target)
         try check(stream.streamOn(), target)
         self.stream = stream
+        lockedMode = lockedMode ?? mode
         try applyControlSettings(fd: fd, target: target)
         try prepareConversion()
     }
@@ -54,6 +66,7 @@ extension V4L2Camera {
         }
         if actual.fourcc != wanted.fourcc { notes.append("asked for \(wanted.fourcc), the driver chose \(actual.fourcc)") }
         if actual.size != wanted.size { notes.append("asked for \(wanted.size), the driver chose \(actual.size)") }
+        signal = try CameraSignal(pix, fourcc: actual.fourcc, path: stream.path)
         let minimumLine = actual.size.width * (actual.fourcc == .yuyv ? 2 : 1)
         let bytesPerLine = max(Int(pix.bytesperline), minimumLine)
         let rows = actual.fourcc == .nv12 ? actual.size.height * 3 / 2 : actual.size.height
@@ -62,9 +75,15 @@ extension V4L2Camera {
 
         var parm = v4l2_streamparm()
         parm.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
-        guard case .success = system.control(stream.fd, CV4L2_VIDIOC_G_PARM, &parm),
-              parm.parm.capture.capability & CV4L2_CAP_TIMEPERFRAME != 0 else {
+        guard case .success = system.control(stream.fd, CV4L2_VIDIOC_G_PARM, &parm) else {
             notes.append("\(stream.path) does not let rec set its frame rate; it runs at its own rate")
+            return actual
+        }
+        guard parm.parm.capture.capability & CV4L2_CAP_TIMEPERFRAME != 0 else {
+            // A fixed-rate camera: its own interval, when it reports one, is the real rate.
+            if let own = rational(parm.parm.capture.timeperframe) { actual.interval = own }
+            notes.append("\(stream.path) does not let rec set its frame rate; it runs at its own rate"
+                         + (rational(parm.parm.capture.timeperframe) == nil ? "" : " (\(formatRate(actual.frameRate.doubleValue)) fps)"))
             return actual
         }
         parm.parm.capture.timeperframe = v4l2_fract(numerator: UInt32(wanted.interval.num), denominator: UInt32(wanted.interval.den))
@@ -116,6 +135,9 @@ extension V4L2Camera {
     func check(_ result: Result<Void, V4L2StreamError>, _ target: String) throws(RecError) {
         guard case .failure(let failure) = result else { return }
         switch failure.errno.rawValue {
+        case ENOSPC where failure.operation == "VIDIOC_STREAMON": throw CameraFault.bandwidth(target)
+        case _ where isMediaController && failure.operation == "VIDIOC_STREAMON":
+            throw CameraFault.mediaController(target, driver: info?.driver ?? "?", failure.errno)
         case EBUSY: throw CameraFault.busy(target, holders: system.processesHolding(resolved(target)), cause: failure.errno)
         case ENODEV: throw CameraFault.unplugged(target)
         default: throw CameraFault.device(target, failure.operation, failure.errno)

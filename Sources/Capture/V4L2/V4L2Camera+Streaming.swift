@@ -30,6 +30,7 @@ extension V4L2Camera {
                 frame.captureTime = buffer.captureTime
                 frame.sequence = buffer.sequence
                 copyRows(buffer.bytes, into: frame)
+                signal.tag(frame)
                 return frame
             } catch {
                 throw error.recError("cannot allocate a \(target) frame")
@@ -72,23 +73,25 @@ extension V4L2Camera {
     }
 
     /// Waits for a filled buffer, lends it to `body`, and queues it back to the driver when
-    /// `body` returns or throws. Error-flagged and short buffers are counted and skipped;
-    /// sequence gaps are counted. Throws the watchdog error after `Options.watchdogSeconds`
-    /// without a frame, and the unplugged error (`isCameraUnplugged`) on ENODEV or POLLERR.
+    /// `body` returns or throws. Polls before each DQBUF (a DQBUF on an empty queue only says
+    /// EAGAIN). Error-flagged, empty, short and (MJPEG) unterminated buffers are counted and
+    /// skipped; sequence gaps are counted. Throws the watchdog error after
+    /// `Options.watchdogSeconds` without a frame, the unplugged error (`isCameraUnplugged`) on
+    /// ENODEV, and the queue error on a POLLERR from a camera that is still there.
     func withNextBuffer<R>(_ body: (BorrowedBuffer) throws(RecError) -> R) throws(RecError) -> R {
         guard let stream else { throw RecError.runtime("\(path) is not started; call start() first") }
         let started = system.monotonicMicroseconds()
         while true {
+            try waitForBuffer(stream, since: started)
             let buffer: v4l2_buffer
             switch stream.dequeue() {
             case .success(let b): buffer = b
-            case .failure(.again):
-                try waitForBuffer(stream, since: started)
-                continue
+            case .failure(.again): continue
             case .failure(.noDevice): throw unplugged()
             case .failure(.io):
-                errorFrames += 1 // EIO: the driver lost a frame; wait for the next one
-                try waitForBuffer(stream, since: started)
+                // EIO: the driver lost a frame (its sequence gap counts it) and may have dequeued
+                // the buffer anyway; hand back every buffer it no longer holds.
+                try requeueLost(stream)
                 continue
             case .failure(let e): throw CameraFault.device(stream.path, "VIDIOC_DQBUF", e)
             }
@@ -96,32 +99,79 @@ extension V4L2Camera {
             guard stream.buffers.indices.contains(index) else {
                 throw CameraFault.device(stream.path, "VIDIOC_DQBUF (buffer index \(index) out of range)", .invalid)
             }
-            defer { stream.queue(index) }
             let numbered = clock.sequence(buffer.sequence)
             sequenceGaps += numbered.skipped
             let bytes = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(stream.buffers[index])
                 .prefix(Int(min(buffer.bytesused, UInt32(stream.buffers[index].count)))))
-            if buffer.flags & CV4L2_BUF_FLAG_ERROR != 0 || bytes.count < layout.minimumBytes {
+            if buffer.flags & CV4L2_BUF_FLAG_ERROR != 0 || bytes.count < layout.minimumBytes
+                || (mode?.fourcc.isJPEG == true && !JPEGCheck.isComplete(bytes)) {
                 errorFrames += 1
+                try requeue(stream, index)
+                // Only broken buffers for the watchdog's time is as bad as none.
+                if Double(system.monotonicMicroseconds() - started) / 1_000_000 >= options.watchdogSeconds {
+                    throw mode?.fourcc.isJPEG == true ? CameraFault.undecodable(path, seconds: options.watchdogSeconds)
+                                                      : CameraFault.watchdog(stream.path, seconds: options.watchdogSeconds)
+                }
                 continue
             }
-            let monotonic = buffer.flags & CV4L2_BUF_FLAG_TIMESTAMP_MASK == CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC
-            let time = monotonic ? Int64(buffer.timestamp.tv_sec) * 1_000_000 + Int64(buffer.timestamp.tv_usec)
-                                 : system.monotonicMicroseconds()
-            return try body(BorrowedBuffer(bytes: bytes, captureTime: clock.captureTime(time), sequence: numbered.sequence))
+            let time = captureMicroseconds(buffer)
+            let result: Result<R, RecError>
+            do throws(RecError) {
+                result = .success(try body(BorrowedBuffer(bytes: bytes, captureTime: clock.captureTime(time), sequence: numbered.sequence)))
+            } catch {
+                result = .failure(error)
+            }
+            try requeue(stream, index)
+            return try result.get()
         }
     }
 
-    /// poll(2) until the node is readable; the watchdog and unplug checks live here.
-    private func waitForBuffer(_ stream: V4L2Stream, since started: Int64) throws(RecError) {
-        switch system.waitReadable(stream.fd, timeoutMilliseconds: options.pollMilliseconds) {
-        case .success(let revents):
-            if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { throw unplugged() }
+    /// The driver's CLOCK_MONOTONIC timestamp, or ours now when it has none or it is not within
+    /// [now − 10 s, now + 1 s] (a driver stamping CLOCK_REALTIME, or garbage), as FFmpeg checks.
+    private func captureMicroseconds(_ buffer: v4l2_buffer) -> Int64 {
+        let now = system.monotonicMicroseconds()
+        guard buffer.flags & CV4L2_BUF_FLAG_TIMESTAMP_MASK == CV4L2_BUF_FLAG_TIMESTAMP_MONOTONIC else { return now }
+        let stamp = Int64(buffer.timestamp.tv_sec) * 1_000_000 + Int64(buffer.timestamp.tv_usec)
+        return stamp >= now - 10_000_000 && stamp <= now + 1_000_000 ? stamp : now
+    }
+
+    /// VIDIOC_QBUF, or the error that says so: a buffer the driver refuses back is lost for good.
+    private func requeue(_ stream: V4L2Stream, _ index: Int) throws(RecError) {
+        switch stream.queue(index) {
+        case .success: return
         case .failure(.noDevice): throw unplugged()
-        case .failure(let e): throw CameraFault.device(stream.path, "poll", e)
+        case .failure(let e): throw CameraFault.requeue(stream.path, e)
         }
-        let waited = Double(system.monotonicMicroseconds() - started) / 1_000_000
-        if waited >= options.watchdogSeconds { throw CameraFault.watchdog(stream.path, seconds: options.watchdogSeconds) }
+    }
+
+    /// After a DQBUF that failed with EIO: VIDIOC_QUERYBUF each buffer and queue the ones the
+    /// driver holds neither queued nor done.
+    private func requeueLost(_ stream: V4L2Stream) throws(RecError) {
+        for index in stream.buffers.indices {
+            guard case .success(let flags) = stream.flags(of: index) else { continue }
+            if flags & (CV4L2_BUF_FLAG_QUEUED | CV4L2_BUF_FLAG_DONE) == 0 { try requeue(stream, index) }
+        }
+    }
+
+    /// poll(2) until the node is readable; the watchdog, unplug and queue-error checks live here.
+    private func waitForBuffer(_ stream: V4L2Stream, since started: Int64) throws(RecError) {
+        while true {
+            switch system.waitReadable(stream.fd, timeoutMilliseconds: options.pollMilliseconds) {
+            case .success(let revents):
+                if revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                    // vb2 raises POLLERR after a queue error too; only a gone device is an unplug.
+                    if stream.isGone() { throw unplugged() }
+                    let path = stream.path
+                    stop()
+                    throw CameraFault.queueError(path)
+                }
+                if revents & Int16(POLLIN) != 0 { return }
+            case .failure(.noDevice): throw unplugged()
+            case .failure(let e): throw CameraFault.device(stream.path, "poll", e)
+            }
+            let waited = Double(system.monotonicMicroseconds() - started) / 1_000_000
+            if waited >= options.watchdogSeconds { throw CameraFault.watchdog(stream.path, seconds: options.watchdogSeconds) }
+        }
     }
 
     /// Releases the dead device and returns the error the recorder recognises.

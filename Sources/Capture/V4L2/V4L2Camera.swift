@@ -1,3 +1,4 @@
+import Glibc
 import Media
 import RecCore
 
@@ -42,6 +43,12 @@ public final class V4L2Camera: FrameSource {
     /// What the user should hear about the mode: fallbacks and what the driver changed.
     public internal(set) var notes: [String] = []
     public internal(set) var format = VideoFormat(width: 0, height: 0, pixelFormat: .none)
+    /// Colour and field order from VIDIOC_G_FMT, tagged on every raw frame.
+    var signal = CameraSignal.progressive601
+    /// After the first start, the mode a reopen must get again (a replug must not change the file's mode).
+    var lockedMode: CameraMode?
+    /// V4L2_CAP_IO_MC: a media-controller node (Raspberry Pi unicam, ISPs) whose pipeline is set up elsewhere.
+    var isMediaController = false
     /// Buffers the driver flagged V4L2_BUF_FLAG_ERROR, and frames that failed to decode.
     public internal(set) var errorFrames = 0
     /// Frames the driver dropped: gaps in the buffers' sequence numbers.
@@ -75,9 +82,9 @@ public final class V4L2Camera: FrameSource {
     /// Gaps in the driver's sequence numbers plus error-flagged or undecodable buffers.
     public var droppedFrames: Int { sequenceGaps + errorFrames }
 
-    /// "/dev/video0 (HD Pro Webcam C920) MJPG 1920x1080@30".
+    /// "/dev/video0 (HD Pro Webcam C920) MJPG 1920x1080@30, BT.601 full".
     public var description: String {
-        [path, info.map { "(\($0.card))" }, mode?.description].compactMap { $0 }.joined(separator: " ")
+        [path, info.map { "(\($0.card))" }, mode.map { "\($0), \(signal.description)" }].compactMap { $0 }.joined(separator: " ")
     }
 
     public func start() throws(RecError) {
@@ -96,32 +103,48 @@ public final class V4L2Camera: FrameSource {
         decoder = nil
     }
 
-    /// After an unplug: waits up to `seconds` for the same camera (by its /dev/v4l/by-id name when
-    /// it has one, so a new /dev/videoN number does not matter) to come back, then opens it in
-    /// the same mode. Capture times and sequence numbers continue from before the unplug.
-    public func reopen(waitingUpTo seconds: Double = 10) throws(RecError) {
+    /// After an unplug or a stall: waits up to `seconds` for the same camera (by its
+    /// /dev/v4l/by-id name when it has one, so a new /dev/videoN number does not matter) to come
+    /// back, then opens it in the same mode. Transient failures of a camera that is just coming
+    /// back (EBUSY, EIO, ETIMEDOUT, no permission yet) are retried until the deadline. Returns
+    /// early, closed, when `stopping()` turns true. Capture times and sequence numbers continue
+    /// from before.
+    public func reopen(waitingUpTo seconds: Double = 10, stopping: () -> Bool = { false }) throws(RecError) {
         stop()
         let target = info?.stablePath ?? path
         let deadline = system.monotonicMicroseconds() + Int64(seconds * 1_000_000)
-        while true {
+        var lastFailure: RecError?
+        while !stopping() {
             if system.videoDeviceNodes().contains(target) || system.stableLinks().contains(where: { $0.link == target }) {
                 do throws(RecError) {
                     clock.resume()
                     try open(target)
                     return
-                } catch where error.isCameraUnplugged || error.location == target
-                    && (error.code == .usage || error.cause == DeviceErrno.accessDenied.description) {
-                    // Gone again mid-setup, or udev has not yet given the new node its group and
-                    // permissions: wait and look again.
+                } catch where Self.isTransient(error, at: target) {
+                    // Gone again mid-setup, still resetting, or udev has not yet given the new
+                    // node its group and permissions: wait and look again.
+                    lastFailure = error
                     stop()
                 } catch {
                     stop()
                     throw error
                 }
             }
-            guard system.monotonicMicroseconds() < deadline else { throw CameraFault.didNotReturn(target, seconds: seconds) }
+            guard system.monotonicMicroseconds() < deadline else {
+                throw lastFailure.map { CameraFault.didNotRecover(target, seconds: seconds, $0) }
+                    ?? CameraFault.didNotReturn(target, seconds: seconds)
+            }
             system.sleep(milliseconds: 250)
         }
+    }
+
+    /// Errors a camera that was just replugged gives while it settles.
+    static func isTransient(_ error: RecError, at target: String) -> Bool {
+        if error.isCameraUnplugged { return true }
+        guard error.location == target else { return false }
+        if error.code == .usage { return true }
+        let transient = [EBUSY, EIO, ETIMEDOUT, EACCES, EPERM, ENOENT, EPROTO].map { DeviceErrno($0).description }
+        return transient.contains { error.cause?.hasSuffix($0) == true }
     }
 }
 

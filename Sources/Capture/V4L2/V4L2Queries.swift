@@ -47,6 +47,10 @@ struct V4L2Queries {
                 modes.append(SizeMode(size: size, intervals: intervals(of: fourcc, at: size)))
             } else {
                 let s = e.stepwise
+                // A driver bug seen in the wild: a range whose minimum exceeds its maximum offers nothing usable.
+                guard s.min_width <= s.max_width, s.min_height <= s.max_height, s.max_width > 0, s.max_height > 0 else {
+                    return .discrete([])
+                }
                 let continuous = e.type == CV4L2_FRMSIZE_TYPE_CONTINUOUS
                 let max = FrameSize(width: Int(s.max_width), height: Int(s.max_height))
                 return .stepwise(min: FrameSize(width: Int(s.min_width), height: Int(s.min_height)), max: max,

@@ -72,6 +72,20 @@ final class V4L2Stream {
         return system.control(fd, CV4L2_VIDIOC_QBUF, &buffer)
     }
 
+    /// VIDIOC_QUERYBUF's flags for buffer `index` (QUEUED, DONE, …).
+    func flags(of index: Int) -> Result<UInt32, DeviceErrno> {
+        var buffer = emptyBuffer()
+        buffer.index = UInt32(index)
+        return system.control(fd, CV4L2_VIDIOC_QUERYBUF, &buffer).map { buffer.flags }
+    }
+
+    /// Whether the device went away: VIDIOC_QUERYCAP fails with ENODEV (any ioctl does after an unplug).
+    func isGone() -> Bool {
+        var cap = v4l2_capability()
+        if case .failure(.noDevice) = system.control(fd, CV4L2_VIDIOC_QUERYCAP, &cap) { return true }
+        return false
+    }
+
     func close() {
         guard !closed else { return }
         closed = true

@@ -54,4 +54,13 @@ public protocol ReconnectingSource: FrameSource {
     /// Waits up to `seconds` for the same device to return and resumes streaming on the same
     /// timeline; throws if it does not come back.
     func reconnect(waitingUpTo seconds: Double) throws(RecError)
+    /// The same, returning early (with the device closed) once `stopping()` is true, so a stop
+    /// while waiting ends at once.
+    func reconnect(waitingUpTo seconds: Double, stopping: () -> Bool) throws(RecError)
+}
+
+extension ReconnectingSource {
+    public func reconnect(waitingUpTo seconds: Double, stopping: () -> Bool) throws(RecError) {
+        try reconnect(waitingUpTo: seconds)
+    }
 }

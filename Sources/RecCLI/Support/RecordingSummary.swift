@@ -15,6 +15,8 @@ struct RecordingSummary: Encodable {
     var framesEncoded: Int
     var droppedLate: Int
     var droppedBySource: Int
+    /// Times the camera went away (unplug, stall) and the recording resumed after it: gaps in the file.
+    var gaps: Int
     var realFrameRate: Double
     var bitrate: Double
     var bytes: Int64
@@ -33,6 +35,7 @@ struct RecordingSummary: Encodable {
         framesEncoded = s.framesEncoded
         droppedLate = s.droppedLate
         droppedBySource = s.droppedBySource
+        gaps = s.gaps
         realFrameRate = (s.realFrameRate * 1000).rounded() / 1000
         bitrate = s.bitrate.rounded()
         bytes = s.outputBytes
@@ -47,6 +50,9 @@ struct RecordingSummary: Encodable {
                      "  \(frames) frames in \(TimeText.clock(duration)), \(String(format: "%.2f", realFrameRate)) fps real, "
                         + "dropped \(droppedLate) late + \(droppedBySource) by the source",
                      "  \(source), \(mode), preset \(preset), \(StatusLine.bitrate(bitrate)), \(StatusLine.bytes(bytes))"]
+        if gaps > 0 {
+            lines.append("  \(gaps) gap\(gaps == 1 ? "" : "s"): the camera went away and the recording resumed when it came back")
+        }
         if let error { lines.append("  error: \(error)") }
         return lines.joined(separator: "\n")
     }

@@ -66,7 +66,9 @@ enum CameraFactory {
     /// The first capture device, for a recording without `--source`.
     static func firstCamera(system: any VideoDeviceSystem) throws(RecError) -> String {
         do {
-            return try V4L2Discovery.requireCameras(system: system)[0].path
+            // The first camera rec can read: an IR (GREY) node or an empty loopback may come first.
+            let cameras = try V4L2Discovery.requireCameras(system: system)
+            return (cameras.first { camera in camera.formats.contains { $0.fourcc.isReadable } } ?? cameras[0]).path
         } catch where error.location == nil {
             // Nothing to open at all (an error naming a node is a busy or forbidden camera instead).
             throw .usage("no --source given and no cameras found (no /dev/video* capture device); "

@@ -114,7 +114,8 @@ public final class SessionHost: ControlHandler {
                           bitrate: Int(s.bitrate), ringSpan: r.span.seconds, ringBytes: r.bytes,
                           output: s.outputPath, outputBytes: Int(s.outputBytes), lastError: s.lastError,
                           extra: ["ring_start": String(format: "%.3f", r.start?.seconds ?? 0),
-                                  "ring_end": String(format: "%.3f", r.end?.seconds ?? 0)].merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
+                                  "ring_end": String(format: "%.3f", r.end?.seconds ?? 0),
+                                  "gaps": String(s.gaps)].merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
     }
 
     public func snapshot(_ request: SnapshotRequest) throws(RecError) -> SnapshotReport {

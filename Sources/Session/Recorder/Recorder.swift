@@ -261,8 +261,10 @@ public final class Recorder: Sendable {
                     $0.gaps += 1
                     $0.lastError = "\(source.description) was unplugged; waiting up to \(Int(seconds)) s for it to return"
                 }
-                try r.reconnect(waitingUpTo: seconds)
+                try r.reconnect(waitingUpTo: seconds) { stopRequested.load(ordering: .acquiring) }
                 stats.withLock { $0.lastError = $0.fileError }
+                // A stop while waiting ends the recording cleanly with what it holds.
+                if stopRequested.load(ordering: .acquiring) { return nil }
             }
         }
     }
