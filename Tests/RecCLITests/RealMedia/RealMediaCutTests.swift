@@ -44,7 +44,13 @@ import Testing
         if c.chromium {
             let length = Double(expected.count) * c.source.frameDuration
             func browser() throws {
-                let browser = try Players.chromium(clip, times: [0, length - c.source.frameDuration / 2])
+                // Headless Chromium now and then draws the frame from before a seek (seen once in
+                // six runs, on clips it plays right the other five): a clip must show the right
+                // frames in one of two tries; a clip that is wrong is wrong both times.
+                var browser = try Players.chromium(clip, times: [0, length - c.source.frameDuration / 2])
+                if Signature.match(browser.frames, in: source) != [expected.first!, expected.last!] {
+                    browser = try Players.chromium(clip, times: [0, length - c.source.frameDuration / 2])
+                }
                 #expect(Signature.match(browser.frames, in: source) == [expected.first!, expected.last!], "Chromium")
                 #expect(abs(browser.duration - length) < 0.03, "Chromium: \(browser.duration) s for \(length) s of frames")
             }
