@@ -18,7 +18,7 @@ import Testing
 
     @Test(arguments: ["mp4", "mkv"])
     func killedRecordLosesAtMostHalfASecond(ext: String) throws {
-        var random = SeededRandom(seed: ext == "mp4" ? 11 : 12)
+        var random = SplitMix(seed: ext == "mp4" ? 11 : 12)
         let folder = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         var worst = 0.0
@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: ["mp4", "mkv"])
     func killedSessionLosesAtMostHalfASecond(ext: String) throws {
-        var random = SeededRandom(seed: ext == "mp4" ? 21 : 22)
+        var random = SplitMix(seed: ext == "mp4" ? 21 : 22)
         let box = try BackgroundSessionTests.Sandbox()
         var worst = 0.0
         for kill in 0..<Self.killsPerCase {
@@ -125,17 +125,8 @@ import Testing
     }
 }
 
-/// SplitMix64: the same moments on every run.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SplitMix {
+    /// A seeded moment in `range`: the same moments on every run.
     mutating func seconds(in range: ClosedRange<Double>) -> Double {
         range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
     }
