@@ -8,12 +8,9 @@
 #     Matroska cluster headers in a killed MKV, per second of 1080p30.
 # Run by hand: bench/crash.sh [seconds-of-video] [runs]
 set -euo pipefail
-cd "$(dirname "$0")/.."
 seconds=${1:-20}
 runs=${2:-3}
-{ swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
-rec=$(swift build -c release --show-bin-path)/rec
-work=$(mktemp -d)
+source "$(dirname "$0")/common.sh"
 trap 'rm -rf "$work"' EXIT
 
 # CPU seconds (user + sys) of a command, best of $runs.

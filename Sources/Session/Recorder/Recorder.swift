@@ -161,7 +161,7 @@ public final class Recorder: Sendable {
         encode.start()
     }
 
-    private func fail(_ error: RecError) {
+    func fail(_ error: RecError) {
         startupError.withLock { if $0 == nil { $0 = error } }
         stats.withLock {
             $0.lastError = error.description
@@ -368,27 +368,6 @@ public final class Recorder: Sendable {
             firstFrame.signal()
         }
         done.signal()
-    }
-
-    /// The file ended early (see `AssetWriter`): say so and, in a session, go on in the ring.
-    private func fileFailed(_ file: SegmentedWriter, _ error: FFmpegError) {
-        let code = -(file.failure ?? error).code
-        var disk = statvfs()
-        let folder = (file.path as NSString).deletingLastPathComponent
-        let free = statvfs(folder.isEmpty ? "." : folder, &disk) == 0 ? Int(disk.f_bavail) * Int(disk.f_frsize) : nil
-        let report = FileFailureReport(
-            path: file.path, reason: String(cString: strerror(code)), diskFull: code == ENOSPC || code == EDQUOT,
-            freeBytes: free, keptBytes: Int(file.durableBytes), keptUntil: file.completeBefore,
-            ringGoesOn: configuration.keepsRingWhenFileFails)
-        let failure = RecError.runtime(report.message, cause: error.description)
-        if configuration.keepsRingWhenFileFails {
-            stats.withLock {
-                $0.lastError = failure.description
-                $0.fileError = failure.description
-            }
-        } else {
-            fail(failure)
-        }
     }
 
     /// The file for a `copy` recording: the source's compressed stream, no encoder.
