@@ -14,6 +14,9 @@ packages+=(libsystemd-dev chrpath lintian man-db)
 packages+=(libmicrohttpd-dev chromium)
 # gcc builds Tests/FakeKernel/fakev4l2.c, the fake V4L2 driver the camera tests preload under libv4l2.
 packages+=(gcc libc6-dev)
+# Sound (issue 9): libavdevice reads PulseAudio/ALSA, libswresample converts and corrects drift;
+# the sound tests run a real PulseAudio with a null sink and play into it with paplay.
+packages+=(libavdevice-dev libswresample-dev pulseaudio pulseaudio-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

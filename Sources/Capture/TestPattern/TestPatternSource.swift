@@ -2,7 +2,8 @@ import Media
 import RecCore
 
 /// The built-in stand-in camera: a moving picture at a fixed rate, each frame stamped with its
-/// number (`FrameStamp`) and timed exactly at `n / fps` seconds. Needs no hardware.
+/// number (`FrameStamp`) and timed exactly at `n / fps` seconds; the first frame of every whole
+/// second lights the second mark (`TestPattern.secondMark`). Needs no hardware.
 public final class TestPatternSource: FrameSource {
     private let pattern: TestPattern
     private let pool: FramePool
@@ -30,7 +31,7 @@ public final class TestPatternSource: FrameSource {
             let frame = try pool.next()
             frame.captureTime = time
             frame.sequence = next
-            pattern.draw(Int(next), into: frame)
+            pattern.draw(Int(next), into: frame, marksSecond: next % Int64(fps) == 0)
             next += 1
             return frame
         } catch {

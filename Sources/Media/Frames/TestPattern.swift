@@ -34,8 +34,18 @@ public final class TestPattern {
 
     public var format: VideoFormat { VideoFormat(width: width, height: height, pixelFormat: .yuv420p) }
 
-    /// Draws picture `index` into a yuv420p frame of this pattern's size.
-    public func draw(_ index: Int, into frame: VideoFrame) {
+    /// Where the picture marks a whole second of the session timeline: a block in the bottom-left
+    /// corner, an eighth of the picture each way, bright (235) on the frame that starts a second,
+    /// dark (16) on every other. The stand-in tone clicks at the same instants (`--audio test`),
+    /// so sync can be measured from a recording alone.
+    public var secondMark: (x: Int, y: Int, width: Int, height: Int) {
+        let w = max(2, width / 8 & ~1), h = max(2, height / 8 & ~1)
+        return (0, height - h, w, h)
+    }
+
+    /// Draws picture `index` into a yuv420p frame of this pattern's size; `marksSecond` lights
+    /// the second mark.
+    public func draw(_ index: Int, into frame: VideoFrame, marksSecond: Bool = false) {
         guard let (y, ys) = frame.plane(0), let (u, us) = frame.plane(1), let (v, vs) = frame.plane(2) else { return }
         let shift = (index * 4) % pad
         let w = width + pad
@@ -55,6 +65,10 @@ public final class TestPattern {
         for row in 0..<((height + 1) / 2) {
             (u + row * us).update(repeating: cu, count: (width + 1) / 2)
             (v + row * vs).update(repeating: cv, count: (width + 1) / 2)
+        }
+        let mark = secondMark
+        for row in mark.y..<(mark.y + mark.height) {
+            (y + row * ys + mark.x).update(repeating: marksSecond ? 235 : 16, count: mark.width)
         }
         FrameStamp.draw(index, luma: y, bytesPerRow: ys, width: width, height: height)
     }

@@ -1,0 +1,51 @@
+/// What `--audio` names: no sound, a sound server's or ALSA's input, the source file's own sound,
+/// or the stand-in tone. Parsed here (pure); Capture opens it through libavdevice.
+public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
+    /// `none`: silent video (the default: a camera session records only what it was asked to).
+    case none
+    /// `default`: the sound server's default input (PulseAudio or PipeWire's pulse server).
+    case pulse(device: String?)
+    /// `alsa:hw:1,0`: an ALSA capture device.
+    case alsa(device: String)
+    /// `file`: the sound of a `file:` source, on the same timeline as its pictures.
+    case file
+    /// `test`: a 440 Hz tone with a click at every whole second of the session timeline, at the
+    /// instants the stand-in camera's picture marks the second. `test:skew=0.002` makes its clock
+    /// run 0.2 % fast (a test-only knob: drift correction must hide it).
+    case test(skew: Double)
+
+    public static func parse(_ text: String?) throws(RecError) -> AudioSpec {
+        guard let text, !text.isEmpty, text != "none" else { return .none }
+        if text == "default" || text == "pulse" { return .pulse(device: nil) }
+        if text.hasPrefix("pulse:") {
+            let name = String(text.dropFirst(6))
+            return .pulse(device: name.isEmpty || name == "default" ? nil : name)
+        }
+        if text.hasPrefix("alsa:") {
+            let name = String(text.dropFirst(5))
+            guard !name.isEmpty else { throw .usage("'alsa:' needs a device, e.g. --audio alsa:hw:1,0 (see 'rec devices')") }
+            return .alsa(device: name)
+        }
+        if text == "file" { return .file }
+        if text == "test" { return .test(skew: 0) }
+        if text.hasPrefix("test:skew=") {
+            guard let skew = Double(text.dropFirst(10)), skew.isFinite, abs(skew) <= 0.05 else {
+                throw .usage("'\(text)' is not a test skew; write test:skew=0.002 (a fraction, at most ±0.05)")
+            }
+            return .test(skew: skew)
+        }
+        throw .usage("unknown audio source '\(text)'; use none, default, pulse:NAME, alsa:DEVICE, file or test (see 'rec devices')")
+    }
+
+    public var isNone: Bool { self == .none }
+
+    public var description: String {
+        switch self {
+        case .none: return "none"
+        case .pulse(let d): return "pulse:\(d ?? "default")"
+        case .alsa(let d): return "alsa:\(d)"
+        case .file: return "file"
+        case .test(let skew): return skew == 0 ? "test" : "test:skew=\(skew)"
+        }
+    }
+}
