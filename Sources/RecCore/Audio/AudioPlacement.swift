@@ -17,12 +17,19 @@ public struct AudioPlacement: Sendable, Equatable {
     /// The output samples the compensation is spread over (at least the chunk's length, so the
     /// stretch stays far below what an ear hears).
     public var compensationDistance: Int
+    /// Set only on the placement that starts the timeline (the first chunk placed): the output
+    /// sample, counted from session time 0 at the output rate, at which the chunk's first kept
+    /// sample goes. It is the pipeline's first pts (time base 1/output rate) and never negative:
+    /// sound from before the first picture is left out with `drop`. nil on every other placement.
+    public var start: Int64?
 
-    public init(silence: Int = 0, drop: Int = 0, compensation: Int = 0, compensationDistance: Int = 0) {
+    public init(silence: Int = 0, drop: Int = 0, compensation: Int = 0, compensationDistance: Int = 0,
+                start: Int64? = nil) {
         self.silence = silence
         self.drop = drop
         self.compensation = compensation
         self.compensationDistance = compensationDistance
+        self.start = start
     }
 
     /// Nothing to do: the chunk goes on right after the last one, as it is.
