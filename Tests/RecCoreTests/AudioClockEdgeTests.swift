@@ -48,6 +48,7 @@ import Testing
         let device = SimulatedDevice(skew: 0.001, seconds: 400, gapAt: 60.3, gapSeconds: 300, seed: 8)
         let run = ClockRun(device)
         let gap = try #require(run.silences.first)
+        run.report("400 s, +0.1 %, 5 min suspend", 400, except: run.unconfirmed)
         #expect(run.silences.count == 1 && run.clock.gaps == 1 && run.clock.clockBreaks == 0)
         #expect(abs(Double(gap.samples) - 300 * 48_000) <= Double(device.chunk))
         #expect(run.clock.gapSamples == Int64(gap.samples))
@@ -68,6 +69,7 @@ import Testing
     @Test func timeGoingBackIsDropped() {
         let device = SimulatedDevice(skew: -0.001, seconds: 60, gapAt: 30.3, gapSeconds: -1, seed: 10)
         let run = ClockRun(device)
+        run.report("1 min, -0.1 %, time back 1 s", 60)
         #expect(run.silences.isEmpty)
         #expect(abs(Double(run.dropped) - 48_000) <= Double(device.chunk))
         #expect(run.clock.droppedSamples == run.dropped)

@@ -129,11 +129,12 @@ struct ClockRun {
     /// A line of figures for the test log (and for docs/TIMESTAMPS.md).
     func report(_ name: String, _ seconds: Int, except: Set<Int> = []) {
         let third = seconds / 3
+        func text(_ range: ClosedRange<Int>) -> String {
+            clicks.contains { range.contains($0.second) } ? Self.ms(worst(range, except: except)) : "no clicks"
+        }
         let parts = [
-            "start \(Self.ms(worst(2...60, except: except)))",
-            "middle \(Self.ms(worst(third...(2 * third), except: except)))",
-            "end \(Self.ms(worst((seconds - 60)...seconds, except: except)))",
-            "all \(Self.ms(worst(2...seconds, except: except)))",
+            "start \(text(2...60))", "middle \(text(third...(2 * third)))", "end \(text((seconds - 60)...seconds))",
+            "all \(text(2...seconds))",
             "drift error after 30 s \(worstDriftError.map { "\(Self.round($0, 1)) ppm" } ?? "unmeasured")",
             "stretch \(Self.round(maximumStretch * 100, 3)) %",
             "silence \(silence) in \(silences.count) gaps, dropped \(dropped)",
