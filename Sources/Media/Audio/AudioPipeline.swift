@@ -15,7 +15,10 @@ import RecCore
 /// Packets are stream 1 of the session (video is 0), in 1/rate, every one a keyframe, with the
 /// encoder's pts, dts and duration: AAC's first packet starts 1024 samples before the first
 /// frame (its priming, which an MP4 edit list hides) and libopus's 312 at 48 kHz (its pre-skip);
-/// both are also in `parameters` as `initial_padding`.
+/// both are also in `parameters` as `initial_padding`. Side data is carried: libopus marks its
+/// last packet's padding (`AV_PKT_DATA_SKIP_SAMPLES`), and flac ends with an empty packet, at
+/// the end position with duration 0, that carries only the final STREAMINFO
+/// (`AV_PKT_DATA_NEW_EXTRADATA`, which Matroska writes back into the header).
 public final class AudioPipeline {
     private let encoder: AudioEncoder
     private let resampler: AudioResampler
@@ -39,7 +42,7 @@ public final class AudioPipeline {
     /// 24000, 16000, 12000, 8000; aac: the AAC rates) refuses any other rate.
     public init(encoding: AudioEncoding, input: AudioFormat) throws(FFmpegError) {
         guard input.sampleRate > 0, (1...64).contains(input.channels) else {
-            throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "audio input \(input) has no rate or channels")
+            throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "audio input \(input) needs a sample rate and 1 to 64 channels")
         }
         encoder = try AudioEncoder(encoding, input: input.sampleFormat)
         resampler = try AudioResampler(from: input, to: encoder.format)

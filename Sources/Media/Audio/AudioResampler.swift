@@ -126,8 +126,9 @@ final class AudioResampler {
     /// Grows the output buffer to hold at least `samples`.
     private func reserve(_ samples: Int) throws(FFmpegError) {
         guard samples > capacity else { return }
-        av_freep(planes)
         let size = max(samples, 2 * capacity, 4096)
+        av_freep(planes)
+        capacity = 0
         try check(av_samples_alloc(planes, nil, Int32(output.channels), Int32(size), AVSampleFormat(rawValue: output.sampleFormat), 0),
                   "av_samples_alloc(\(size))")
         capacity = size
