@@ -37,6 +37,13 @@ struct EncoderCatalogTests {
         (#"{"container": "webm", "encoder": "libvpx-vp9", "preset": "fast"}"#, #"libvpx-vp9 has no option 'preset' (remove "preset" or set the encoder's own speed option in "options"); `ffmpeg -h encoder=libvpx-vp9`"#),
         (#"{"container": "mp4", "encoder": "libx264", "options": {"no-such-option": "1"}}"#, "libx264 has no option 'no-such-option';"),
         (#"{"container": "mp4", "encoder": "libx264", "options": {"bf": "many"}}"#, "libx264 rejects bf=many ("),
+        (#"{"container": "mkv", "encoder": "libx264", "audio": "libopus", "audio_rate": 44100}"#,
+         #"libopus cannot record at 44100 Hz; set "audio_rate" to one of 48000, 24000, 16000, 12000, 8000 (the nearest is 48000)"#),
+        (#"{"container": "mkv", "encoder": "copy", "audio": "opus", "audio_rate": 22050}"#, "libopus cannot record at 22050 Hz;"),
+        (#"{"container": "mp4", "encoder": "libx264", "audio_rate": 50000}"#, #"aac cannot record at 50000 Hz; set "audio_rate" to one of 96000, 88200, 64000, 48000,"#),
+        (#"{"container": "mp4", "encoder": "libx264", "audio_bitrate": "1M"}"#, #""audio_bitrate" 1M is outside what aac takes at 48000 Hz, 2 ch: use 6k to 576k"#),
+        (#"{"container": "webm", "encoder": "libvpx-vp9", "audio_channels": 1, "audio_bitrate": "300k"}"#,
+         #""audio_bitrate" 300k is outside what libopus takes at 48000 Hz, 1 ch: use 6k to 256k"#),
     ])
     func rejectsWhatThisFFmpegCannotDo(json: String, message: String) {
         #expect {
@@ -48,6 +55,16 @@ struct EncoderCatalogTests {
             if !ok { Issue.record("got: \(e.message)") }
             return ok
         }
+    }
+
+    /// Sound this FFmpeg can record, opened for real: what validates opens.
+    @Test(arguments: [#"{"container": "mkv", "encoder": "libx264", "audio": "libopus", "audio_rate": 24000, "audio_bitrate": "64k"}"#,
+                      #"{"container": "mov", "encoder": "libx264", "audio": "pcm_s16le", "audio_channels": 8}"#,
+                      #"{"container": "mp4", "encoder": "libx264", "audio_rate": 44100, "audio_bitrate": "512k"}"#])
+    func soundThatValidatesOpens(json: String) throws {
+        try validate(json)
+        let encoding = try #require(try Preset.parse(json, name: "mine", origin: "/p/mine.json").audioEncoding)
+        _ = try AudioPipeline(encoding: encoding, input: .s16(rate: 48_000, channels: 2))
     }
 
     /// `PresetFiles.local` on a real folder: only .json files count, and a missing file is a usage error.

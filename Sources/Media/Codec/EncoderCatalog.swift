@@ -3,7 +3,8 @@ import RecCore
 
 /// The video encoders this FFmpeg offers, and the checks on a preset that only the installed
 /// FFmpeg can make: that the encoder exists and is video, that the container holds its codec,
-/// that it takes the pixel format, and that it has every option the preset sets.
+/// that it takes the pixel format, that it has every option the preset sets, and that the sound
+/// encoder takes the preset's rate and bitrate (EncoderCatalog+Audio.swift).
 public enum EncoderCatalog {
     /// The names of every video encoder, sorted. The corresponding C functions are
     /// `av_codec_iterate` and `av_codec_is_encoder`.
@@ -42,11 +43,13 @@ public enum EncoderCatalog {
         return names
     }
 
-    /// Checks a parsed preset against this FFmpeg. `origin` (a path or "built-in") goes into the
-    /// message and the error's location. Throws `RecError.usage` saying what to change.
+    /// Checks a parsed preset against this FFmpeg, its sound included (`validateAudio`). `origin`
+    /// (a path or "built-in") goes into the message and the error's location. Throws
+    /// `RecError.usage` saying what to change.
     public static func validate(_ preset: Preset, origin: String = "built-in") throws(RecError) {
         let subject = "preset '\(preset.name)' (\(origin))"
         func fail(_ message: String) -> RecError { .usage("\(subject): \(message)", location: origin) }
+        try validateAudio(preset, fail: fail)
         guard !preset.isCopy else { return }
         guard let codec = avcodec_find_encoder_by_name(preset.encoder) else {
             throw fail("unknown encoder '\(preset.encoder)'; \(suggestion(for: preset.encoder))")

@@ -1,7 +1,8 @@
 /// How a recording's sound is encoded: made from a preset's audio keys (docs/PRESETS.md).
 /// Pure: Media turns it into an encoder.
 public struct AudioEncoding: Sendable, Equatable {
-    /// A libavcodec audio encoder name: "aac" (FFmpeg's native AAC), "libopus", "flac", "pcm_s16le".
+    /// A libavcodec audio encoder name: "aac" (FFmpeg's native AAC), "libopus", "flac", "pcm_s16le",
+    /// "pcm_s24le".
     public var encoder: String
     /// Samples per second of the encoded stream (and of the session's audio timeline).
     public var sampleRate: Int
@@ -16,11 +17,15 @@ public struct AudioEncoding: Sendable, Equatable {
         self.bitrate = bitrate
     }
 
-    /// The default for a container: AAC for MP4/MOV/Matroska, Opus for WebM, FLAC when the
-    /// video is lossless.
+    /// The default for a container: AAC 160 kb/s for MP4/MOV/Matroska, Opus 128 kb/s for WebM.
+    /// When the video is lossless, the sound is too where the container holds a lossless codec
+    /// FFmpeg 5.1 writes without its experimental flag: FLAC in Matroska, 24-bit PCM in MOV (its
+    /// mov muxer refuses FLAC); MP4 (FLAC only experimental) and WebM (Opus or Vorbis only) keep
+    /// their lossy default.
     public static func standard(for container: Container, lossless: Bool = false) -> AudioEncoding {
-        if lossless { return AudioEncoding(encoder: container == .webm ? "libopus" : "flac") }
         switch container {
+        case .mkv where lossless: return AudioEncoding(encoder: "flac")
+        case .mov where lossless: return AudioEncoding(encoder: "pcm_s24le")
         case .webm: return AudioEncoding(encoder: "libopus", bitrate: 128_000)
         default: return AudioEncoding(encoder: "aac", bitrate: 160_000)
         }

@@ -53,10 +53,11 @@ public enum BuiltinPresets {
         """,
         "lossless": """
         {
-          "description": "FFV1 in Matroska: every pixel kept, in the source's own pixel format; big files",
+          "description": "FFV1 (and FLAC sound) in Matroska: every pixel and sample kept, in the source's own pixel format; big files",
           "container": "mkv",
           "encoder": "ffv1",
           "keyframe_interval": 1,
+          "audio": "flac",
           "options": {
             "level": "3",
             "slicecrc": "1",

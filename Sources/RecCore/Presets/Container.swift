@@ -14,6 +14,31 @@ public enum Container: String, Sendable, CaseIterable, Equatable {
         }
     }
 
+    /// The audio codec families this container holds as rec writes them, or nil when it holds any
+    /// rec records. Checked against FFmpeg 5.1's muxers: mp4 takes aac and opus (flac only with
+    /// `-strict experimental`, PCM not at all); mov takes aac and PCM (it refuses opus and flac,
+    /// "only supported in MP4"); webm only opus and vorbis.
+    public var audioFamilies: [String]? {
+        switch self {
+        case .mp4: ["aac", "opus"]
+        case .mov: ["aac", "pcm_s16le", "pcm_s24le"]
+        case .mkv: nil
+        case .webm: ["opus", "vorbis"]
+        }
+    }
+
+    /// Why this container cannot take an audio encoder's codec family, with what to write
+    /// instead; nil when it can.
+    public func audioRefusal(of family: String, encoder: String) -> String? {
+        guard !(audioFamilies?.contains(family) ?? true) else { return nil }
+        if self == .mp4 && family == "flac" {
+            return "FFmpeg 5.1 writes FLAC into mp4 only as an experimental feature, which rec does not turn on; use container \"mkv\" for FLAC, or \"audio\": \"aac\""
+        }
+        let fits = Container.allCases.filter { $0.audioFamilies?.contains(family) ?? true }.map { "\"\($0.rawValue)\"" }
+        let instead = PresetAudio.names.first { audioFamilies?.contains(PresetAudio.families[$0] ?? "") ?? true } ?? "none"
+        return "\(rawValue) cannot hold \(family) sound (audio \(encoder)); use \"audio\": \"\(instead)\", or container \(fits.joined(separator: " or "))"
+    }
+
     /// The file name extension FFmpeg knows the format by.
     public var fileExtension: String { rawValue }
 

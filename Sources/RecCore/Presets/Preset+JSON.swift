@@ -22,6 +22,10 @@ extension Preset {
         if let filter { add(.filter, Preset.quote(filter)) }
         if let size { add(.size, Preset.quote(size.description)) }
         if let fps { add(.fps, fps.den == 1 ? "\(fps.num)" : Preset.quote(fps.description)) }
+        if let encoder = audio.encoder { add(.audio, Preset.quote(encoder)) }
+        if let rate = audio.sampleRate { add(.audioRate, "\(rate)") }
+        if let channels = audio.channels { add(.audioChannels, "\(channels)") }
+        if let bitrate = audio.bitrate { add(.audioBitrate, Preset.quote(RateControl.formatBitrate(bitrate))) }
         if !options.isEmpty {
             let members = options.keys.sorted().map { "    \(Preset.quote($0)): \(Preset.quote(options[$0]!))" }
             add(.options, "{\n" + members.joined(separator: ",\n") + "\n  }")

@@ -35,7 +35,7 @@ extension Preset {
     }
 
     /// The built-in `base`'s members with these on top: a rate control here replaces the base's,
-    /// and options merge key by key.
+    /// an `audio` here replaces all of the base's sound keys, and options merge key by key.
     private static func merged(_ members: [(key: String, value: JSONValue)], onto base: String,
                                fields: PresetFields) throws(RecError) -> [(key: String, value: JSONValue)] {
         guard let baseText = BuiltinPresets.json[base], case .object(var out)? = try? JSONParser.parse(baseText) else {
@@ -43,6 +43,9 @@ extension Preset {
         }
         let rateKeys: Set<String> = [PresetKey.crf.rawValue, PresetKey.bitrate.rawValue, PresetKey.qscale.rawValue]
         if members.contains(where: { rateKeys.contains($0.key) }) { out.removeAll { rateKeys.contains($0.key) } }
+        if members.contains(where: { $0.key == PresetKey.audio.rawValue }) {
+            out.removeAll { PresetKey(rawValue: $0.key).map(PresetKey.audioKeys.contains) ?? false }
+        }
         for (key, value) in members where key != PresetKey.base.rawValue {
             var value = value
             if key == PresetKey.options.rawValue || key == PresetKey.controls.rawValue, case .object(let mine) = value, case .object(var theirs)? = out.first(where: { $0.key == key })?.value {
@@ -91,7 +94,9 @@ extension Preset {
         fps = try Preset.frameRate(f)
         options = try f.stringMap(.options, example: "{\"threads\": \"2\"}") ?? [:]
         controls = try Preset.controls(f)
+        audio = try Preset.audio(f)
         try validateCombination(f)
+        try validateAudio(f)
     }
 
     private static func rateControl(_ f: PresetFields) throws(RecError) -> RateControl? {
@@ -103,14 +108,7 @@ extension Preset {
             guard crf >= 0 else { throw f.fail("\"crf\" is \(Preset.formatNumber(crf)); it cannot be negative (0 is best quality, 23 is x264's default)") }
             return .crf(crf)
         }
-        if let (text, isNumber) = try f.scalarText(.bitrate, example: "\"4M\"") {
-            guard let bits = RateControl.parseBitrate(text), bits > 0 else {
-                throw f.fail("\"bitrate\" \"\(text)\" is not a bitrate; write bits per second like \"4M\", \"2500k\" or 4000000")
-            }
-            guard bits >= 10_000 else {
-                let suggestion = isNumber || !text.contains(where: \.isLetter) ? "; did you mean \"\(text)M\"?" : ""
-                throw f.fail("\"bitrate\" \(text) is only \(bits) bits per second\(suggestion) (the lowest is 10k)")
-            }
+        if let bits = try f.bitrate(.bitrate, examples: ("4M", "2500k", "4000000"), lowest: 10_000, unit: "M") {
             return .bitrate(bits)
         }
         if let q = try f.integer(.qscale, example: "3") {

@@ -34,6 +34,8 @@ public struct Preset: Sendable, Equatable {
     /// Camera controls to set when the camera opens, in the file's order ("controls" key);
     /// checked against the camera then (`ControlPlan`).
     public var controls: [ControlSetting] = []
+    /// The sound keys as the file states them; `audioEncoding` is what a recording uses.
+    public var audio = PresetAudio()
 
     public init(name: String, description: String = "", container: Container, encoder: String,
                 pixelFormat: String? = nil, rateControl: RateControl? = nil, keyframeInterval: Double = 1.0,

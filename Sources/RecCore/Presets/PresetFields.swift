@@ -49,6 +49,20 @@ struct PresetFields {
         }
     }
 
+    /// A bitrate as FFmpeg writes them ("4M", "2500k", 4000000) of at least `lowest` bits per
+    /// second; a bare number below that is taken for a missing `unit` ("did you mean \"4M\"?").
+    func bitrate(_ key: PresetKey, examples: (String, String, String), lowest: Int, unit: String) throws(RecError) -> Int? {
+        guard let (text, isNumber) = try scalarText(key, example: "\"\(examples.0)\"") else { return nil }
+        guard let bits = RateControl.parseBitrate(text), bits > 0 else {
+            throw fail("\"\(key.rawValue)\" \"\(text)\" is not a bitrate; write bits per second like \"\(examples.0)\", \"\(examples.1)\" or \(examples.2)")
+        }
+        guard bits >= lowest else {
+            let suggestion = isNumber || !text.contains(where: \.isLetter) ? "; did you mean \"\(text)\(unit)\"?" : ""
+            throw fail("\"\(key.rawValue)\" \(text) is only \(bits) bits per second\(suggestion) (the lowest is \(RateControl.formatBitrate(lowest)))")
+        }
+        return bits
+    }
+
     /// An object whose values are strings (numbers and booleans are taken as their text).
     func stringMap(_ key: PresetKey, example: String) throws(RecError) -> [String: String]? {
         guard let v = value(key) else { return nil }

@@ -4,7 +4,16 @@ public enum PresetKey: String, Sendable, CaseIterable {
     case pixelFormat = "pixel_format"
     case crf, bitrate, qscale
     case keyframeInterval = "keyframe_interval"
-    case bframes, preset, tune, filter, size, fps, options, controls
+    case bframes, preset, tune, filter, size, fps
+    case audio
+    case audioRate = "audio_rate"
+    case audioChannels = "audio_channels"
+    case audioBitrate = "audio_bitrate"
+    case options, controls
+
+    /// The keys that describe the sound (PresetAudio): a preset's `audio` replaces all of its
+    /// base's.
+    public static let audioKeys: [PresetKey] = [.audio, .audioRate, .audioChannels, .audioBitrate]
 
     /// Every valid key, comma-separated, for error messages.
     public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
@@ -25,6 +34,8 @@ public enum PresetKey: String, Sendable, CaseIterable {
         "c:v": .encoder, "vcodec": .encoder, "b": .bitrate, "b:v": .bitrate, "q": .qscale, "q:v": .qscale,
         "g": .keyframeInterval, "gop": .keyframeInterval, "bf": .bframes, "speed": .preset, "vf": .filter,
         "s": .size, "r": .fps, "framerate": .fps, "rate": .fps,
+        "c:a": .audio, "acodec": .audio, "audio_codec": .audio, "audio_encoder": .audio, "ar": .audioRate,
+        "sample_rate": .audioRate, "ac": .audioChannels, "channels": .audioChannels, "b:a": .audioBitrate, "ab": .audioBitrate,
     ]
 
     /// Levenshtein distance between two strings.

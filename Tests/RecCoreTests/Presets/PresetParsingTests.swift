@@ -1,15 +1,10 @@
 import Testing
 @testable import RecCore
 
-/// Parses a user preset named "mine" from "/p/mine.json".
-private func parse(_ json: String) throws(RecError) -> Preset {
-    try Preset.parse(json, name: "mine", origin: "/p/mine.json")
-}
-
 @Suite("Preset parsing")
 struct PresetParsingTests {
     @Test func readsEveryKey() throws {
-        let preset = try parse("""
+        let preset = try parseMine("""
             {"description": "d", "container": "mkv", "encoder": "libx264", "pixel_format": "yuv422p",
              "bitrate": "2.5M", "keyframe_interval": 0.5, "bframes": 2, "preset": "fast", "tune": "film",
              "filter": "hflip", "size": "1280x720", "fps": "30000/1001", "options": {"threads": 2, "x264-params": "stitchable=1"}}
@@ -22,7 +17,7 @@ struct PresetParsingTests {
     }
 
     @Test func gopIsAtLeastOneFrame() throws {
-        let short = try parse(#"{"container": "mkv", "encoder": "ffv1", "keyframe_interval": 0.001}"#)
+        let short = try parseMine(#"{"container": "mkv", "encoder": "ffv1", "keyframe_interval": 0.001}"#)
         #expect(short.gopSize(frameRate: Rational(30, 1)) == 1)
     }
 
@@ -32,7 +27,7 @@ struct PresetParsingTests {
     }
 
     @Test func baseTakesABuiltinAndReplacesItsRateControl() throws {
-        let preset = try parse(#"{"base": "default", "bitrate": "6M", "options": {"threads": "2"}}"#)
+        let preset = try parseMine(#"{"base": "default", "bitrate": "6M", "options": {"threads": "2"}}"#)
         #expect(preset.encoder == "libx264" && preset.speed == "veryfast" && preset.rateControl == .bitrate(6_000_000))
         #expect(preset.options == ["threads": "2"])
     }
@@ -72,15 +67,7 @@ struct PresetParsingTests {
         (#"{"description": "a\nb", "container": "mp4", "encoder": "libx264"}"#, #""description" must be one line"#),
     ])
     func rejectsWithAMessageSayingWhatToWrite(json: String, message: String) {
-        #expect {
-            _ = try parse(json)
-        } throws: { error in
-            guard let e = error as? RecError else { return false }
-            let ok = e.code == .usage && e.location == "/p/mine.json"
-                && e.message.hasPrefix("preset 'mine' (/p/mine.json)") && e.message.contains(message)
-            if !ok { Issue.record("got: \(e.message)") }
-            return ok
-        }
+        expectRefusal(json, saying: message)
     }
 
     @Test(arguments: [("4M", 4_000_000), ("2500k", 2_500_000), ("1.5M", 1_500_000), ("800000", 800_000), ("1G", 1_000_000_000)])
