@@ -1,0 +1,88 @@
+import CFFmpeg
+import Media
+import RecCore
+
+/// A libavdevice capture input ("pulse", "alsa"): the one owner of its `AVFormatContext` and of
+/// the packet it reads into. One thread at a time (the audio thread).
+///
+/// Media's `Demuxer` opens files by path and reads their stream information first; a device
+/// needs its input format and options named, and no probing: its one PCM stream is fully
+/// described by its header (probing would hold the first packets back for nothing).
+final class AudioDeviceInput {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    /// The stream's time base (libavdevice's pulse and alsa inputs: microseconds).
+    let timeBase: Rational
+    let decoder: AudioDecoder
+
+    /// Opens `device` ("default" when nil) with the input format `formatName` and its options.
+    /// The corresponding C functions are `avdevice_register_all` (once), `av_find_input_format`,
+    /// `av_dict_set` and `avformat_open_input`.
+    init(formatName: String, device: String?, options: [(String, String)]) throws(FFmpegError) {
+        AudioDeviceRegistry.registerOnce()
+        guard let format = av_find_input_format(formatName) else {
+            throw FFmpegError(code: cffmpeg_averror(ENOSYS), operation: "av_find_input_format(\(formatName))")
+        }
+        var dictionary: OpaquePointer? = nil
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        var pkt = av_packet_alloc()
+        guard pkt != nil else { throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "av_packet_alloc") }
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        // On failure avformat_open_input frees the context itself.
+        let opened = avformat_open_input(&ctx, device ?? "default", format, &dictionary)
+        do throws(FFmpegError) {
+            if opened < 0 { throw FFmpegError(code: opened, operation: "avformat_open_input(\(formatName):\(device ?? "default"))") }
+            guard ctx!.pointee.nb_streams > 0, let stream = ctx!.pointee.streams[0] else {
+                throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "\(formatName) input has no stream")
+            }
+            timeBase = Rational(stream.pointee.time_base.num, stream.pointee.time_base.den)
+            decoder = try AudioDecoder(copying: stream.pointee.codecpar, timeBase: timeBase)
+        } catch {
+            av_packet_free(&pkt)
+            avformat_close_input(&ctx)
+            throw error
+        }
+        self.context = ctx
+        self.packet = pkt!
+    }
+
+    deinit {
+        avformat_close_input(&context)
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+    }
+
+    /// The next packet of the device's stream, its pts (libavdevice's estimate of when its first
+    /// sample was captured) in `timeBase`; blocks until the device has one.
+    /// The corresponding C function is `av_read_frame`.
+    func read() throws(FFmpegError) -> EncodedPacket {
+        while true {
+            let r = av_read_frame(context, packet)
+            if r == FFmpegError.again { continue }  // only a non-blocking input says so; these block
+            if r < 0 { throw FFmpegError(code: r, operation: "av_read_frame(\(formatName))") }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == 0, let data = packet.pointee.data else { continue }
+            let bytes = Array(UnsafeBufferPointer(start: data, count: Int(packet.pointee.size)))
+            let pts = packet.pointee.pts
+            return EncodedPacket(data: bytes, pts: pts, dts: pts, duration: packet.pointee.duration,
+                                 timeBase: timeBase, isKeyframe: true)
+        }
+    }
+
+    private var formatName: String {
+        context.map { String(cString: $0.pointee.iformat.pointee.name) } ?? "device"
+    }
+}
+
+/// libavdevice's formats join libavformat's list once per process, whichever thread asks first
+/// (a Swift global's initialiser runs exactly once, under a lock).
+enum AudioDeviceRegistry {
+    private static let registered: Bool = {
+        avdevice_register_all()
+        return true
+    }()
+
+    /// The corresponding C function is `avdevice_register_all`.
+    static func registerOnce() { _ = registered }
+}
