@@ -5,8 +5,10 @@ import RecCore
 public enum Remuxer {
     /// Demuxers often leave packet durations empty (FFmpeg's MP4 demuxer does) and muxers take a
     /// stream's end from its packets' durations, so durations are filled on the way through.
-    /// With `startAtZero`, every stream is shifted by the first packet's pts so the presentation
-    /// starts at 0 (a fragmented MP4 read back starts at the encoder delay instead).
+    /// With `startAtZero`, every stream is shifted by the video stream's first pts (else the first
+    /// packet's) so the presentation starts at 0 (a fragmented MP4 read back starts at the encoder
+    /// delay instead). One shift for all streams keeps sound where it was against the pictures:
+    /// a sound packet may then start before 0 (AAC's priming), which the MP4 edit list hides.
     public static func remux(from input: String, to output: String, container: String?,
                              options: [String: String] = [:], startAtZero: Bool = false) throws(FFmpegError) {
         let demuxer = try Demuxer(path: input)
@@ -14,7 +16,8 @@ public enum Remuxer {
         do throws(FFmpegError) {
             let muxer = try Muxer(path: output, container: container, streams: demuxer.streams.map(\.parameters),
                                   options: options)
-            var offset: Timestamp?
+            let video = demuxer.bestVideoStream.map { demuxer.streams[$0] }
+            var offset: Timestamp? = video.flatMap { v in v.startTime.map { Timestamp(value: $0, timeBase: v.timeBase) } }
             var lastDTS: [Int: Int64] = [:]
             while var packet = try demuxer.read() {
                 let s = packet.streamIndex

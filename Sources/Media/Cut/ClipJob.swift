@@ -26,6 +26,8 @@ final class ClipJob {
     private var router: SegmentRouter<EncodedPacket>
     private var splices: [Int: SpliceSegment] = [:]
     private var otherDTS: [Int: Int64] = [:]
+    /// Sound tracks cut to the sample, by input stream index.
+    private var sound: [Int: SoundTrackCut] = [:]
     private var kept = 0
     private var muxer: Muxer?
 
@@ -48,6 +50,9 @@ final class ClipJob {
         .filter { container.cannotHold($0.element.parameters) == nil }.map { ($0.offset + 1, $0.element) }
     private lazy var outputIndex: [Int: Int] = Dictionary(uniqueKeysWithValues: keptStreams.enumerated().map { ($1.index, $0 + 1) })
     var leftOut: [String] { input.others.compactMap { container.cannotHold($0.parameters) } }
+    /// The clip's track IDs (1-based) of the sound tracks cut to the sample: their edit lists end
+    /// where the pictures do.
+    var soundTrackIDs: [UInt32] { sound.keys.compactMap { outputIndex[$0].map { UInt32($0 + 1) } }.sorted() }
 
     /// Writes the clip to `path`; returns how many packets of other streams it kept.
     func run(to path: String) throws -> Int {
@@ -66,8 +71,16 @@ final class ClipJob {
             let samples = input.video.packetCount + keptStreams.reduce(0) { $0 + $1.track.packetCount }
             muxerOptions["moov_size"] = String(16_384 + 48 * samples)
         }
-        let muxer = try Muxer(path: path, container: container.muxerName,
-                              streams: [videoParameters] + keptStreams.map(\.track.parameters), options: muxerOptions,
+        var streams = [videoParameters]
+        for (index, track) in keptStreams {
+            if let cut = SoundTrackCut.plan(track, from: plan.presentedStart, to: plan.presentedEnd, container: container) {
+                sound[index] = cut
+                streams.append(try cut.parameters(track.parameters))
+            } else {
+                streams.append(track.parameters)
+            }
+        }
+        let muxer = try Muxer(path: path, container: container.muxerName, streams: streams, options: muxerOptions,
                               dispositions: [input.video.disposition] + keptStreams.map(\.track.disposition))
         self.muxer = muxer
         var k = 0
@@ -76,7 +89,15 @@ final class ClipJob {
                 try video(p, index: k)
                 k += 1
             } else if let out = outputIndex[p.streamIndex] {
-                try other(p, to: out)
+                if sound[p.streamIndex] != nil {
+                    if var placed = sound[p.streamIndex]!.place(p) {
+                        placed.streamIndex = out
+                        try muxer.write(placed)
+                        kept += 1
+                    }
+                } else {
+                    try other(p, to: out)
+                }
             }
         }
         guard router.isDone else {

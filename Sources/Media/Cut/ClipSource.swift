@@ -9,12 +9,19 @@ public struct ClipTrack: Sendable {
     public var disposition: Int32
     /// How many packets the cut may write at most (sizes the MP4 index kept at the front).
     public var packetCount: Int
+    /// A sound track's packets' times, in order, in the packets' time base (`soundTimeBase`):
+    /// what `SoundCut` plans the sample-exact cut from. Empty for other tracks (cut by packet).
+    public var soundTimings: [PacketTiming] = []
+    public var soundTimeBase: Rational?
 
-    public init(parameters: CodecParameters, frameRate: Rational? = nil, disposition: Int32 = 0, packetCount: Int = 0) {
+    public init(parameters: CodecParameters, frameRate: Rational? = nil, disposition: Int32 = 0, packetCount: Int = 0,
+                soundTimings: [PacketTiming] = [], soundTimeBase: Rational? = nil) {
         self.parameters = parameters
         self.frameRate = frameRate
         self.disposition = disposition
         self.packetCount = packetCount
+        self.soundTimings = soundTimings
+        self.soundTimeBase = soundTimeBase
     }
 }
 
@@ -51,7 +58,10 @@ public struct ClipSource: Sendable, ClipInput {
         }
 
         var track: ClipTrack {
-            ClipTrack(parameters: parameters, frameRate: frameRate, disposition: disposition, packetCount: packets.count)
+            let sound = parameters.isAudio && !packets.isEmpty
+            return ClipTrack(parameters: parameters, frameRate: frameRate, disposition: disposition, packetCount: packets.count,
+                             soundTimings: sound ? packets.map(PacketTiming.init) : [],
+                             soundTimeBase: sound ? packets[0].timeBase : nil)
         }
     }
 

@@ -56,9 +56,17 @@ public enum ClipWriter {
         do {
             let job = try ClipJob(input: source, plan: plan, container: container, reencode: reencode, options: options)
             let others = try job.run(to: temporary)
+            let duration = plan.presentedEndPTS - plan.firstPresentedPTS
             if container.hasEditLists && plan.strategy == .editList && reencode == nil {
-                try EditListPatch.apply(to: temporary, trackID: 1, duration: plan.presentedEndPTS - plan.firstPresentedPTS,
+                try EditListPatch.apply(to: temporary, trackID: 1, duration: duration,
                                         timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
+            }
+            // Sound ends with the pictures, to the sample (the last packet's surplus is hidden).
+            if container.hasEditLists {
+                for track in job.soundTrackIDs {
+                    try EditListPatch.apply(to: temporary, trackID: track, duration: duration,
+                                            timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
+                }
             }
             try OutputPath.commit(temporary, to: path)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0

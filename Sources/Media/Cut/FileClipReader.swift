@@ -52,9 +52,14 @@ public struct FileClipReader {
         var filler = DurationFiller()
         var timings: [PacketTiming] = []
         var counts = [Int: Int]()
+        var soundTimings = [Int: [PacketTiming]]()
         var total = 0
+        // With sound, start reading a little earlier: the packets that decode the first sample
+        // (AAC's overlap, Opus's 80 ms preroll) may be stored before the keyframe's.
+        let hasSound = demuxer.streams.contains { $0.parameters.isAudio }
+        let seekTime = hasSound ? Timestamp(value: absFrom.value - Timestamp(seconds: 0.25).rescaled(to: tb).value, timeBase: tb) : absFrom
         do {
-            try demuxer.seek(stream: videoIndex, toKeyframeBefore: absFrom)
+            try demuxer.seek(stream: videoIndex, toKeyframeBefore: seekTime)
             // Streams that sent packets since the seek, and those whose packets have passed `to`.
             // (Cover art, timecode and data streams may send nothing more; they are not waited for.)
             var seen = Set<Int>()
@@ -75,8 +80,9 @@ public struct FileClipReader {
                     if packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts { passed.insert(s) }
                     lastVideoDTS = max(lastVideoDTS, packet.dts)
                     timings += filler.push(packet).map(PacketTiming.init)
-                } else if packet.pts >= end {
-                    passed.insert(s)
+                } else {
+                    if demuxer.streams[s].parameters.isAudio { soundTimings[s, default: []].append(PacketTiming(packet)) }
+                    if packet.pts >= end { passed.insert(s) }
                 }
                 // One more packet past `to` on the video stream gives the last frame's duration.
                 if passed.isSuperset(of: seen) && packet.pts > end { break }
@@ -90,10 +96,13 @@ public struct FileClipReader {
         let others = demuxer.streams.filter { $0.index != videoIndex && counts[$0.index] != nil }
         let v = video
         let clip = FileClip(
-            path: path, seekStream: videoIndex, seekTime: absFrom, packetsToRead: total,
+            path: path, seekStream: videoIndex, seekTime: seekTime, packetsToRead: total,
             clipIndex: Dictionary(uniqueKeysWithValues: [(videoIndex, 0)] + others.enumerated().map { ($1.index, $0 + 1) }),
             video: ClipTrack(parameters: v.parameters, frameRate: v.frameRate, disposition: v.disposition, packetCount: timings.count),
-            others: others.map { ClipTrack(parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index]!) },
+            others: others.map {
+                ClipTrack(parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index]!,
+                          soundTimings: soundTimings[$0.index] ?? [], soundTimeBase: $0.timeBase)
+            },
             timings: timings, timeBase: tb)
         return (clip, absFrom, absTo)
     }

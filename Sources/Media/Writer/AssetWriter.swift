@@ -29,13 +29,28 @@ public final class AssetWriter {
     public private(set) var failure: FFmpegError?
 
     private let extradataSize: Int
+    /// Ticks added to the sound's times: Matroska times an Opus block by its decoded samples,
+    /// pre-skip included (the reader subtracts CodecDelay), while the encoder stamps the first
+    /// packet at −pre-skip; libavformat 59 would otherwise move every track later by the
+    /// pre-skip and leave the sound 6.5 ms early (SoundProbeTests measures it).
+    private let soundOffset: Int64
 
-    public init(path: String, container: ContainerFormat, video: CodecParameters) throws(FFmpegError) {
+    /// - Parameter audio: the sound's stream (index 1), if the recording has sound.
+    public init(path: String, container: ContainerFormat, video: CodecParameters,
+                audio: CodecParameters? = nil) throws(FFmpegError) {
         self.path = path
-        self.extradataSize = video.extradata.count
+        self.extradataSize = video.extradata.count + (audio?.extradata.count ?? 0)
         self.container = container
-        let muxer = try Muxer(path: path, container: container.muxerName, streams: [video],
-                              options: container.crashSafeOptions)
+        self.soundOffset = !container.hasEditLists && audio?.codecName == "opus" ? Int64(audio?.initialPadding ?? 0) : 0
+        var options = container.crashSafeOptions
+        if audio != nil, let flags = options["movflags"] {
+            // The header waits for the first fragment, so it can hold the edit lists that hide
+            // AAC's priming and put the pictures' encoder delay at 0: without them the sound of
+            // the fragmented file plays 21 ms late (measured, AudioPipelineTests).
+            options["movflags"] = flags + "+delay_moov"
+        }
+        let muxer = try Muxer(path: path, container: container.muxerName, streams: [video] + (audio.map { [$0] } ?? []),
+                              options: options)
         self.muxer = muxer
         self.durableBytes = muxer.bytesWritten
     }
@@ -46,11 +61,15 @@ public final class AssetWriter {
     /// the first fragment is out).
     public var completeBefore: Timestamp? { clock.completeBefore }
 
-    /// Writes one packet; throws the write error after cutting the file back (see the type).
+    /// Writes one packet (stream 0 video, 1 sound); throws the write error after cutting the file
+    /// back (see the type). The muxer interleaves the streams by decode time.
     public func append(_ packet: EncodedPacket) throws(FFmpegError) {
         guard let muxer else { return }
         var p = packet
-        p.streamIndex = 0
+        if p.streamIndex != 0 && soundOffset != 0 {
+            p.pts += soundOffset
+            p.dts += soundOffset
+        }
         do throws(FFmpegError) {
             try muxer.write(p)
             try muxer.flush()
@@ -59,10 +78,13 @@ public final class AssetWriter {
             throw error
         }
         packetsWritten += 1
-        lastPacketEnd = max(lastPacketEnd ?? packet.endTime, packet.endTime)
-        // The muxer writes a fragment to the file only as a whole, when it ends one.
+        // The muxer writes a fragment to the file only as a whole, when it ends one. Fragments are
+        // timed by the video: a fragment the muxer ends while taking a sound packet says nothing
+        // certain about the pictures, so the line moves at the next video packet's.
         let grew = muxer.bytesWritten > durableBytes
         durableBytes = muxer.bytesWritten
+        guard p.streamIndex == 0 else { return }
+        lastPacketEnd = max(lastPacketEnd ?? packet.endTime, packet.endTime)
         clock.wrote(p, fragmentEnded: grew)
     }
 

@@ -12,6 +12,7 @@ import RecCore
 public final class SegmentedWriter {
     public let container: ContainerFormat
     private let video: CodecParameters
+    private let audio: CodecParameters?
     private let naming: SegmentNaming?
     private let catalog: SegmentCatalog?
     private let wallClockAtZero: Date
@@ -21,25 +22,32 @@ public final class SegmentedWriter {
     private var start = Timestamp.zero
     private var boundary: Timestamp?
     private var lastDTS = Int64.min
+    private var lastAudioDTS = Int64.min
+    /// Sound packets presented after the newest picture written: held until the pictures catch
+    /// up, so each goes into the segment whose pictures it plays with (sound arrives ahead of
+    /// the encoder's look-ahead). Bounded by `maxHeldSound`.
+    private var heldSound: [EncodedPacket] = []
+    private static let maxHeldSound = Timestamp.microseconds(1_000_000)
 
     /// One file at `path` when `catalog` is nil; else segments named by `naming`.
     /// - Parameter onProblem: called (on the finisher thread) when finishing or deleting an old
     ///   segment fails; the recording goes on.
-    public init(path: String, container: ContainerFormat, video: CodecParameters, naming: SegmentNaming? = nil,
-                catalog: SegmentCatalog? = nil, wallClockAtZero: Date = Date(),
+    public init(path: String, container: ContainerFormat, video: CodecParameters, audio: CodecParameters? = nil,
+                naming: SegmentNaming? = nil, catalog: SegmentCatalog? = nil, wallClockAtZero: Date = Date(),
                 onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(FFmpegError) {
         self.container = container
         self.video = video
+        self.audio = audio
         self.wallClockAtZero = wallClockAtZero
         guard let naming, let catalog else {
             (self.naming, self.catalog, finisher) = (nil, nil, nil)
-            current = try AssetWriter(path: path, container: container, video: video)
+            current = try AssetWriter(path: path, container: container, video: video, audio: audio)
             return
         }
         self.naming = naming
         self.catalog = catalog
         let first = Self.name(naming, at: .zero, wallClockAtZero: wallClockAtZero, catalog: catalog)
-        current = try AssetWriter(path: first, container: container, video: video)
+        current = try AssetWriter(path: first, container: container, video: video, audio: audio)
         catalog.update { $0.begin(path: first, start: .zero, date: wallClockAtZero) }
         boundary = catalog.settings.boundary(after: .zero)
         finisher = SegmentFinisher { path, error in
@@ -63,7 +71,16 @@ public final class SegmentedWriter {
         return .microseconds(line.rescaled(to: .microseconds).value + startUS)
     }
 
+    /// Writes a video (stream 0) or sound (stream 1) packet, on the session timeline.
     public func append(_ packet: EncodedPacket) throws(FFmpegError) {
+        if packet.streamIndex != 0 {
+            heldSound.append(packet)
+            if let first = heldSound.first, packet.endTime.seconds - first.presentationTime.seconds > Self.maxHeldSound.seconds {
+                try writeSound(before: nil, limit: 1)
+            }
+            return
+        }
+        try writeSound(before: packet.presentationTime)
         if packet.isKeyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
             try rotate(at: packet.presentationTime)
         }
@@ -76,9 +93,25 @@ public final class SegmentedWriter {
         }
     }
 
+    /// Writes the held sound presented before `time` (all of it when nil, or at most `limit`
+    /// packets), shifted onto the current segment's timeline.
+    private func writeSound(before time: Timestamp?, limit: Int = .max) throws(FFmpegError) {
+        var n = 0
+        while n < min(limit, heldSound.count), time.map({ heldSound[n].presentationTime < $0 }) ?? true { n += 1 }
+        guard n > 0 else { return }
+        let ready = heldSound[..<n]
+        heldSound.removeFirst(n)
+        for packet in ready {
+            var p = packet
+            p.move(back: start, after: &lastAudioDTS)
+            try current.append(p)
+        }
+    }
+
     /// Finishes the current file here and waits for the finisher to finish the older ones.
     public func finish() throws(FFmpegError) {
         defer { finisher?.drain() }
+        try writeSound(before: nil)
         try current.finish()
         if let catalog {
             let path = current.path
@@ -91,12 +124,12 @@ public final class SegmentedWriter {
     private func rotate(at time: Timestamp) throws(FFmpegError) {
         guard let naming, let catalog, let finisher else { return }
         let path = Self.name(naming, at: time, wallClockAtZero: wallClockAtZero, catalog: catalog)
-        let next = try AssetWriter(path: path, container: container, video: video)
+        let next = try AssetWriter(path: path, container: container, video: video, audio: audio)
         let old = current
         current = next
         let date = wallClockAtZero.addingTimeInterval(time.seconds)
         catalog.update { $0.begin(path: path, start: time, date: date) }
-        (start, lastDTS, boundary) = (time, .min, catalog.settings.boundary(after: time))
+        (start, lastDTS, lastAudioDTS, boundary) = (time, .min, .min, catalog.settings.boundary(after: time))
         finisher.finish(old)
     }
 

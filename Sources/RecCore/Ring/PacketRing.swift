@@ -23,6 +23,15 @@ public final class PacketRing: Sendable {
         return try result.get()
     }
 
+    /// The video packets and the sound a cut of `[from, to)` needs, taken under one lock so the
+    /// two cover the same span. See `RingState.snapshot(from:to:)` and `soundSnapshot(from:to:)`.
+    public func snapshotWithSound(from: Timestamp, to: Timestamp) throws(RecError) -> (video: [EncodedPacket], sound: [EncodedPacket]) {
+        let result = state.withLock { ring in
+            Result { () throws(RecError) in (try ring.snapshot(from: from, to: to), ring.soundSnapshot(from: from, to: to)) }
+        }
+        return try result.get()
+    }
+
     /// See `RingState.clear(upTo:)`.
     @discardableResult
     public func clear(upTo time: Timestamp) -> Int {

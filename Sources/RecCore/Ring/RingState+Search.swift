@@ -34,6 +34,7 @@ extension RingState {
         guard let slot = keyframeSlot(atOrBefore: time) else { return 0 }
         let dropped = dropLeading(upTo: keyframeIndices[slot])
         countCleared(dropped)
+        trimSound()
         return dropped
     }
 

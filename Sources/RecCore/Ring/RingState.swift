@@ -1,9 +1,11 @@
 /// The packet ring's whole policy, as a plain value (no lock, no threads): the encoded packets of
-/// one video stream in decode order, bounded by `RingLimits`.
+/// one video stream in decode order, and the session's sound beside them (`RingState+Sound`),
+/// bounded by `RingLimits`.
 ///
 /// Invariants: the first packet is a keyframe; keyframe presentation times increase; eviction
-/// removes whole GOPs from the old end and always leaves at least two keyframes. `PacketRing`
-/// wraps this in a `Mutex` for use across threads.
+/// removes whole GOPs from the old end and always leaves at least two keyframes; the sound held
+/// starts no later than `soundLead` before the first picture, so the two always cover the same
+/// span. `PacketRing` wraps this in a `Mutex` for use across threads.
 public struct RingState: Sendable {
     public let limits: RingLimits
     /// The packets held, in decode order.
@@ -14,7 +16,10 @@ public struct RingState: Sendable {
     public private(set) var timeBase: Rational?
     /// Largest `pts + duration` held.
     private var endValue: Int64 = .min
-    private var bytes = 0
+    var bytes = 0
+    /// Sound packets (stream 1), in order; every one decodes on its own (after a short preroll).
+    var sound: [EncodedPacket] = []
+    var soundBytes = 0
     private var evicted = 0
     private var cleared = 0
 
@@ -30,6 +35,7 @@ public struct RingState: Sendable {
     /// new time base, or a keyframe not later than the previous one, as after an encoder restart)
     /// empties the ring first, so times held always form one timeline.
     public mutating func append(_ packet: EncodedPacket) {
+        if packet.streamIndex != 0 { return appendSound(packet) }
         if let timeBase, packet.timeBase != timeBase || isDiscontinuity(packet) {
             evicted += packets.count
             removeAll()
@@ -46,11 +52,13 @@ public struct RingState: Sendable {
         while keyframeIndices.count > 2 && isOverLimits {
             evicted += dropLeading(upTo: keyframeIndices[1])
         }
+        trimSound()
     }
 
     public var stats: RingStats {
-        RingStats(start: firstPresentationTime, end: endTime, bytes: bytes, packets: packets.count,
-                  keyframes: keyframeIndices.count, evictedPackets: evicted, clearedPackets: cleared)
+        RingStats(start: firstPresentationTime, end: endTime, bytes: bytes + soundBytes, packets: packets.count,
+                  keyframes: keyframeIndices.count, evictedPackets: evicted, clearedPackets: cleared,
+                  soundPackets: sound.count, soundEnd: sound.last?.endTime)
     }
 
     /// Presentation time of the first keyframe held.
@@ -65,7 +73,7 @@ public struct RingState: Sendable {
     private var isOverLimits: Bool {
         guard let timeBase, keyframeIndices.count > 1 else { return false }
         let spanAfterEviction = Timestamp(value: endValue - packets[keyframeIndices[1]].pts, timeBase: timeBase)
-        return bytes > limits.maxBytes || spanAfterEviction >= limits.maxDuration
+        return bytes + soundBytes > limits.maxBytes || spanAfterEviction >= limits.maxDuration
     }
 
     private func isDiscontinuity(_ packet: EncodedPacket) -> Bool {
@@ -84,6 +92,8 @@ public struct RingState: Sendable {
     }
 
     private mutating func removeAll() {
+        sound.removeAll(keepingCapacity: true)
+        soundBytes = 0
         packets.removeAll(keepingCapacity: true)
         keyframeIndices.removeAll(keepingCapacity: true)
         bytes = 0

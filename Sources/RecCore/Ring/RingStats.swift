@@ -11,6 +11,9 @@ public struct RingStats: Sendable, Equatable {
     public var evictedPackets: Int
     /// Packets dropped by `clear(upTo:)`.
     public var clearedPackets: Int
+    /// Sound packets held (0 without sound), and the end of the newest.
+    public var soundPackets: Int = 0
+    public var soundEnd: Timestamp?
 
     /// `end - start` in microseconds; zero when empty.
     public var span: Timestamp {

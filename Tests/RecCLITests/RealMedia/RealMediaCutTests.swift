@@ -64,7 +64,8 @@ import Testing
         try checkAudio(clip, videoLength: Double(expected.count) * c.source.frameDuration)
     }
 
-    /// Audio is kept, starts with the video and ends within an audio frame of it.
+    /// Audio is kept, its first presented sample (after what the edit list or CodecDelay hides,
+    /// as ffmpeg decodes it) starts with the video, and it ends within an audio frame of it.
     func checkAudio(_ clip: String, videoLength: Double, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let probe = try Tool.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries",
                                              "packet=pts_time,duration_time", "-of", "csv=p=0", clip])
@@ -72,8 +73,9 @@ import Testing
             $0.split(separator: ",").compactMap { Double($0) }
         }.filter { $0.count == 2 }
         try #require(!rows.isEmpty, "the clip has no audio", sourceLocation: sourceLocation)
-        let start = rows.map { $0[0] }.min()!, end = rows.map { $0[0] + $0[1] }.max()!
         let frame = rows[0][1]
+        let start = try SoundProbe.audioStart(in: clip)
+        let end = start + Double(try SoundProbe.samples(in: clip, rate: 48_000).count) / 48_000
         #expect(abs(start) <= frame, "audio starts at \(start) s", sourceLocation: sourceLocation)
         #expect(abs(end - videoLength) <= frame + 0.001, "audio ends at \(end) s, video at \(videoLength) s",
                 sourceLocation: sourceLocation)
