@@ -35,7 +35,9 @@ struct DevicesCommandTests {
         let outcome = try Self.list(ListingSystem(), json: true)
         #expect(outcome.status == 0)
         #expect(outcome.error == "")
-        let cameras = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [[String: Any]])
+        let listing = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
+        #expect(listing["microphones"] as? [[String: Any]] != nil)
+        let cameras = try #require(listing["cameras"] as? [[String: Any]])
         #expect(cameras.count == 1)
         #expect(cameras.first?["path"] as? String == "/dev/video0")
         #expect(cameras.first?["stablePath"] as? String == "/dev/v4l/by-id/usb-Fake_Cam-video-index0")
@@ -53,7 +55,8 @@ struct DevicesCommandTests {
         #expect(text.output == "no cameras found (no /dev/video* capture device); use --source test for the built-in stand-in camera\n")
         let json = try Self.list(ListingSystem(nodes: []), json: true)
         #expect(json.status == 0)
-        #expect(json.output == "[]\n")
+        let listing = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect((listing?["cameras"] as? [Any])?.isEmpty == true, "\(json.output)")
         #expect(json.error == text.output)
     }
 

@@ -35,7 +35,7 @@ struct HelpTests {
                                   in the browser.
           presets                 List the encoding presets.
           devices                 List the cameras and the sizes, frame rates and pixel
-                                  formats they offer.
+                                  formats they offer, and the microphones.
           config                  Show the effective settings and where each comes from.
           help                    Show help for a subcommand.
 

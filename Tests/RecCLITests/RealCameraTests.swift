@@ -53,7 +53,7 @@ struct RealCameraTests {
         let machine = try Machine([("video0", "mplane")])
         let devices = try machine.rec(["devices", "--json"])
         #expect(devices.status == 0)
-        let list = try JSONSerialization.jsonObject(with: Data(devices.output.utf8)) as? [[String: Any]]
+        let list = (try JSONSerialization.jsonObject(with: Data(devices.output.utf8)) as? [String: Any])?["cameras"] as? [[String: Any]]
         let formats = (list?.first?["formats"] as? [[String: Any]])?.compactMap { $0["fourcc"] as? String }
         #expect(formats?.contains("NV12") == true, "\(devices.output)")
         let result = try machine.rec(["record", "--source", "v4l2:" + machine.node("video0"), "--frames", "10",

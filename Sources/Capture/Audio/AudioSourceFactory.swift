@@ -20,7 +20,7 @@ public enum AudioSourceFactory {
                              + "use --audio default, a microphone from `rec devices`, or --audio test")
             }
             return FileAudioSource(path: path)
-        case .test(let skew):
+        case .test(let skew, _):
             return TestToneSource(skew: skew)
         }
     }

@@ -4,6 +4,8 @@ import RecCore
 /// 0 at the first frame, strictly increasing, continuing across a reopen.
 struct CaptureClock {
     private var base: Int64?
+    /// CLOCK_MONOTONIC microseconds of session time 0, once the first frame has come.
+    var epochMicroseconds: Int64? { base }
     private var lastTime: Int64 = -1
     private var lastDriverSequence: UInt32?
     private var nextSequence: Int64 = 0

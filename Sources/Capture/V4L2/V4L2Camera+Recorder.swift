@@ -3,7 +3,10 @@ import RecCore
 
 /// What the recorder needs of a camera beyond `FrameSource`: MJPEG stored as it comes (`copy`
 /// presets), and waiting for an unplugged camera to return (`--on-unplug wait`).
-extension V4L2Camera: CompressedFrameSource, ReconnectingSource {
+extension V4L2Camera: CompressedFrameSource, ReconnectingSource, ClockedSource {
+    /// The first buffer's CLOCK_MONOTONIC timestamp: the sound joins the pictures' timeline there.
+    public var monotonicEpoch: UInt64? { clock.epochMicroseconds.map { UInt64(max(0, $0)) * 1000 } }
+
     public var compressedParameters: CodecParameters? {
         guard let mode, mode.fourcc.isJPEG else { return nil }
         return try? CodecParameters(codecName: "mjpeg", width: mode.size.width, height: mode.size.height,

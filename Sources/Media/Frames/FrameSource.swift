@@ -64,3 +64,10 @@ extension ReconnectingSource {
         try reconnect(waitingUpTo: seconds)
     }
 }
+
+/// A source that knows when session time 0 was on CLOCK_MONOTONIC: a camera whose driver stamps
+/// its buffers on that clock. The sound is put on the same timeline from it.
+public protocol ClockedSource: FrameSource {
+    /// CLOCK_MONOTONIC nanoseconds of the first frame's timestamp; nil before it.
+    var monotonicEpoch: UInt64? { get }
+}

@@ -109,8 +109,9 @@ struct StartCommand: ParsableCommand {
         let child = context.environment[SessionLauncher.childVariable] == "1"
         if foreground || child {
             if child { setsid() }
-            let summary = try SessionProcess.run(configuration: configuration, source: try setup.makeSource { context.console.printError("rec: warning: \($0)") },
-                                                 runtime: runtime) { folder, status in
+            let summary = try SessionProcess.run(configuration: configuration,
+                                                 source: try setup.makeSource { context.console.printError("rec: warning: \($0)") },
+                                                 sound: try setup.makeSound(), runtime: runtime) { folder, status in
                 if child {
                     SessionLauncher.detachOutput(log: folder.logPath)
                 } else {
@@ -142,6 +143,7 @@ struct StartCommand: ParsableCommand {
         if let d = capture.duration { a += ["--duration", d] }
         if let p = capture.pixelFormat { a += ["--pixel-format", p] }
         a += ["--on-unplug", capture.onUnplug]
+        a += ["--audio", capture.audio]
         if let output { a += ["--output", output] + segments.arguments } else { a.append("--no-file") }
         if let onSave { a += ["--on-save", onSave] }
         a += ["--usr1-last", usr1Last] + (notify ? ["--notify"] : [])

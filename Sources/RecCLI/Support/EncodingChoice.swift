@@ -14,6 +14,9 @@ struct EncodingChoice: Sendable {
     var fps: Int?
     /// The preset's `controls`.
     var controls: [ControlSetting]
+    /// How the preset encodes sound (its audio keys over the container's default); nil when it
+    /// says `"audio": "none"`.
+    var audio: AudioEncoding?
 
     /// Loads the built-in and user presets, resolves `--preset` (a name or a file), checks it
     /// against this FFmpeg, and turns it into settings.
@@ -35,5 +38,6 @@ struct EncodingChoice: Sendable {
         size = preset.size.map { ($0.width, $0.height) }
         fps = preset.fps.map { Int(($0.doubleValue).rounded()) }
         controls = preset.controls
+        audio = preset.audioEncoding
     }
 }

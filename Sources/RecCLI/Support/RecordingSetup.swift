@@ -1,3 +1,4 @@
+import Capture
 import Media
 import RecClient
 import RecCore
@@ -16,6 +17,8 @@ struct RecordingSetup {
     /// The preset's camera controls with `--control` on top, checked against the camera when it opens.
     var controls: [ControlSetting]
     var onUnplug: RecorderConfiguration.OnUnplug
+    /// `--audio`: where the sound comes from (none by default).
+    var audio: AudioSpec
 
     init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
         spec = try SourceSpec.parse(capture.source)
@@ -39,6 +42,13 @@ struct RecordingSetup {
         }
         controls = ControlSetting.merged(choice.controls, given)
         onUnplug = capture.onUnplug == "wait" ? .wait(seconds: 60) : .stop
+        audio = try AudioSpec.parse(capture.audio)
+        if case .file = audio, case .file = spec {} else if case .file = audio {
+            throw .usage("--audio file records the sound of a file: source; give --source file:PATH, or choose another --audio")
+        }
+        if !audio.isNone, choice.audio == nil {
+            throw .usage("preset '\(choice.name)' records no sound (\"audio\": \"none\"); drop --audio \(audio), or choose another --preset")
+        }
         if let d = capture.duration {
             let parsed = try TimeParser.duration(d)
             guard parsed > .zero else { throw .usage("--duration \(d) is not a length of time; use e.g. 10s or 1m30s") }
@@ -49,6 +59,10 @@ struct RecordingSetup {
     /// The container for an output path, checked against what the preset's encoder makes.
     func container(for path: String) throws(RecError) -> ContainerFormat {
         let container = try OutputFile.container(for: path, presetContainer: choice.container)
+        if !audio.isNone, let sound = choice.audio, let family = PresetAudio.families[sound.encoder],
+           let refusal = container.audioRefusal(of: family, encoder: sound.encoder) {
+            throw .usage("\(refusal); or name the output for another container, or record without --audio")
+        }
         let family = choice.settings.encoder == "copy" ? "mjpeg" : EncoderCatalog.codecFamily(of: choice.settings.encoder)
         if let family, !container.holds(family) {
             let fits = Container.holding(family).map { ".\($0.rawValue)" }.joined(separator: ", ")
@@ -61,11 +75,18 @@ struct RecordingSetup {
         try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, controls: controls, warn: warn)
     }
 
+    /// The sound source `--audio` names, not yet started; nil for `none`.
+    func makeSound() throws(RecError) -> AudioSource? {
+        try AudioSourceFactory.make(audio, video: spec)
+    }
+
     func configuration(output: RecorderConfiguration.Output?, pace: RecorderConfiguration.Pace) -> RecorderConfiguration {
         var c = RecorderConfiguration(encoder: choice.settings, keyframeSeconds: choice.keyframeSeconds,
                                       filter: filter, output: output, pace: pace)
         c.durationLimit = duration
         c.onUnplug = onUnplug
+        c.audio = choice.audio
+        c.correctsAudioDrift = audio.correctsDrift
         return c
     }
 }

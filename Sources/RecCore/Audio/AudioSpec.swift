@@ -11,8 +11,9 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
     case file
     /// `test`: a 440 Hz tone with a click at every whole second of the session timeline, at the
     /// instants the stand-in camera's picture marks the second. `test:skew=0.002` makes its clock
-    /// run 0.2 % fast (a test-only knob: drift correction must hide it).
-    case test(skew: Double)
+    /// run 0.2 % fast (a test-only knob: drift correction must hide it); `test:skew=0.002,uncorrected`
+    /// also turns the correction off, to show what it hides.
+    case test(skew: Double, uncorrected: Bool = false)
 
     public static func parse(_ text: String?) throws(RecError) -> AudioSpec {
         guard let text, !text.isEmpty, text != "none" else { return .none }
@@ -29,15 +30,24 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
         if text == "file" { return .file }
         if text == "test" { return .test(skew: 0) }
         if text.hasPrefix("test:skew=") {
-            guard let skew = Double(text.dropFirst(10)), skew.isFinite, abs(skew) <= 0.05 else {
+            var value = text.dropFirst(10)
+            let uncorrected = value.hasSuffix(",uncorrected")
+            if uncorrected { value = value.dropLast(12) }
+            guard let skew = Double(value), skew.isFinite, abs(skew) <= 0.05 else {
                 throw .usage("'\(text)' is not a test skew; write test:skew=0.002 (a fraction, at most ±0.05)")
             }
-            return .test(skew: skew)
+            return .test(skew: skew, uncorrected: uncorrected)
         }
         throw .usage("unknown audio source '\(text)'; use none, default, pulse:NAME, alsa:DEVICE, file or test (see 'rec devices')")
     }
 
     public var isNone: Bool { self == .none }
+
+    /// Whether the clock model corrects drift (always, except the stand-in's test knob).
+    public var correctsDrift: Bool {
+        if case .test(_, true) = self { return false }
+        return true
+    }
 
     public var description: String {
         switch self {
@@ -45,7 +55,8 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
         case .pulse(let d): return "pulse:\(d ?? "default")"
         case .alsa(let d): return "alsa:\(d)"
         case .file: return "file"
-        case .test(let skew): return skew == 0 ? "test" : "test:skew=\(skew)"
+        case .test(let skew, let uncorrected):
+            return skew == 0 && !uncorrected ? "test" : "test:skew=\(skew)" + (uncorrected ? ",uncorrected" : "")
         }
     }
 }

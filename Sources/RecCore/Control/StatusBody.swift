@@ -33,6 +33,8 @@ public struct StatusBody: Sendable, Equatable, Codable {
     public var lastError: String?
     /// Anything else, as text, for fields not (yet) named here.
     public var extra: [String: String]?
+    /// The sound, when the session records any.
+    public var audio: StatusSound?
 
     public init(state: SessionState, session: String? = nil, source: String? = nil, mode: String? = nil,
                 uptime: Double? = nil, frames: Int? = nil, fps: Double? = nil, droppedLate: Int? = nil,
@@ -63,7 +65,7 @@ public struct StatusBody: Sendable, Equatable, Codable {
         case droppedLate = "dropped_late", droppedByDriver = "dropped_by_driver"
         case encoderLagFrames = "encoder_lag_frames", bitrate
         case ringSpan = "ring_span", ringBytes = "ring_bytes"
-        case output, outputBytes = "output_bytes", lastError = "last_error", extra
+        case output, outputBytes = "output_bytes", lastError = "last_error", extra, audio
     }
 
     /// Times (`uptime`, `ring_span`) and `fps` go out rounded to the millisecond (3 decimals), so
@@ -88,6 +90,7 @@ public struct StatusBody: Sendable, Equatable, Codable {
         try c.encodeIfPresent(outputBytes, forKey: .outputBytes)
         try c.encodeIfPresent(lastError, forKey: .lastError)
         try c.encodeIfPresent(extra, forKey: .extra)
+        try c.encodeIfPresent(audio, forKey: .audio)
     }
 }
 

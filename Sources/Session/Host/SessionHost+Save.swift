@@ -45,8 +45,9 @@ extension SessionHost {
         // its first frame's pts (the encoder delay), which is session time 0.
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let start = ring.stats.start, range.lowerBound >= start {
-            let packets = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
-            source = ClipSource(video: .init(parameters: parameters, packets: packets))
+            let (packets, sound) = try ring.snapshotWithSound(from: range.lowerBound, to: range.upperBound)
+            let soundStream = recorder.soundCodecParameters.flatMap { p in sound.isEmpty ? nil : ClipSource.Stream(parameters: p, packets: sound) }
+            source = ClipSource(video: .init(parameters: parameters, packets: packets), others: soundStream.map { [$0] } ?? [])
             origin = "ring"
         } else if let file, file.segments != nil {
             try waitForFile(until: range.upperBound, peer: peer)
@@ -92,17 +93,29 @@ extension SessionHost {
     /// a packet decoding at or after `end` is in, every frame before `end` is.
     func waitForRing(until end: Timestamp, peer: ControlPeer) throws(RecError) {
         func done() -> Bool { newestDecodeTime.value.withLock { $0 }.map { $0 >= end } ?? false }
-        if done() { return }
+        if done() { return waitForSound(until: end, peer: peer) }
         let current = ring.stats.end ?? .zero
         let deadline = Date().addingTimeInterval(max(0, end.seconds - current.seconds) + 15)
         if end.seconds - current.seconds > 1 {
             log?.write("waiting \(String(format: "%.1f", end.seconds - current.seconds)) s for the end of a save")
         }
         while Date() < deadline {
-            if done() || recorder.isFinished { return }
+            if done() || recorder.isFinished { return waitForSound(until: end, peer: peer) }
             if peer.hasHungUp(waiting: 10) { throw Self.hungUp }
         }
         throw .runtime("the session did not reach \(end.clockText) in time; is the source still delivering frames?")
+    }
+
+    /// Sound usually reaches the ring before the pictures (the video encoder looks ahead
+    /// further); this waits, at most a second, for the sound a clip ending at `end` plays.
+    private func waitForSound(until end: Timestamp, peer: ControlPeer) {
+        guard recorder.soundCodecParameters != nil else { return }
+        let need = Timestamp(seconds: end.seconds + RingState.soundLead.seconds)
+        let deadline = Date().addingTimeInterval(1)
+        while Date() < deadline, !recorder.isFinished {
+            if let sound = ring.stats.soundEnd, sound >= need { return }
+            if peer.hasHungUp(waiting: 10) { return }
+        }
     }
 
     /// Waits until the recording file holds every frame before `end`: a fragment (MP4) or

@@ -20,7 +20,8 @@ public final class SessionHost: ControlHandler {
     let services: SessionServices
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
-    public init(configuration: SessionConfiguration, source: sending FrameSource, log: SessionLog? = nil) {
+    public init(configuration: SessionConfiguration, source: sending FrameSource, sound: sending AudioSource? = nil,
+                log: SessionLog? = nil) {
         self.configuration = configuration
         let ring = PacketRing(limits: configuration.ring)
         self.ring = ring
@@ -29,8 +30,10 @@ public final class SessionHost: ControlHandler {
         self.newestDecodeTime = newest
         let services = SessionServices()
         self.services = services
-        self.recorder = Recorder(source: source, configuration: configuration.recorder) { packet in
+        self.recorder = Recorder(source: source, sound: sound, configuration: configuration.recorder) { packet in
             ring.append(packet)
+            // The live page and publishers carry the pictures only (docs/LIVE.md).
+            guard packet.streamIndex == 0 else { return }
             newest.value.withLock { $0 = packet.decodeTime }
             services.fanOut(packet)
         }
@@ -108,7 +111,7 @@ public final class SessionHost: ControlHandler {
         case .failed: .failed
         }
         let uptime = s.startedAt.map { Date().timeIntervalSince($0) }
-        return StatusBody(state: state, session: configuration.name, source: s.source, mode: s.mode, uptime: uptime,
+        var body = StatusBody(state: state, session: configuration.name, source: s.source, mode: s.mode, uptime: uptime,
                           frames: s.framesCaptured, fps: (s.realFrameRate * 100).rounded() / 100,
                           droppedLate: s.droppedLate, droppedByDriver: s.droppedBySource, encoderLagFrames: s.encoderLag,
                           bitrate: Int(s.bitrate), ringSpan: r.span.seconds, ringBytes: r.bytes,
@@ -116,6 +119,8 @@ public final class SessionHost: ControlHandler {
                           extra: ["ring_start": String(format: "%.3f", r.start?.seconds ?? 0),
                                   "ring_end": String(format: "%.3f", r.end?.seconds ?? 0),
                                   "gaps": String(s.gaps)].merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
+        body.audio = s.sound.map(\.status)
+        return body
     }
 
     public func snapshot(_ request: SnapshotRequest) throws(RecError) -> SnapshotReport {

@@ -25,7 +25,7 @@ public final class Recorder: Sendable {
 
     public let configuration: RecorderConfiguration
     let stats = Mutex(RecorderStats())
-    private let stopRequested = Atomic<Bool>(false)
+    let stopRequested = Atomic<Bool>(false)
     /// Wakes a source blocked in a read (a FIFO with no writer) when a stop is requested.
     private let sourceInterrupt: InterruptFlag?
     private let queue: FrameQueue<CaptureItem>
@@ -35,7 +35,7 @@ public final class Recorder: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let onPacket: @Sendable (EncodedPacket) -> Void
     private let startupError = Mutex<RecError?>(nil)
-    private let encoderParameters = Mutex<CodecParameters?>(nil)
+    let encoderParameters = Mutex<CodecParameters?>(nil)
     private let sourceRate = Mutex<Rational?>(nil)
     /// Session time before which the recording file holds every frame on disk.
     private let fileCompleteBefore = Mutex<Timestamp?>(nil)
@@ -52,13 +52,26 @@ public final class Recorder: Sendable {
     static let lateQueueBytes = 32_000_000
     /// Camera-control requests for the capture thread (`rec control`).
     public let controls = ControlMailbox()
+    /// The sound, when the recording has any (`--audio`): its own thread, see `SoundRecorder`.
+    let sound: SoundRecorder?
+    let soundParameters = Mutex<CodecParameters?>(nil)
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
-    ///   - onPacket: called on the encode thread for every packet (after it is written to the file).
-    public init(source: sending FrameSource, configuration: RecorderConfiguration,
+    ///   - sound: the sound source, handed over to the audio thread, encoded as
+    ///     `configuration.audio` says (its container's default when nil).
+    ///   - onPacket: called on the encode thread for every packet, video (stream 0) and sound
+    ///     (stream 1), after it is written to the file.
+    public init(source: sending FrameSource, sound: sending AudioSource? = nil, configuration: RecorderConfiguration,
                 onPacket: @escaping @Sendable (EncodedPacket) -> Void = { _ in }) {
         self.configuration = configuration
+        if let sound {
+            let encoding = configuration.audio ?? AudioEncoding.standard(for: configuration.output?.container ?? .mp4)
+            self.sound = SoundRecorder(source: sound, encoding: encoding, pace: configuration.pace,
+                                       corrects: configuration.correctsAudioDrift)
+        } else {
+            self.sound = nil
+        }
         // Unpaced, capture waits for the encoder, so a short queue keeps both threads busy; each
         // queued decoded frame pins a decoder buffer (3 MB at 1080p), so 16 of them were ~50 MB.
         self.queue = FrameQueue(capacity: configuration.pace == .off ? min(configuration.queueCapacity, Self.unpacedQueue)
@@ -120,6 +133,7 @@ public final class Recorder: Sendable {
         var s = stats.withLock { $0 }
         s.droppedLate = queue.droppedCount
         s.encoderLag = queue.depth
+        s.sound = sound?.stats.withLock { $0 }
         return s
     }
 
@@ -141,6 +155,9 @@ public final class Recorder: Sendable {
 
     /// The encoder's stream parameters, once it runs (for writing clips from the ring).
     public var codecParameters: CodecParameters? { encoderParameters.withLock { $0 } }
+
+    /// The sound encoder's stream parameters, once it runs; nil without sound.
+    public var soundCodecParameters: CodecParameters? { soundParameters.withLock { $0 } }
 
     // MARK: - Threads
 
@@ -171,10 +188,13 @@ public final class Recorder: Sendable {
     }
 
     private func captureLoop(_ source: FrameSource) {
+        var lastTime: Timestamp?
         defer {
             controls.close()
             source.stop()
             queue.close()
+            let frame = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
+            sound?.end(at: lastTime.map { Timestamp(seconds: $0.seconds + frame) } ?? .zero)
         }
         do throws(RecError) {
             try source.start()
@@ -199,6 +219,17 @@ public final class Recorder: Sendable {
                     let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                     if !sleep(until: due) { break }
                 }
+                if lastTime == nil, let sound {
+                    // Session time 0 on CLOCK_MONOTONIC: the camera's own first timestamp when it
+                    // says, else the instant this first frame was due (or arrived).
+                    let epoch = (source as? ClockedSource)?.monotonicEpoch
+                        ?? (source.isLive ? DispatchTime.now().uptimeNanoseconds - UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
+                            : clockStart)
+                    sound.begin(epoch: epoch)
+                }
+                lastTime = time
+                sound?.captured(upTo: time)
+                if configuration.pace == .off { sound?.waitForSound(before: time) { stopRequested.load(ordering: .acquiring) } }
                 switch item {
                 case .frame(let frame):
                     // The snapshot slot gets its own frame over the same pictures: the encode
@@ -232,55 +263,6 @@ public final class Recorder: Sendable {
         }
     }
 
-    /// The source as a compressed one when the preset copies, or nil; a usage error if it can't.
-    private func compressedSource(_ source: FrameSource) throws(RecError) -> CompressedFrameSource? {
-        guard configuration.copiesCompressedFrames else { return nil }
-        guard let c = source as? CompressedFrameSource, let parameters = c.compressedParameters else {
-            throw .usage("this preset stores the camera's own MJPEG frames, but \(source.description) does not deliver MJPEG; "
-                         + "ask for it with --pixel-format MJPG, or choose a preset that encodes")
-        }
-        encoderParameters.withLock { $0 = parameters }
-        return c
-    }
-
-    /// The next frame or compressed packet and its capture time; waits for an unplugged camera to
-    /// return when `--on-unplug wait` says so.
-    private func next(from source: FrameSource, compressed: CompressedFrameSource?) throws(RecError) -> (CaptureItem, Timestamp)? {
-        while true {
-            do {
-                if let compressed {
-                    guard let p = try compressed.nextPacket() else { return nil }
-                    return (.packet(p), p.captureTime ?? p.presentationTime)
-                }
-                guard let f = try source.nextFrame() else { return nil }
-                return (.frame(f), f.captureTime)
-            } catch {
-                guard case .wait(let seconds) = configuration.onUnplug, let r = source as? ReconnectingSource,
-                      r.isDisconnect(error) else { throw error }
-                stats.withLock {
-                    $0.gaps += 1
-                    $0.lastError = "\(source.description) was unplugged; waiting up to \(Int(seconds)) s for it to return"
-                }
-                try r.reconnect(waitingUpTo: seconds) { stopRequested.load(ordering: .acquiring) }
-                stats.withLock { $0.lastError = $0.fileError }
-                // A stop while waiting ends the recording cleanly with what it holds.
-                if stopRequested.load(ordering: .acquiring) { return nil }
-            }
-        }
-    }
-
-    /// Sleeps until a monotonic instant, waking to check for a stop; false if stopped.
-    private func sleep(until due: UInt64) -> Bool {
-        while true {
-            if stopRequested.load(ordering: .acquiring) { return false }
-            let now = DispatchTime.now().uptimeNanoseconds
-            if now >= due { return true }
-            let wait = min(due - now, 50_000_000)
-            var ts = timespec(tv_sec: 0, tv_nsec: Int(wait))
-            nanosleep(&ts, nil)
-        }
-    }
-
     private func encodeLoop() {
         var pipeline: EncodingPipeline?
         var writer: SegmentedWriter?
@@ -300,15 +282,26 @@ public final class Recorder: Sendable {
             onPacket(packet)
             let bytes = writer?.bytesWritten ?? 0
             let path = writer?.path
+            let picture = packet.streamIndex == 0
             stats.withLock {
                 if let path { $0.outputPath = path }
                 $0.encodedBytes += Int64(packet.size)
-                $0.packets += 1
-                if packet.isKeyframe { $0.keyframes += 1 }
+                if picture {
+                    $0.packets += 1
+                    if packet.isKeyframe { $0.keyframes += 1 }
+                }
                 $0.outputBytes = bytes
             }
         }
         var started = false
+        var videoEnd: Timestamp?
+        let emitVideo = emit
+        let emitPicture: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
+            // Sound first: it comes ahead of the encoder's look-ahead, and the muxer interleaves.
+            for p in sound?.inbox.takeAll() ?? [] { try emitVideo(p) }
+            videoEnd = max(videoEnd ?? packet.endTime, packet.endTime)
+            try emitVideo(packet)
+        }
         while let item = queue.pop() {
             if failed { continue }
             do throws(RecError) {
@@ -320,7 +313,7 @@ public final class Recorder: Sendable {
                         writer = w
                     }
                     do {
-                        try pipeline!.encode(frame, emit: emit)
+                        try pipeline!.encode(frame, emit: emitPicture)
                     } catch {
                         throw error.recError("encoding failed at frame \(frame.sequence)")
                     }
@@ -328,7 +321,7 @@ public final class Recorder: Sendable {
                     stats.withLock { $0.framesEncoded = encoded }
                 case .packet(let packet):
                     if !started { writer = try openCopy() }
-                    do { try emit(packet) } catch {
+                    do { try emitPicture(packet) } catch {
                         throw error.recError("writing the camera's frame at \(packet.presentationTime.clockText) failed")
                     }
                     stats.withLock { $0.framesEncoded += 1 }
@@ -345,11 +338,12 @@ public final class Recorder: Sendable {
             }
         }
         if let pipeline, !failed || writer != nil {
-            do { try pipeline.finish(emit: emit) } catch {
+            do { try pipeline.finish(emit: emitPicture) } catch {
                 fail(error.recError("draining the encoder failed"))
             }
             stats.withLock { $0.framesEncoded = pipeline.framesEncoded }
         }
+        finishSound(upTo: videoEnd, emit: emit)
         stats.withLock { if $0.state != .failed { $0.state = .stopping } }
         if let file = writer {
             do { try file.finish() } catch {
@@ -372,8 +366,9 @@ public final class Recorder: Sendable {
 
     /// The file for a `copy` recording: the source's compressed stream, no encoder.
     private func openCopy() throws(RecError) -> SegmentedWriter? {
+        let audio = try openSound()
         guard let output = configuration.output, let parameters = encoderParameters.withLock({ $0 }) else { return nil }
-        return try makeWriter(output, video: parameters)
+        return try makeWriter(output, video: parameters, audio: audio)
     }
 
     private func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, SegmentedWriter?) {
@@ -395,8 +390,9 @@ public final class Recorder: Sendable {
             throw .runtime("cannot open the \(settings.encoder) encoder for \(frame.format)", cause: error.description)
         }
         encoderParameters.withLock { $0 = pipeline.encoder.parameters }
+        let audio = try openSound()
         guard let output = configuration.output else { return (pipeline, nil) }
-        return (pipeline, try makeWriter(output, video: pipeline.encoder.parameters))
+        return (pipeline, try makeWriter(output, video: pipeline.encoder.parameters, audio: audio))
     }
 
     static func format(rate: Rational) -> String {

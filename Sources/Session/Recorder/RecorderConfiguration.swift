@@ -49,6 +49,12 @@ public struct RecorderConfiguration: Sendable {
     /// When writing the file fails (a full disk), go on encoding into the ring (a session) rather
     /// than end the recording.
     public var keepsRingWhenFileFails = false
+    /// How the sound is encoded, when the recording has a sound source (`--audio`); nil takes the
+    /// container's default (`AudioEncoding.standard`).
+    public var audio: AudioEncoding?
+    /// Whether the sound's clock drift is corrected (`AudioClock.Policy.standard`); off only for
+    /// the test knob that shows what the correction hides.
+    public var correctsAudioDrift = true
 
     /// Store the source's own compressed frames (`copy` presets, MJPEG cameras) instead of encoding.
     public var copiesCompressedFrames: Bool { encoder.encoder == "copy" }

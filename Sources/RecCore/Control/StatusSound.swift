@@ -1,0 +1,47 @@
+/// The sound part of `rec status` (`"audio"` in JSON): the device, the stream, the measured clock
+/// drift against the camera, overruns and gaps (filled with silence), and the last second's peak.
+public struct StatusSound: Sendable, Equatable, Codable {
+    public var device: String
+    public var rate: Int
+    public var channels: Int
+    public var encoder: String
+    /// Positive: the device's clock runs fast against the camera's. Nil until measured.
+    public var driftPPM: Double?
+    public var overruns: Int
+    public var gaps: Int
+    public var gapSeconds: Double
+    /// Nil for silence.
+    public var peakDBFS: Double?
+
+    public init(device: String, rate: Int, channels: Int, encoder: String, driftPPM: Double?, overruns: Int,
+                gaps: Int, gapSeconds: Double, peakDBFS: Double?) {
+        self.device = device
+        self.rate = rate
+        self.channels = channels
+        self.encoder = encoder
+        self.driftPPM = driftPPM
+        self.overruns = overruns
+        self.gaps = gaps
+        self.gapSeconds = gapSeconds
+        self.peakDBFS = peakDBFS
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case device, rate, channels, encoder, driftPPM = "drift_ppm", overruns, gaps
+        case gapSeconds = "gap_seconds", peakDBFS = "peak_dbfs"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        func tenth(_ v: Double?) -> Double? { v.map { $0.isFinite ? ($0 * 10).rounded() / 10 : 0 } }
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(device, forKey: .device)
+        try c.encode(rate, forKey: .rate)
+        try c.encode(channels, forKey: .channels)
+        try c.encode(self.encoder, forKey: .encoder)
+        try c.encodeIfPresent(tenth(driftPPM), forKey: .driftPPM)
+        try c.encode(overruns, forKey: .overruns)
+        try c.encode(gaps, forKey: .gaps)
+        try c.encode((gapSeconds * 1000).rounded() / 1000, forKey: .gapSeconds)
+        try c.encodeIfPresent(tenth(peakDBFS), forKey: .peakDBFS)
+    }
+}
