@@ -23,11 +23,12 @@ public final class SegmentedWriter {
     private var boundary: Timestamp?
     private var lastDTS = Int64.min
     private var lastAudioDTS = Int64.min
-    /// Sound packets presented after the newest picture written: held until the pictures catch
-    /// up, so each goes into the segment whose pictures it plays with (sound arrives ahead of
-    /// the encoder's look-ahead). Bounded by `maxHeldSound`.
-    private var heldSound: [EncodedPacket] = []
-    private static let maxHeldSound = Timestamp.microseconds(1_000_000)
+    /// Packets held until the other stream has caught up with them, so each sound packet goes
+    /// into the segment whose pictures it plays with: sound comes ahead of the pictures while
+    /// recording (the encoder looks ahead) and behind them with `--pace off`. `Interleave` (below)
+    /// releases them in time order, holding at most `maxHeld`.
+    private var held = Interleave()
+    static let maxHeld = 1.0
 
     /// One file at `path` when `catalog` is nil; else segments named by `naming`.
     /// - Parameter onProblem: called (on the finisher thread) when finishing or deleting an old
@@ -73,18 +74,20 @@ public final class SegmentedWriter {
 
     /// Writes a video (stream 0) or sound (stream 1) packet, on the session timeline.
     public func append(_ packet: EncodedPacket) throws(FFmpegError) {
+        guard audio != nil else { return try write(packet) }
+        held.add(packet)
+        while let next = held.next(maxHeld: Self.maxHeld) { try write(next) }
+    }
+
+    private func write(_ packet: EncodedPacket) throws(FFmpegError) {
+        var p = packet
         if packet.streamIndex != 0 {
-            heldSound.append(packet)
-            if let first = heldSound.first, packet.endTime.seconds - first.presentationTime.seconds > Self.maxHeldSound.seconds {
-                try writeSound(before: nil, limit: 1)
-            }
-            return
+            p.move(back: start, after: &lastAudioDTS)
+            return try current.append(p)
         }
-        try writeSound(before: packet.presentationTime)
         if packet.isKeyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
             try rotate(at: packet.presentationTime)
         }
-        var p = packet
         p.move(back: start, after: &lastDTS)
         try current.append(p)
         if packet.isKeyframe, let catalog {
@@ -93,25 +96,10 @@ public final class SegmentedWriter {
         }
     }
 
-    /// Writes the held sound presented before `time` (all of it when nil, or at most `limit`
-    /// packets), shifted onto the current segment's timeline.
-    private func writeSound(before time: Timestamp?, limit: Int = .max) throws(FFmpegError) {
-        var n = 0
-        while n < min(limit, heldSound.count), time.map({ heldSound[n].presentationTime < $0 }) ?? true { n += 1 }
-        guard n > 0 else { return }
-        let ready = heldSound[..<n]
-        heldSound.removeFirst(n)
-        for packet in ready {
-            var p = packet
-            p.move(back: start, after: &lastAudioDTS)
-            try current.append(p)
-        }
-    }
-
     /// Finishes the current file here and waits for the finisher to finish the older ones.
     public func finish() throws(FFmpegError) {
         defer { finisher?.drain() }
-        try writeSound(before: nil)
+        while let next = held.next(maxHeld: 0, draining: true) { try write(next) }
         try current.finish()
         if let catalog {
             let path = current.path
@@ -163,5 +151,35 @@ public final class SegmentedWriter {
 
     private static func size(of path: String) -> Int64? {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
+    }
+}
+
+/// Two streams' packets merged by presentation time: a packet leaves once the other stream has
+/// been seen at or past it, or once the held span grows past `maxHeld` seconds (a stream that
+/// stalls never holds the other up for long). Pure bookkeeping for `SegmentedWriter`.
+struct Interleave {
+    private var video: [EncodedPacket] = []
+    private var sound: [EncodedPacket] = []
+    private var videoSeen = -Double.infinity
+    private var soundSeen = -Double.infinity
+
+    mutating func add(_ packet: EncodedPacket) {
+        let t = packet.presentationTime.seconds
+        if packet.streamIndex == 0 {
+            video.append(packet)
+            videoSeen = max(videoSeen, t)
+        } else {
+            sound.append(packet)
+            soundSeen = max(soundSeen, t)
+        }
+    }
+
+    mutating func next(maxHeld: Double, draining: Bool = false) -> EncodedPacket? {
+        let v = video.first?.presentationTime.seconds, s = sound.first?.presentationTime.seconds
+        let oldest = min(v ?? .infinity, s ?? .infinity)
+        let forced = draining || max(videoSeen, soundSeen) - oldest > maxHeld
+        if let v, (s.map { v <= $0 } ?? true), forced || soundSeen >= v { return video.removeFirst() }
+        if let s, forced || videoSeen >= s { return sound.removeFirst() }
+        return nil
     }
 }

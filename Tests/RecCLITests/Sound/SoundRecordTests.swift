@@ -93,4 +93,51 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: folder + "/x.mp4"))
     }
+
+    /// kill -9 in the middle of a recording with sound: both streams are in the file, in sync,
+    /// and neither loses more than the fragment being filled.
+    @Test(arguments: ["mp4", "mkv"])
+    func aKilledRecordingKeepsBothStreamsInSync(container: String) throws {
+        let folder = try RecBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/killed.\(container)"
+        let process = try RecBinary.launch(["record", "--source", "test:320x240@30", "--audio", "test",
+                                            "--duration", "60s", "-o", path])
+        sleep(4)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let (audio, video) = (try SoundProbe.audioDuration(in: path), try SoundProbe.videoDuration(in: path))
+        #expect(video > 2.5, "only \(video) s of pictures survived")
+        #expect(audio > 2.5 && abs(audio - video) < 0.5, "audio \(audio) s, video \(video) s")
+        let errors = try SoundProbe.syncErrors(in: path)
+        #expect(errors.count >= 2)
+        #expect((errors.map { abs($0.error) }.max() ?? .infinity) <= Self.bound, "\(errors)")
+    }
+
+    /// With --segment every file has the sound that plays with its pictures.
+    @Test func everySegmentHasItsSound() throws {
+        let folder = try RecBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let r = try RecBinary.run(["record", "--source", "test:320x240@30", "--audio", "test", "--pace", "off",
+                                   "--duration", "7s", "--segment", "2s", "-o", folder + "/seg.mkv"])
+        #expect(r.status == 0, "\(r.error)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".mkv") }.sorted()
+        #expect(files.count >= 3, "\(files)")
+        var total = 0.0
+        for file in files {
+            let path = folder + "/" + file
+            let (audio, video) = (try SoundProbe.audioDuration(in: path), try SoundProbe.videoDuration(in: path))
+            total += video
+            // Matroska's millisecond stamps at both ends, and one AAC frame.
+            #expect(abs(audio - video) <= 1024.0 / 48_000 + 0.005, "\(file): audio \(audio) s, video \(video) s")
+            // A sound packet that spans a boundary goes to the earlier segment, so a later
+            // segment's sound starts up to one packet after its first picture (documented):
+            // the click at that picture is in the segment before.
+            let pairs = try SoundProbe.syncErrors(in: path).filter { $0.second >= 0.05 }
+            #expect(!pairs.isEmpty || video < 1.5, "\(file): no click to measure")
+            let worst = pairs.map { abs($0.error) }.max() ?? .infinity
+            #expect(pairs.isEmpty || worst <= 0.002, "\(file): worst \(worst * 1000) ms")
+        }
+        #expect(abs(total - 7) < 0.05)
+    }
 }

@@ -1,0 +1,70 @@
+import Capture
+import Foundation
+import Glibc
+import Media
+import RecCore
+import Session
+import Testing
+
+/// A recording with sound from a real PulseAudio server: a tone played into the test server's
+/// null sink is captured from its monitor through libavdevice, encoded beside the stand-in
+/// camera's pictures and written to a file, which the ffmpeg CLI then decodes and checks.
+@Suite("Recording sound from a real PulseAudio server", .serialized)
+struct PulseRecordingTests {
+    @Test(arguments: [("mp4", ContainerFormat.mp4), ("mkv", ContainerFormat.mkv)])
+    func aRecordingHoldsTheTonePlayedIntoTheServer(ext: String, container: ContainerFormat) throws {
+        FFmpegLog.quiet()
+        let server = try PulseTestServer()
+        defer { server.stop() }
+        let tone = "\(server.folder)/tone.wav"
+        // 1000 Hz at amplitude 1/8 (ffmpeg's sine), 12 s, both channels.
+        try AudioTools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=12",
+                               "-af", "pan=stereo|c0=c0|c1=c0", tone])
+        let player = try server.play(tone)
+        defer {
+            kill(player.processIdentifier, SIGKILL)
+            player.waitUntilExit()
+        }
+        let path = "\(server.folder)/with-sound.\(ext)"
+        var configuration = RecorderConfiguration(
+            encoder: EncoderSettings(encoder: "libx264", width: 0, height: 0, pixelFormat: .yuv420p, speed: "veryfast"),
+            output: .init(path: path, container: container), pace: .realtime, frameLimit: 180)
+        configuration.audio = AudioEncoding.standard(for: container)
+        let recorder = Recorder(source: TestPatternSource(width: 320, height: 240, fps: 30),
+                                sound: DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address),
+                                configuration: configuration)
+        try recorder.waitUntilStarted()
+        recorder.waitUntilFinished()
+        let stats = recorder.currentStats
+        #expect(stats.state == .finished, "\(stats.lastError ?? "")")
+        let sound = try #require(stats.sound)
+        #expect(sound.device.hasPrefix("pulse:rec_test.monitor"))
+        #expect(sound.packets > 100)
+        #expect(sound.peakDBFS.map { abs($0 - (-18.1)) < 1.5 } == true, "peak \(sound.peakDBFS ?? -999) dBFS")
+
+        // Decoded by the ffmpeg CLI: AAC in the file, the tone's frequency and level, and sound
+        // for most of the six seconds (PulseAudio's first chunk can take a second or two to come).
+        let probe = try AudioTools.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries",
+                                                   "stream=codec_name,sample_rate,channels", "-of", "csv=p=0", path])
+        #expect(probe.output.trimmingCharacters(in: .whitespacesAndNewlines) == "aac,48000,2")
+        let decoded = try Self.decode(path)
+        #expect(decoded.count > 48_000 * 3, "only \(decoded.count) samples")
+        let window = decoded.suffix(48_000 * 2).dropLast(4800)
+        #expect(abs(AudioSignal.rms(window) - 0.125 / 2.0.squareRoot()) < 0.01, "RMS \(AudioSignal.rms(window))")
+        #expect(abs(AudioSignal.frequency(window, rate: 48_000) - 1000) < 5)
+    }
+
+    /// The first channel of the file's sound as floats, as the ffmpeg CLI decodes it.
+    static func decode(_ path: String) throws -> [Float] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: AudioTools.find("ffmpeg")!)
+        process.arguments = ["-v", "error", "-i", path, "-map", "0:a", "-af", "pan=mono|c0=c0", "-f", "f32le", "-"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+    }
+}
