@@ -20,6 +20,7 @@ struct RealCameraFaultTests {
         let (result, summary) = try record(machine, ["--frames", "25", "--on-unplug", "wait"])
         #expect(result.status == 0, "\(result.error)")
         #expect(summary["gaps"] as? Int == 1, "\(result.output)")
+        #expect(summary["last_gap"] as? String == "was unplugged", "\(result.output)")
         #expect(summary["error"] == nil, "\(result.output)")
         #expect(try FakeKernel.frameNumbers(machine.folder + "/out.mkv") == Array(0..<10) + Array(0..<15))
         #expect(machine.driverLog.filter { $0.hasPrefix("streamon") }.allSatisfy { $0.hasSuffix("50fps") })
@@ -30,6 +31,8 @@ struct RealCameraFaultTests {
         let (result, summary) = try record(machine, ["--frames", "12", "--on-unplug", "wait"])
         #expect(result.status == 0, "\(result.error)")
         #expect(summary["gaps"] as? Int == 1, "\(result.output)")
+        // A stall is told as one, not as an unplug.
+        #expect(summary["last_gap"] as? String == "stopped delivering frames (a stall)", "\(result.output)")
         #expect(try FakeKernel.frameNumbers(machine.folder + "/out.mkv") == Array(0..<8) + Array(0..<4))
     }
 

@@ -24,6 +24,12 @@ extension V4L2Camera: CompressedFrameSource, ReconnectingSource, ClockedSource {
     /// Unplugs, stalls and queue errors: a close and reopen is how real cameras recover.
     public func isDisconnect(_ error: RecError) -> Bool { error.isCameraUnplugged || error.isCameraStopped }
 
+    /// A stall (no frame within the watchdog, or the driver's queue broke) is not an unplug: the
+    /// camera is still there and is being reopened.
+    public func disconnectText(_ error: RecError) -> String {
+        error.isCameraStopped ? "stopped delivering frames (a stall)" : "was unplugged"
+    }
+
     public func reconnect(waitingUpTo seconds: Double) throws(RecError) {
         try reopen(waitingUpTo: seconds)
     }

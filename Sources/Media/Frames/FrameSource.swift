@@ -51,6 +51,8 @@ public protocol CompressedFrameSource: FrameSource {
 public protocol ReconnectingSource: FrameSource {
     /// Whether an error from `nextFrame()`/`nextPacket()` means the device went away.
     func isDisconnect(_ error: RecError) -> Bool
+    /// What happened, for status while waiting: "was unplugged", "stopped delivering frames".
+    func disconnectText(_ error: RecError) -> String
     /// Waits up to `seconds` for the same device to return and resumes streaming on the same
     /// timeline; throws if it does not come back.
     func reconnect(waitingUpTo seconds: Double) throws(RecError)
@@ -60,6 +62,8 @@ public protocol ReconnectingSource: FrameSource {
 }
 
 extension ReconnectingSource {
+    public func disconnectText(_ error: RecError) -> String { "was unplugged" }
+
     public func reconnect(waitingUpTo seconds: Double, stopping: () -> Bool) throws(RecError) {
         try reconnect(waitingUpTo: seconds)
     }

@@ -17,6 +17,8 @@ struct RecordingSummary: Encodable {
     var droppedBySource: Int
     /// Times the camera went away (unplug, stall) and the recording resumed after it: gaps in the file.
     var gaps: Int
+    /// What the camera did before the last gap ("was unplugged", "stopped delivering frames (a stall)").
+    var lastGap: String?
     var realFrameRate: Double
     var bitrate: Double
     var bytes: Int64
@@ -38,6 +40,7 @@ struct RecordingSummary: Encodable {
         droppedLate = s.droppedLate
         droppedBySource = s.droppedBySource
         gaps = s.gaps
+        lastGap = s.lastGap
         realFrameRate = (s.realFrameRate * 1000).rounded() / 1000
         bitrate = s.bitrate.rounded()
         bytes = s.outputBytes
@@ -54,7 +57,7 @@ struct RecordingSummary: Encodable {
                         + "dropped \(droppedLate) late + \(droppedBySource) by the source",
                      "  \(source), \(mode), preset \(preset), \(StatusLine.bitrate(bitrate)), \(StatusLine.bytes(bytes))"]
         if gaps > 0 {
-            lines.append("  \(gaps) gap\(gaps == 1 ? "" : "s"): the camera went away and the recording resumed when it came back")
+            lines.append("  \(gaps) gap\(gaps == 1 ? "" : "s"): the camera \(lastGap ?? "went away") and the recording resumed when it came back")
         }
         if let a = audio {
             let drift = a.driftPPM.map { String(format: "clock drift %+.0f ppm corrected", $0) } ?? "clock drift not measured (too short)"

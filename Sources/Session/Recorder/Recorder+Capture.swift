@@ -30,9 +30,11 @@ extension Recorder {
             } catch {
                 guard case .wait(let seconds) = configuration.onUnplug, let r = source as? ReconnectingSource,
                       r.isDisconnect(error) else { throw error }
+                let what = r.disconnectText(error)
                 stats.withLock {
                     $0.gaps += 1
-                    $0.lastError = "\(source.description) was unplugged; waiting up to \(Int(seconds)) s for it to return"
+                    $0.lastGap = what
+                    $0.lastError = "\(source.description) \(what); waiting up to \(Int(seconds)) s for it to return"
                 }
                 try r.reconnect(waitingUpTo: seconds) { stopRequested.load(ordering: .acquiring) }
                 stats.withLock { $0.lastError = $0.fileError }

@@ -35,6 +35,8 @@ public struct RecorderStats: Sendable {
     public var fileError: String?
     /// Times the source went away and came back (`--on-unplug wait`): gaps in the recording.
     public var gaps = 0
+    /// What the camera did before the last gap: "was unplugged", "stopped delivering frames (a stall)".
+    public var lastGap: String?
     /// The sound's telemetry, when the recording has sound.
     public var sound: SoundStats?
 
