@@ -17,6 +17,8 @@ packages+=(gcc libc6-dev)
 # Sound (issue 9): libavdevice reads PulseAudio/ALSA, libswresample converts and corrects drift;
 # the sound tests run a real PulseAudio with a null sink and play into it with paplay.
 packages+=(libavdevice-dev libswresample-dev pulseaudio pulseaudio-utils)
+# Sound nobody here made, for the cut tests: alsa-utils' WAV recordings, the freedesktop sound theme's Vorbis.
+packages+=(alsa-utils sound-theme-freedesktop)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
