@@ -65,8 +65,10 @@ enum FakeKernel {
 
     /// The frame numbers the fake drew into a recorded file (YUYV cameras), in file order,
     /// read back with ffmpeg as 4x4 grids of black and white blocks.
-    static func frameNumbers(_ file: String) throws -> [Int] {
-        let gray = try ToolOutput.run("ffmpeg", ["-v", "error", "-i", file, "-vsync", "0", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+    /// `filter` (an ffmpeg -vf chain) first, e.g. one field scaled back to 320x240.
+    static func frameNumbers(_ file: String, filter: String? = nil) throws -> [Int] {
+        let gray = try ToolOutput.run("ffmpeg", ["-v", "error", "-i", file, "-vsync", "0"] + (filter.map { ["-vf", $0] } ?? [])
+                                      + ["-f", "rawvideo", "-pix_fmt", "gray", "-"])
         let frameBytes = 320 * 240
         return stride(from: 0, to: gray.count - frameBytes + 1, by: frameBytes).map { start in
             (0..<16).reduce(0) { number, bit in

@@ -82,11 +82,20 @@ struct RealCameraTests {
         #expect(try FakeKernel.jpegNumbers(machine.folder + "/out.mkv") == Array(0..<15))
     }
 
-    @Test func alternateFieldsAreRefusedClearlyAndInterlacedIsReported() throws {
+    @Test func alternateFieldsAreWovenAndInterlacedIsReported() throws {
+        // Each buffer one 320x120 field, top and bottom in turn, each drawn with its own number.
         let alternate = try Machine([("video0", "yuyv")], faults: ["FAKEV4L2_FIELD": "alternate"])
-        let refused = try alternate.rec(["record", "--source", "v4l2:" + alternate.node("video0"), "--frames", "5", "-o", "out.mkv"])
-        #expect(refused.status == 1)
-        #expect(refused.error.contains("alternating fields"), "\(refused.error)")
+        let woven = try alternate.rec(["record", "--source", "v4l2:" + alternate.node("video0"), "--frames", "5",
+                                       "--preset", "lossless", "-o", "out.mkv", "--json"])
+        #expect(woven.status == 0, "\(woven.error)")
+        let summary = try Self.summary(woven)
+        #expect((summary["source"] as? String)?.contains("woven from alternating fields") == true, "\(summary)")
+        let file = alternate.folder + "/out.mkv"
+        let size = try ToolOutput.run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height,field_order", "-of", "csv=p=0", file])
+        #expect(String(decoding: size, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "320,240,tt")
+        // The top field of each frame is the even buffer, the bottom the odd one after it.
+        #expect(try FakeKernel.frameNumbers(file, filter: "field=top,scale=320:240:flags=neighbor") == [0, 2, 4, 6, 8])
+        #expect(try FakeKernel.frameNumbers(file, filter: "field=bottom,scale=320:240:flags=neighbor") == [1, 3, 5, 7, 9])
 
         let interlaced = try Machine([("video0", "yuyv")], faults: ["FAKEV4L2_FIELD": "interlaced", "FAKEV4L2_COLOR": "709"])
         let result = try interlaced.rec(["record", "--source", "v4l2:" + interlaced.node("video0"), "--frames", "5",

@@ -11,9 +11,12 @@ struct CameraSignal: Hashable, Sendable {
 
     var matrix: Matrix
     var fullRange: Bool
-    /// Interlaced frames (both fields woven in one buffer) and which field comes first.
+    /// Interlaced frames and which field comes first.
     var interlaced: Bool
     var topFieldFirst: Bool
+    /// Each buffer holds one half-height field, top and bottom in turn (V4L2_FIELD_ALTERNATE),
+    /// and the camera weaves each pair into a frame at half the buffer rate.
+    var alternateFields = false
 
     static let progressive601 = CameraSignal(matrix: .bt601, fullRange: false, interlaced: false, topFieldFirst: true)
 
@@ -35,8 +38,11 @@ struct CameraSignal: Hashable, Sendable {
         switch field {
         case CV4L2_FIELD_INTERLACED, CV4L2_FIELD_INTERLACED_TB: (interlaced, topFieldFirst) = (true, true)
         case CV4L2_FIELD_INTERLACED_BT: (interlaced, topFieldFirst) = (true, false)
+        case CV4L2_FIELD_ALTERNATE where fourcc.isRaw:
+            // The order comes from the buffers' own field flags (V4L2: it depends on the standard).
+            (interlaced, topFieldFirst, alternateFields) = (true, true, true)
         case CV4L2_FIELD_ALTERNATE, CV4L2_FIELD_TOP, CV4L2_FIELD_BOTTOM, CV4L2_FIELD_SEQ_TB, CV4L2_FIELD_SEQ_BT:
-            let what = field == CV4L2_FIELD_ALTERNATE ? "alternating fields (each buffer one half-height field, at twice the frame rate)"
+            let what = field == CV4L2_FIELD_ALTERNATE ? "alternating fields of JPEG (each buffer one half-height field)"
                 : field == CV4L2_FIELD_SEQ_TB || field == CV4L2_FIELD_SEQ_BT ? "both fields one after the other in each buffer"
                 : "single fields"
             throw .runtime("\(path) delivers \(what), which rec cannot weave into frames yet; feed it a progressive signal "
@@ -53,7 +59,7 @@ struct CameraSignal: Hashable, Sendable {
     /// "BT.601 limited", "BT.709 full, interlaced (top field first)".
     var description: String {
         let name = switch matrix { case .bt601: "BT.601"; case .bt709: "BT.709"; case .bt2020: "BT.2020" }
-        let field = interlaced ? ", interlaced (\(topFieldFirst ? "top" : "bottom") field first)" : ""
+        let field = interlaced ? ", interlaced (\(topFieldFirst ? "top" : "bottom") field first\(alternateFields ? ", woven from alternating fields" : ""))" : ""
         return "\(name) \(fullRange ? "full" : "limited")\(field)"
     }
 

@@ -109,8 +109,9 @@ extension V4L2Camera {
     private func prepareConversion() throws(RecError) {
         guard let mode else { return }
         switch mode.fourcc {
-        case .yuyv: format = VideoFormat(width: mode.size.width, height: mode.size.height, pixelFormat: .yuyv422)
-        case .nv12: format = VideoFormat(width: mode.size.width, height: mode.size.height, pixelFormat: .nv12)
+        // Alternating fields: G_FMT's height is one field's (V4L2 spec); frames are two woven.
+        case .yuyv: format = VideoFormat(width: mode.size.width, height: mode.size.height * (signal.alternateFields ? 2 : 1), pixelFormat: .yuyv422)
+        case .nv12: format = VideoFormat(width: mode.size.width, height: mode.size.height * (signal.alternateFields ? 2 : 1), pixelFormat: .nv12)
         default:
             do { decoder = try MJPEGDecoder() } catch { throw error.recError("cannot decode MJPEG from \(path)") }
             if let first = try nextDecodedFrame(keepingJPEG: true) {

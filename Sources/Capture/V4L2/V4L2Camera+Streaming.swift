@@ -9,6 +9,8 @@ struct BorrowedBuffer {
     var bytes: UnsafeRawBufferPointer
     var captureTime: Timestamp
     var sequence: Int64
+    /// V4L2_FIELD_TOP or _BOTTOM for alternating fields; the format's field otherwise.
+    var field: UInt32 = 0
 }
 
 extension V4L2Camera {
@@ -24,6 +26,7 @@ extension V4L2Camera {
         let target = format
         if framePool?.format != target { framePool = FramePool(format: target) }
         let pool = framePool!
+        if signal.alternateFields { return try nextWovenFrame(pool) }
         return try withNextBuffer { buffer throws(RecError) in
             do throws(FFmpegError) {
                 let frame = try pool.next()
@@ -117,7 +120,8 @@ extension V4L2Camera {
             let time = captureMicroseconds(buffer)
             let result: Result<R, RecError>
             do throws(RecError) {
-                result = .success(try body(BorrowedBuffer(bytes: bytes, captureTime: clock.captureTime(time), sequence: numbered.sequence)))
+                result = .success(try body(BorrowedBuffer(bytes: bytes, captureTime: clock.captureTime(time), sequence: numbered.sequence,
+                                                          field: buffer.field)))
             } catch {
                 result = .failure(error)
             }
@@ -191,6 +195,59 @@ extension V4L2Camera {
             guard let destination = frame.plane(index) else { continue }
             for row in 0..<plane.rows {
                 (destination.base + row * destination.bytesPerRow)
+                    .update(from: (source.baseAddress! + offset + row * layout.bytesPerLine).assumingMemoryBound(to: UInt8.self),
+                            count: plane.bytes)
+            }
+            offset += plane.rows * layout.bytesPerLine
+        }
+    }
+}
+
+extension V4L2Camera {
+    /// Two alternating fields woven into one frame: the first field's rows become the frame's
+    /// even (top) or odd (bottom) rows, the next field's the others; the frame is timed by its
+    /// first field and tagged with the order the stream runs in. A field whose partner was lost
+    /// (the same parity twice) starts the frame again, so rows of different frames never mix.
+    func nextWovenFrame(_ pool: FramePool) throws(RecError) -> VideoFrame {
+        let frame: VideoFrame
+        do { frame = try pool.next() } catch { throw error.recError("cannot allocate a \(format) frame") }
+        var woven = 0
+        while woven < 2 {
+            try withNextBuffer { buffer throws(RecError) in
+                let top = buffer.field == CV4L2_FIELD_TOP
+                guard top || buffer.field == CV4L2_FIELD_BOTTOM else {
+                    throw RecError.runtime("\(path) said it sends alternating fields but sent a buffer of field \(buffer.field); "
+                                           + "set the card to interlaced output (v4l2-ctl -d \(path) --set-fmt-video=field=interlaced)")
+                }
+                let first = firstField ?? buffer.field
+                firstField = first
+                if buffer.field == first {
+                    frame.captureTime = buffer.captureTime
+                    frame.sequence = buffer.sequence / 2
+                    woven = 1
+                } else if woven == 0 {
+                    return  // the second field of a frame whose first was lost
+                } else {
+                    woven = 2
+                }
+                copyField(buffer.bytes, into: frame, bottom: !top)
+            }
+        }
+        signal.topFieldFirst = firstField == CV4L2_FIELD_TOP
+        signal.tag(frame)
+        return frame
+    }
+
+    /// One field's rows into every other row of a frame (YUYV, or NV12's two planes).
+    private func copyField(_ source: UnsafeRawBufferPointer, into frame: VideoFrame, bottom: Bool) {
+        let width = format.width, fieldRows = format.height / 2
+        let planes = format.pixelFormat == .nv12 ? [(rows: fieldRows, bytes: width), (rows: fieldRows / 2, bytes: width)]
+                                                 : [(rows: fieldRows, bytes: width * 2)]
+        var offset = 0
+        for (index, plane) in planes.enumerated() {
+            guard let destination = frame.plane(index) else { continue }
+            for row in 0..<plane.rows {
+                (destination.base + (2 * row + (bottom ? 1 : 0)) * destination.bytesPerRow)
                     .update(from: (source.baseAddress! + offset + row * layout.bytesPerLine).assumingMemoryBound(to: UInt8.self),
                             count: plane.bytes)
             }

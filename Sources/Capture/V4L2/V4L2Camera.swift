@@ -63,6 +63,8 @@ public final class V4L2Camera: FrameSource {
     var layout = RawLayout(bytesPerLine: 0, minimumBytes: 0)
     /// The first frame, held by `start()` for MJPEG to learn the decoded format.
     var pending: (frame: VideoFrame, jpeg: CompressedFrame)?
+    /// With alternating fields: the field (V4L2_FIELD_TOP/BOTTOM) the stream's frames start with.
+    var firstField: UInt32?
     var clock = CaptureClock()
 
     /// A camera at `path` ("/dev/video0" or a /dev/v4l/by-id link); nothing is opened until `start()`.
@@ -77,7 +79,11 @@ public final class V4L2Camera: FrameSource {
 
     deinit { stream?.close() }
 
-    public var nominalFrameRate: Rational? { mode?.frameRate }
+    /// With alternating fields, two buffers make one frame.
+    public var nominalFrameRate: Rational? {
+        guard let rate = mode?.frameRate else { return nil }
+        return signal.alternateFields ? Rational(rate.num, rate.den * 2) : rate
+    }
 
     /// Gaps in the driver's sequence numbers plus error-flagged or undecodable buffers.
     public var droppedFrames: Int { sequenceGaps + errorFrames }

@@ -40,6 +40,10 @@ public struct EncoderSettings: Sendable, Equatable {
     /// What the encoder tags its stream with (range, matrix, primaries, transfer, chroma siting,
     /// pixel aspect); `EncodingPipeline` sets it from the source (`ColourPolicy.target`).
     public var colour: ColourDescription
+    /// Interlaced pictures and their first field (true: top), from the source's first frame; nil
+    /// for progressive. The stream says so (`field_order`: Matroska FieldOrder, MOV fiel), and
+    /// x264 codes the fields as fields.
+    public var interlacedTopFirst: Bool?
 
     public init(encoder: String, width: Int, height: Int, pixelFormat: PixelFormat,
                 timeBase: Rational = Rational(1, 90_000), frameRate: Rational = Rational(30, 1),

@@ -31,6 +31,10 @@ public final class VideoEncoder {
             c.pointee.framerate = settings.frameRate.av
             if settings.globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
             Self.tag(c, settings.colour)
+            if let top = settings.interlacedTopFirst {
+                c.pointee.field_order = top ? AV_FIELD_TT : AV_FIELD_BB
+                if settings.encoder == "libx264" { c.pointee.flags |= AV_CODEC_FLAG_INTERLACED_DCT | AV_CODEC_FLAG_INTERLACED_ME }
+            }
             EncoderEnvironment.prepare(for: settings.encoder)
             var dict: OpaquePointer? = nil
             defer { av_dict_free(&dict) }

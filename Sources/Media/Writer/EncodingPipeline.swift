@@ -74,6 +74,13 @@ public final class EncodingPipeline {
         self.encoder = try VideoEncoder(settings)
     }
 
+    /// A pipeline for `frame`'s format and colour, and its field order when it is interlaced.
+    public convenience init(settings: EncoderSettings, first frame: VideoFrame, filter: String?) throws(FFmpegError) {
+        var settings = settings
+        if frame.pointer.pointee.interlaced_frame != 0 { settings.interlacedTopFirst = frame.pointer.pointee.top_field_first != 0 }
+        try self.init(settings: settings, input: frame.format, colour: frame.colour, filter: filter)
+    }
+
     /// The format frames must have when they reach the encoder.
     public var encoderFormat: VideoFormat {
         VideoFormat(width: encoder.settings.width, height: encoder.settings.height, pixelFormat: encoder.settings.pixelFormat)

@@ -380,8 +380,7 @@ public final class Recorder: Sendable {
                                                       setting: settings.options)) { mine, _ in mine }
         let pipeline: EncodingPipeline
         do {
-            pipeline = try EncodingPipeline(settings: settings, input: frame.format, colour: frame.colour,
-                                         filter: configuration.filter)
+            pipeline = try EncodingPipeline(settings: settings, first: frame, filter: configuration.filter)
         } catch {
             if configuration.filter != nil, error.operation.hasPrefix("avfilter") {
                 throw .usage("the filter '\(configuration.filter!)' is not valid: \(error.text); see 'ffmpeg -filters' for what this FFmpeg has",
