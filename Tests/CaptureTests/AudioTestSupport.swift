@@ -118,10 +118,21 @@ final class PulseTestServer {
         return player
     }
 
+    /// Sends `signal` to the PulseAudio process itself (not to `timeout`): SIGSTOP to make it stop
+    /// answering, SIGCONT to resume it, SIGKILL to make it vanish.
+    func signalServer(_ signal: Int32) {
+        let pid = process.processIdentifier
+        let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        for server in children.split(separator: " ").compactMap({ pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+            kill(server, signal)
+        }
+    }
+
     /// Stops the server with SIGTERM sent to it, not to `timeout`: a process started from a
     /// test's thread inherits that thread's blocked signals, and `timeout` (unlike PulseAudio)
     /// never unblocks SIGTERM, so it would not pass the signal on.
     func stop() {
+        signalServer(SIGCONT)
         if process.isRunning {
             let pid = process.processIdentifier
             let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""

@@ -67,4 +67,42 @@ struct PulseRecordingTests {
         process.waitUntilExit()
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
+
+    /// The sound server vanishing (SIGKILL) or stopping answering (SIGSTOP) in the middle of a
+    /// recording: the pictures go on to the end and are written as they come, the recording
+    /// finishes in bounded time, and the failure is said (review of the sound integration: a
+    /// stopped server hung the stop; a failed one held the file for 10 s and was not reported).
+    @Test(arguments: [SIGKILL, SIGSTOP])
+    func aSoundServerThatFailsLeavesThePicturesGoing(signal: Int32) throws {
+        FFmpegLog.quiet()
+        let server = try PulseTestServer()
+        defer { server.stop() }
+        let path = "\(server.folder)/fails.mkv"
+        var configuration = RecorderConfiguration(
+            encoder: EncoderSettings(encoder: "libx264", width: 0, height: 0, pixelFormat: .yuv420p, speed: "veryfast"),
+            output: .init(path: path, container: .mkv), pace: .realtime, frameLimit: 240)
+        configuration.audio = AudioEncoding.standard(for: .mkv)
+        let recorder = Recorder(source: TestPatternSource(width: 320, height: 240, fps: 30),
+                                sound: DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address),
+                                configuration: configuration)
+        try recorder.waitUntilStarted()
+        sleep(4)
+        server.signalServer(signal)
+        // The pictures are written as they come, not held for a sound that will not come.
+        let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        sleep(2)
+        let later = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        #expect(later > size, "the file stayed at \(size) bytes after the sound failed")
+        // Eight seconds of pictures, then at most the bounded waits of the stop.
+        #expect(recorder.waitUntilFinished(seconds: 20), "the recording did not finish")
+        let stats = recorder.currentStats
+        #expect(stats.state == .finished, "\(stats.lastError ?? "")")
+        #expect(stats.framesEncoded == 240)
+        if signal == SIGKILL {
+            #expect(stats.sound?.failure?.contains("failed at") == true, "\(stats.sound?.failure ?? "no failure")")
+            #expect(stats.lastError?.contains("without sound") == true, "\(stats.lastError ?? "")")
+        }
+        let probe = try AudioTools.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", path])
+        #expect(abs((Double(probe.output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 8) < 0.2, "\(probe.output)")
+    }
 }

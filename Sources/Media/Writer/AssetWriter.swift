@@ -43,6 +43,9 @@ public final class AssetWriter {
         self.container = container
         self.soundOffset = !container.hasEditLists && audio?.codecName == "opus" ? Int64(audio?.initialPadding ?? 0) : 0
         var options = container.crashSafeOptions
+        // With sound, libavformat holds one stream's packets until the other's catch up, by
+        // default up to 10 s: a sound source that fails would stop the file growing for that long.
+        if audio != nil { options["max_interleave_delta"] = "1000000" }
         if audio != nil, let flags = options["movflags"] {
             // The header waits for the first fragment, so it can hold the edit lists that hide
             // AAC's priming and put the pictures' encoder delay at 0: without them the sound of

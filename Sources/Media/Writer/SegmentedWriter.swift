@@ -79,6 +79,11 @@ public final class SegmentedWriter {
         while let next = held.next(maxHeld: Self.maxHeld) { try write(next) }
     }
 
+    /// The sound has ended early (its source failed): pictures are written without waiting for it.
+    public func soundEnded() {
+        held.otherEnded = true
+    }
+
     private func write(_ packet: EncodedPacket) throws(FFmpegError) {
         var p = packet
         if packet.streamIndex != 0 {
@@ -162,6 +167,8 @@ struct Interleave {
     private var sound: [EncodedPacket] = []
     private var videoSeen = -Double.infinity
     private var soundSeen = -Double.infinity
+    /// The sound will send nothing more: pictures leave at once.
+    var otherEnded = false
 
     mutating func add(_ packet: EncodedPacket) {
         let t = packet.presentationTime.seconds
@@ -177,7 +184,7 @@ struct Interleave {
     mutating func next(maxHeld: Double, draining: Bool = false) -> EncodedPacket? {
         let v = video.first?.presentationTime.seconds, s = sound.first?.presentationTime.seconds
         let oldest = min(v ?? .infinity, s ?? .infinity)
-        let forced = draining || max(videoSeen, soundSeen) - oldest > maxHeld
+        let forced = draining || otherEnded || max(videoSeen, soundSeen) - oldest > maxHeld
         if let v, (s.map { v <= $0 } ?? true), forced || soundSeen >= v { return video.removeFirst() }
         if let s, forced || videoSeen >= s { return sound.removeFirst() }
         return nil

@@ -87,6 +87,7 @@ struct RecordCommand: ParsableCommand {
         } else {
             console.print(RecordingSummary(stats: stats, preset: setup.choice.name, segments: recorder.segments.count).text)
         }
+        if let failure = stats.sound?.failure, stats.state != .failed { console.printError("rec: warning: \(failure)") }
         if let error = stats.lastError, stats.state == .failed {
             console.printError("rec: \(error)")
             return 1

@@ -63,6 +63,7 @@ struct RecordingSummary: Encodable {
             let drift = a.driftPPM.map { String(format: "clock drift %+.0f ppm corrected", $0) } ?? "clock drift not measured (too short)"
             lines.append("  sound: \(a.device), \(a.encoder) \(a.rate) Hz \(a.channels) ch, \(drift), \(a.overruns) overruns, \(a.gaps) gaps"
                          + (a.gaps > 0 ? String(format: " (%.3f s filled with silence)", a.gapSeconds) : ""))
+            if let e = a.error { lines.append("  sound error: \(e)") }
         }
         if let error { lines.append("  error: \(error)") }
         return lines.joined(separator: "\n")

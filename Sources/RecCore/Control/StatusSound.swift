@@ -12,9 +12,11 @@ public struct StatusSound: Sendable, Equatable, Codable {
     public var gapSeconds: Double
     /// Nil for silence.
     public var peakDBFS: Double?
+    /// Why the sound stopped while the pictures went on.
+    public var error: String?
 
     public init(device: String, rate: Int, channels: Int, encoder: String, driftPPM: Double?, overruns: Int,
-                gaps: Int, gapSeconds: Double, peakDBFS: Double?) {
+                gaps: Int, gapSeconds: Double, peakDBFS: Double?, error: String? = nil) {
         self.device = device
         self.rate = rate
         self.channels = channels
@@ -24,11 +26,12 @@ public struct StatusSound: Sendable, Equatable, Codable {
         self.gaps = gaps
         self.gapSeconds = gapSeconds
         self.peakDBFS = peakDBFS
+        self.error = error
     }
 
     private enum CodingKeys: String, CodingKey {
         case device, rate, channels, encoder, driftPPM = "drift_ppm", overruns, gaps
-        case gapSeconds = "gap_seconds", peakDBFS = "peak_dbfs"
+        case gapSeconds = "gap_seconds", peakDBFS = "peak_dbfs", error
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -43,5 +46,6 @@ public struct StatusSound: Sendable, Equatable, Codable {
         try c.encode(gaps, forKey: .gaps)
         try c.encode((gapSeconds * 1000).rounded() / 1000, forKey: .gapSeconds)
         try c.encodeIfPresent(tenth(peakDBFS), forKey: .peakDBFS)
+        try c.encodeIfPresent(error, forKey: .error)
     }
 }

@@ -109,7 +109,7 @@ extension SessionHost {
     /// Sound usually reaches the ring before the pictures (the video encoder looks ahead
     /// further); this waits, at most a second, for the sound a clip ending at `end` plays.
     private func waitForSound(until end: Timestamp, peer: ControlPeer) {
-        guard recorder.soundCodecParameters != nil else { return }
+        guard recorder.soundCodecParameters != nil, recorder.currentStats.sound?.failure == nil else { return }
         let need = Timestamp(seconds: end.seconds + RingState.soundLead.seconds)
         let deadline = Date().addingTimeInterval(1)
         while Date() < deadline, !recorder.isFinished {

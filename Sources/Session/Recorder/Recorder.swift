@@ -133,7 +133,9 @@ public final class Recorder: Sendable {
         var s = stats.withLock { $0 }
         s.droppedLate = queue.droppedCount
         s.encoderLag = queue.depth
-        s.sound = sound?.stats.withLock { $0 }
+        s.sound = soundStats()
+        // A sound that failed while the pictures went on is said, not only counted.
+        if s.lastError == nil, let failure = s.sound?.failure { s.lastError = failure }
         return s
     }
 
@@ -189,11 +191,15 @@ public final class Recorder: Sendable {
 
     private func captureLoop(_ source: FrameSource) {
         var lastTime: Timestamp?
+        var lastInterval = 0.0
         defer {
             controls.close()
             source.stop()
             queue.close()
-            let frame = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
+            // The last picture lasts as long as the gap before it (a camera slowing down in low
+            // light), at least one nominal frame.
+            let nominal = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
+            let frame = max(nominal, lastInterval)
             sound?.end(at: lastTime.map { Timestamp(seconds: $0.seconds + frame) } ?? .zero)
         }
         do throws(RecError) {
@@ -227,6 +233,7 @@ public final class Recorder: Sendable {
                             : clockStart)
                     sound.begin(epoch: epoch)
                 }
+                if let previous = lastTime { lastInterval = time.seconds - previous.seconds }
                 lastTime = time
                 sound?.captured(upTo: time)
                 if configuration.pace == .off { sound?.waitForSound(before: time) { stopRequested.load(ordering: .acquiring) } }
@@ -296,9 +303,16 @@ public final class Recorder: Sendable {
         var started = false
         var videoEnd: Timestamp?
         let emitVideo = emit
+        var soundEnded = false
         let emitPicture: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
             // Sound first: it comes ahead of the encoder's look-ahead, and the muxer interleaves.
+            let closed = sound?.inbox.isClosed ?? false
             for p in sound?.inbox.takeAll() ?? [] { try emitVideo(p) }
+            if closed && !soundEnded {
+                // No more sound will come (it failed): the pictures are no longer held for it.
+                soundEnded = true
+                writer?.soundEnded()
+            }
             videoEnd = max(videoEnd ?? packet.endTime, packet.endTime)
             try emitVideo(packet)
         }

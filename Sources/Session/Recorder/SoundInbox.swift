@@ -8,17 +8,25 @@ final class SoundInbox: Sendable {
     private struct State {
         var packets: [EncodedPacket] = []
         var closed = false
+        var dropped = 0
     }
     private let state = Mutex(State())
-    /// About a minute of AAC at 48 kHz.
-    static let limit = 3000
+    /// Over two minutes of AAC (6000 × 1024 samples at 48 kHz) or Opus (20 ms): longer than
+    /// `--on-unplug wait` waits for a camera, during which the encode thread takes nothing.
+    static let limit = 6000
 
     func push(_ packet: EncodedPacket) {
         state.withLock {
             $0.packets.append(packet)
-            if $0.packets.count > Self.limit { $0.packets.removeFirst($0.packets.count - Self.limit) }
+            if $0.packets.count > Self.limit {
+                $0.dropped += $0.packets.count - Self.limit
+                $0.packets.removeFirst($0.packets.count - Self.limit)
+            }
         }
     }
+
+    /// Packets let go past `limit`, so far.
+    var dropped: Int { state.withLock { $0.dropped } }
 
     /// Everything waiting, oldest first.
     func takeAll() -> [EncodedPacket] {

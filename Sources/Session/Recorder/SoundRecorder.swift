@@ -1,3 +1,4 @@
+import Capture
 import Dispatch
 import Foundation
 import Media
@@ -112,6 +113,14 @@ final class SoundRecorder: Sendable {
         done.signal()
     }
 
+    /// Waits at most `seconds`; false if the audio thread is still running (a device that stopped
+    /// answering holds it in a read nothing can interrupt).
+    func waitUntilFinished(seconds: Double) -> Bool {
+        if done.wait(timeout: .now() + seconds) == .timedOut { return false }
+        done.signal()
+        return true
+    }
+
     // MARK: - The audio thread
 
     private func run(_ source: AudioSource) {
@@ -159,6 +168,10 @@ final class SoundRecorder: Sendable {
                 guard let chunk = backlog.isEmpty ? try source.nextChunk() : backlog.removeFirst() else { break }
                 chunk.time = Timestamp.microseconds(chunk.time.rescaled(to: .microseconds).value - shift)
                 if chunk.time.rescaled(to: .microseconds).value >= endOfPictures.load(ordering: .acquiring) { break }
+                // The sound is known to be empty up to this chunk (a file whose sound starts late
+                // or has a gap): the pictures need not wait for it, or each would wait for the other.
+                let begins = chunk.time.rescaled(to: .microseconds).value
+                if progress.load(ordering: .acquiring) < begins { progress.store(begins, ordering: .releasing) }
                 if !source.isLive, !wait(for: chunk.time, epoch: epoch) { break }
                 // Sound from before the first picture is not part of the session.
                 if chunk.time.seconds + chunk.duration.seconds <= 0 { continue }
@@ -190,7 +203,9 @@ final class SoundRecorder: Sendable {
             }
             do { try pipeline.finish(emit: emit) } catch { throw error.recError("finishing the sound failed") }
         } catch {
-            stats.withLock { $0.device += " (failed: \(error.description))" }
+            let at = stats.withLock { $0.lastTime }
+            stats.withLock { $0.failure = "the sound from \($0.device) failed at \(at.clockText): \(error.description); the recording goes on without sound" }
+            try? pipeline.finish(emit: emit)
         }
     }
 
@@ -211,21 +226,24 @@ final class SoundRecorder: Sendable {
             let known = epoch.withLock { $0 }
             if known == nil && endOfPictures.load(ordering: .acquiring) != .max { return nil }
             let waited = DispatchTime.now().uptimeNanoseconds - opened
-            if let known, waited >= Self.deviceSettling.lowerBound, steady.isSteady || waited >= Self.deviceSettling.upperBound {
+            let least = (source as? DeviceAudioSource)?.backend == .pulse ? Self.deviceSettling.lowerBound : 0
+            if let known, waited >= least, steady.isSteady || waited >= Self.deviceSettling.upperBound {
                 // Each earlier chunk ends where the next begins.
                 for i in backlog.indices.dropLast().reversed() {
                     let next = backlog[i + 1].time.rescaled(to: .microseconds).value
                     backlog[i].time = .microseconds(next - backlog[i].duration.rescaled(to: .microseconds).value)
                 }
-                // Sound read before session time 0 is of no use (the clock drops it): keep 10 s at most.
-                return ((Int64(known) - Int64(opened)) / 1000, Array(backlog.suffix(1000)))
+                // Sound read before session time 0 is of no use (the clock drops it): at most the
+                // last 1000 chunks are kept.
+                return ((Int64(known) - Int64(opened)) / 1000, backlog)
             }
             do throws(RecError) {
                 guard let chunk = try source.nextChunk() else { return nil }
                 steady.add(time: chunk.time.seconds, length: chunk.duration.seconds)
                 backlog.append(chunk)
+                if backlog.count > 1000 { backlog.removeFirst(backlog.count - 1000) }
             } catch {
-                stats.withLock { $0.device += " (failed: \(error.description))" }
+                stats.withLock { $0.failure = "the sound from \($0.device) failed before it started: \(error.description); the recording has no sound" }
                 return nil
             }
         }

@@ -21,6 +21,11 @@ public struct SoundStats: Sendable, Equatable {
     /// Peak level of the last second, dBFS (nil: silence or nothing yet).
     public var peakDBFS: Double?
     public var packets = 0
+    /// Why the sound stopped while the pictures went on, if it did.
+    public var failure: String?
+    /// Sound packets let go because the encode thread took none for a long time (the camera was
+    /// away with --on-unplug wait for over two minutes).
+    public var droppedPackets = 0
     /// Session time of the newest sound placed.
     public var lastTime: Timestamp = .zero
 
@@ -29,6 +34,6 @@ public struct SoundStats: Sendable, Equatable {
     /// As `rec status` and the recording summary show it.
     public var status: StatusSound {
         StatusSound(device: device, rate: sampleRate, channels: channels, encoder: encoder, driftPPM: driftPPM,
-                    overruns: overruns, gaps: gaps, gapSeconds: gapSeconds, peakDBFS: peakDBFS)
+                    overruns: overruns, gaps: gaps, gapSeconds: gapSeconds, peakDBFS: peakDBFS, error: failure)
     }
 }

@@ -45,4 +45,23 @@ import Testing
             }
         }
     }
+
+    /// `--keyframe` moves a clip's start back to its keyframe: its sound comes from there too
+    /// (it used to start where the requested range did, up to a GOP late).
+    @Test func keyframeClipsHaveSoundFromTheirFirstPicture() throws {
+        let box = try BackgroundSessionTests.Sandbox()
+        let started = try box.rec(["start", "--session", "kf", "--source", "test:320x240@30", "--audio", "test", "--no-file"])
+        try #require(started.status == 0, "rec start failed: \(started.error)")
+        defer { _ = try? box.rec(["stop", "--session", "kf"]) }
+        try box.waitForFrames(200, session: "kf")
+        let clip = box.path("kf.mp4")
+        let saved = try box.rec(["save", "--session", "kf", "--keyframe", "--from", "3.5s", "--to", "5.5s", "-o", clip])
+        try #require(saved.status == 0, "\(saved.error)")
+        let start = try SoundProbe.audioStart(in: clip)
+        let (audio, video) = (try SoundProbe.audioDuration(in: clip), try SoundProbe.videoDuration(in: clip))
+        #expect(abs(start) <= 1.0 / 48_000, "the clip's sound starts at \(start) s")
+        #expect(video > 2.2 && abs(audio - video) <= 1024.0 / 48_000 + 0.001, "audio \(audio) s, video \(video) s")
+        let worst = try SoundProbe.syncErrors(in: clip).map { abs($0.error) }.max() ?? .infinity
+        #expect(worst <= SoundRecordTests.bound)
+    }
 }
