@@ -163,7 +163,11 @@ public final class DeviceAudioSource: AudioSource {
             return .runtime("\(name) is in use by another program; close it, or record through the sound server with --audio default",
                             cause: cause.description, location: name)
         }
-        return .runtime("cannot record from \(name); check the device with `arecord -l` and `rec devices`",
+        // Many USB microphones take neither 16-bit samples nor 48 kHz on a raw hw: device;
+        // plughw: converts in ALSA, and the sound server does too.
+        let plug = (device ?? "").hasPrefix("hw:") ? " try --audio alsa:plug\(device!)," : ""
+        return .runtime("cannot record from \(name);\(plug) check the device with `arecord -l` and `rec devices`, "
+                        + "or record through the sound server with --audio default",
                         cause: cause.description, location: name)
     }
 
