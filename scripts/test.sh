@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -d /opt/swift/usr/bin ]] && export PATH="/opt/swift/usr/bin:$PATH"
 scripts/setup.sh
+scripts/fetch-sample-media.sh
 swift build --build-tests
 if (($#)); then
   swift test --skip-build "$@"
