@@ -70,38 +70,22 @@ public final class AudioDecoder {
     /// receiving. The corresponding C functions are `av_packet_new_side_data` and `avcodec_send_packet`.
     @discardableResult
     public func send(_ packet: EncodedPacket?) throws(FFmpegError) -> Bool {
-        guard let packet else {
-            let r = avcodec_send_packet(context, nil)
-            if r == FFmpegError.eof { return true }
-            try check(r, "avcodec_send_packet(audio, flush)")
-            return true
-        }
-        try packet.fill(self.packet, rescaledTo: timeBase, streamIndex: 0)
-        defer { av_packet_unref(self.packet) }
         // Side data carries the samples to skip: a codec's priming, an edit list's cut, the padding at the end.
-        try packet.attachSideData(to: self.packet)
-        let r = avcodec_send_packet(context, self.packet)
-        if r == FFmpegError.again { return false }
-        try check(r, "avcodec_send_packet(audio)")
-        return true
+        try DecoderSteps.send(packet, context: context, scratch: self.packet, timeBase: timeBase, sideData: true,
+                              operation: "avcodec_send_packet(audio)")
     }
 
     /// The next decoded frame, its `pts` set to the best-effort timestamp in `timeBase` and its
     /// `time` to that pts in microseconds (zero if unknown).
     /// The corresponding C function is `avcodec_receive_frame`.
     public func receive() throws(FFmpegError) -> Received<AudioFrame> {
-        let frame = try allocated(av_frame_alloc(), "av_frame_alloc")
-        let r = avcodec_receive_frame(context, frame)
-        if r < 0 {
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&f)
-            if r == FFmpegError.again { return .needsInput }
-            if r == FFmpegError.eof { return .endOfStream }
-            try check(r, "avcodec_receive_frame(audio)")
+        switch try DecoderSteps.receive(context, operation: "avcodec_receive_frame(audio)") {
+        case .needsInput: return .needsInput
+        case .endOfStream: return .endOfStream
+        case .output(let frame):
+            let pts = frame.pointee.pts
+            let time = pts == CFFMPEG_NOPTS ? Timestamp.zero : Timestamp(value: pts, timeBase: timeBase).rescaled(to: .microseconds)
+            return .output(AudioFrame(taking: frame, time: time))
         }
-        frame.pointee.pts = frame.pointee.best_effort_timestamp
-        let pts = frame.pointee.pts
-        let time = pts == CFFMPEG_NOPTS ? Timestamp.zero : Timestamp(value: pts, timeBase: timeBase).rescaled(to: .microseconds)
-        return .output(AudioFrame(taking: frame, time: time))
     }
 }

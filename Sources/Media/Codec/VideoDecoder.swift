@@ -48,34 +48,19 @@ public final class VideoDecoder {
     /// The corresponding C function is `avcodec_send_packet`.
     @discardableResult
     public func send(_ packet: EncodedPacket?) throws(FFmpegError) -> Bool {
-        guard let packet else {
-            let r = avcodec_send_packet(context, nil)
-            if r == FFmpegError.eof { return true }
-            try check(r, "avcodec_send_packet(flush)")
-            return true
-        }
-        try packet.fill(self.packet, rescaledTo: timeBase, streamIndex: 0)
-        defer { av_packet_unref(self.packet) }
-        let r = avcodec_send_packet(context, self.packet)
-        if r == FFmpegError.again { return false }
-        try check(r, "avcodec_send_packet")
-        return true
+        try DecoderSteps.send(packet, context: context, scratch: self.packet, timeBase: timeBase, sideData: false,
+                              operation: "avcodec_send_packet")
     }
 
     /// The next decoded frame; its `pts` is the best-effort timestamp in `timeBase`, and its capture
     /// time that pts in microseconds. The corresponding C function is `avcodec_receive_frame`.
     public func receive() throws(FFmpegError) -> Received<VideoFrame> {
-        let frame = try allocated(av_frame_alloc(), "av_frame_alloc")
-        let r = avcodec_receive_frame(context, frame)
-        if r < 0 {
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&f)
-            if r == FFmpegError.again { return .needsInput }
-            if r == FFmpegError.eof { return .endOfStream }
-            try check(r, "avcodec_receive_frame")
+        switch try DecoderSteps.receive(context, operation: "avcodec_receive_frame") {
+        case .needsInput: return .needsInput
+        case .endOfStream: return .endOfStream
+        case .output(let frame):
+            let us = Timestamp(value: frame.pointee.pts, timeBase: timeBase).rescaled(to: .microseconds)
+            return .output(VideoFrame(taking: frame, captureTime: us, sequence: 0))
         }
-        frame.pointee.pts = frame.pointee.best_effort_timestamp
-        let us = Timestamp(value: frame.pointee.pts, timeBase: timeBase).rescaled(to: .microseconds)
-        return .output(VideoFrame(taking: frame, captureTime: us, sequence: 0))
     }
 }
