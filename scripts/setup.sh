@@ -10,8 +10,8 @@ packages+=("${players[@]}")
 # Everyday use (issue 11): libsystemd for sd_notify and desktop notifications over sd-bus; chrpath,
 # lintian and man-db to build, check and read the installed package (scripts/ci-install.sh).
 packages+=(libsystemd-dev chrpath lintian man-db)
-# Live page (docs/LIVE.md): libmicrohttpd serves it; headless Chromium runs the page's test.
-packages+=(libmicrohttpd-dev chromium)
+# Live page (docs/LIVE.md): libmicrohttpd serves it; headless Chromium and Firefox run the page's test.
+packages+=(libmicrohttpd-dev chromium firefox-esr)
 # gcc builds Tests/FakeKernel/fakev4l2.c, the fake V4L2 driver the camera tests preload under libv4l2.
 packages+=(gcc libc6-dev)
 # Sound (issue 9): libavdevice reads PulseAudio/ALSA, libswresample converts and corrects drift;

@@ -10,6 +10,8 @@ public protocol LiveBackend: Sendable {
     func liveSnapshot() throws(RecError) -> [UInt8]
     /// The encoder's stream parameters, once it runs.
     var liveCodecParameters: CodecParameters? { get }
+    /// The session's sound, for the live stream's second track.
+    var liveSound: LiveSound { get }
     /// When the first frame was captured (seconds since 1970) and the nominal frame rate: the page
     /// turns a frame number into its capture time with them.
     var liveStartedAt: Double? { get }
@@ -22,4 +24,27 @@ public protocol LiveBackend: Sendable {
     var liveScratchFolder: String { get }
     /// Where a save without an `output` goes.
     var liveSaveFolder: String { get }
+}
+
+/// The session's sound as the live stream sees it: none, its encoder still opening, running (with
+/// its parameters), or ended by a failure.
+public enum LiveSound: Sendable {
+    case none
+    case opening
+    case running(CodecParameters)
+    case ended
+
+    public var policy: LiveTracks.Sound {
+        switch self {
+        case .none: return .none
+        case .opening: return .opening
+        case .running(let p): return .running(codec: p.codecName, profile: p.profile)
+        case .ended: return .ended
+        }
+    }
+
+    public var parameters: CodecParameters? {
+        if case .running(let p) = self { return p }
+        return nil
+    }
 }

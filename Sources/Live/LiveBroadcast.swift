@@ -4,26 +4,37 @@ import Media
 import RecCore
 import Synchronization
 
-/// The live picture: packets from the encode thread (`offer`, which never blocks) cross a bounded
-/// inbox to one fan-out thread ("rec.live") that owns a `FragmentMuxer` while anyone watches and
-/// gives each viewer the same moof + mdat fragments. No second encode; one mux for all viewers.
+/// The live picture and sound: packets from the encode thread (`offer`, which never blocks) cross
+/// a bounded inbox to one fan-out thread ("rec.live") that owns a `FragmentMuxer` while anyone
+/// watches and gives each viewer the same moof + mdat fragments, one a picture with the sound
+/// before it. No second encode; one mux for all viewers. When the sound fails, the stream starts
+/// again with pictures only: the viewers' streams end and the page reconnects.
 public final class LiveBroadcast: Sendable {
     public static let maxViewers = 24
-    private let inbox = Mutex(PacketInbox(limit: 120, startAtKeyframe: false))
+    /// About 3 s of 30 fps pictures with 48 kHz AAC beside them.
+    private let inbox = Mutex(PacketInbox(limit: 240, startAtKeyframe: false))
     private let wake = DispatchSemaphore(value: 0)
     private let viewers = Mutex<[LiveViewer]>([])
     private let parameters: @Sendable () -> CodecParameters?
+    private let sound: @Sendable () -> LiveSound
     private let failure = Mutex<String?>(nil)
 
-    /// `parameters` gives the encoder's stream parameters once it runs.
-    public init(parameters: @escaping @Sendable () -> CodecParameters?) {
+    /// `parameters` gives the encoder's stream parameters once it runs, `sound` the session's sound.
+    public init(parameters: @escaping @Sendable () -> CodecParameters?, sound: @escaping @Sendable () -> LiveSound = { .none }) {
         self.parameters = parameters
+        self.sound = sound
         let thread = Thread { [self] in
             ThreadName.set("rec.live")
             self.run()
         }
         thread.name = "rec.live"
         thread.start()
+    }
+
+    /// What the stream carries now, or nil until the encoders run (an H.264 session only).
+    public var tracks: LiveTracks? {
+        guard let p = parameters(), p.codecName == "h264", let video = CodecString.h264(extradata: p.extradata) else { return nil }
+        return LiveTracks.choose(video: video, sound: sound().policy)
     }
 
     /// Called on the encode thread for every packet: a lock and an append, nothing else.
@@ -55,6 +66,11 @@ public final class LiveBroadcast: Sendable {
 
     private func run() {
         var muxer: FragmentMuxer?
+        // The last 2 s of sound: a stream that starts at a keyframe starts its sound there too,
+        // though the sound for it went by before the picture (the video encoder looks ahead).
+        var recentSound: [EncodedPacket] = []
+        // Sound not yet sent: it goes out with the next picture.
+        var pendingSound: [EncodedPacket] = []
         while true {
             _ = wake.wait(timeout: .now() + 0.5)
             let (packets, stopped) = inbox.withLock { ($0.take(), $0.stopped) }
@@ -63,28 +79,51 @@ public final class LiveBroadcast: Sendable {
                 list.removeAll { $0.isClosed }
                 return list
             }
-            if watching.isEmpty {
-                muxer = nil  // nobody watches: no muxing at all
+            if watching.isEmpty { muxer = nil }  // nobody watches: no muxing at all
+            if let m = muxer, let t = tracks, m.hasSound != (t.sound != nil) {
+                // The sound ended: viewers reconnect to a stream of pictures only.
+                for v in watching { v.close() }
+                muxer = nil
                 continue
             }
             for packet in packets {
+                if packet.streamIndex != 0 {
+                    recentSound.append(packet)
+                    let horizon = Timestamp(seconds: packet.presentationTime.seconds - 2)
+                    if let old = recentSound.firstIndex(where: { $0.presentationTime >= horizon }), old > 0 { recentSound.removeFirst(old) }
+                    if muxer?.hasSound == true, pendingSound.count < 200 { pendingSound.append(packet) }
+                    continue
+                }
+                guard !watching.isEmpty else { continue }
                 if muxer == nil {
-                    guard packet.isKeyframe, let p = parameters() else { continue }
-                    do { muxer = try FragmentMuxer(parameters: p) } catch {
-                        failure.withLock { $0 = "the live stream cannot start: \(error)" }
-                        continue
-                    }
+                    muxer = start(at: packet)
+                    pendingSound = muxer?.hasSound == true ? recentSound.filter { $0.presentationTime >= packet.presentationTime } : []
                 }
                 guard let m = muxer else { continue }
                 for v in watching where v.needsStart { v.start(initSegment: m.initSegment) }
+                var group = pendingSound + [packet]
+                pendingSound.removeAll(keepingCapacity: true)
+                // The muxer starts both tracks from the first packet it is given: the earliest.
+                if !m.started { group.sort { $0.decodeTime < $1.decodeTime } }
                 do {
-                    let fragment = try m.fragment(packet)
+                    let fragment = try m.fragment(group)
                     for v in watching { v.push(fragment, keyframe: packet.isKeyframe) }
                 } catch {
                     failure.withLock { $0 = "the live stream failed at \(packet.presentationTime.clockText): \(error)" }
                     muxer = nil
                 }
             }
+        }
+    }
+
+    /// A muxer for a stream that starts at `packet`, if it is a keyframe and the encoders run.
+    private func start(at packet: EncodedPacket) -> FragmentMuxer? {
+        guard packet.isKeyframe, let p = parameters(), let tracks else { return nil }
+        do {
+            return try FragmentMuxer(parameters: p, sound: tracks.sound == nil ? nil : sound().parameters)
+        } catch {
+            failure.withLock { $0 = "the live stream cannot start: \(error)" }
+            return nil
         }
     }
 }

@@ -21,7 +21,7 @@ video{background:#000;max-width:100%;display:block}
 table{border-collapse:collapse}td{padding:1px 8px 1px 0}button{margin-right:6px}
 #msg{color:#fc6;min-height:1.2em}
 </style></head><body>
-<div><b id="title">rec live</b> <span id="frame"></span> <span id="lat"></span></div>
+<div><b id="title">rec live</b> <span id="frame"></span> <span id="lat"></span> <button id="sound" style="display:none">Sound on</button></div>
 <video id="live" muted autoplay playsinline></video>
 <div id="strip"><div id="sel"></div></div>
 <div>from <input id="from" size="8"> to <input id="to" size="8"> s
@@ -62,15 +62,35 @@ function readStamp(video) {
   return c === want ? v : null;
 }
 
+// The live stream: its Content-Type names the tracks (pictures, and sound when the session has
+// a sound browsers play). When it ends (the session restarted it, say without sound after the
+// sound failed), the page connects again.
+let source = null;
 async function startLive() {
-  info = await (await fetch("/api/live")).json();
-  if (!info.mime || !window.MediaSource || !MediaSource.isTypeSupported(info.mime)) { msg("this browser cannot play " + info.mime); return; }
-  const ms = new MediaSource(); live.src = URL.createObjectURL(ms);
+  for (;;) {
+    let again = true;
+    try { again = await playLive(); } catch (e) { msg("live: " + e); }
+    if (!again) return;
+    await new Promise(r => setTimeout(r, 1000));
+  }
+}
+async function playLive() {
+  const r = await fetch("/api/live");
+  if (r.status === 503) { msg((await r.json()).error?.message || "waiting for the session"); return true; }
+  info = await r.json();
+  if (!info.mime || !window.MediaSource || !MediaSource.isTypeSupported(info.mime)) { msg("this browser cannot play " + info.mime); return false; }
+  const response = await fetch("/live.mp4");
+  if (!response.ok) { msg("live: " + response.status); return true; }
+  const type = response.headers.get("Content-Type") || info.mime;
+  $("sound").style.display = type.includes(",") ? "inline" : "none";
+  const ms = new MediaSource();
+  if (source) URL.revokeObjectURL(source);
+  source = URL.createObjectURL(ms); live.src = source;
   await new Promise(r => ms.addEventListener("sourceopen", r, {once: true}));
-  const sb = ms.addSourceBuffer(info.mime); sb.mode = "segments";
+  const sb = ms.addSourceBuffer(type); sb.mode = "segments";
   let queue = [];
   const pump = () => {
-    if (sb.updating || !queue.length) return;
+    if (sb.updating || !queue.length || ms.readyState !== "open") return;
     const b = sb.buffered;
     if (b.length && live.currentTime - b.start(0) > 20) { sb.remove(b.start(0), live.currentTime - 10); return; }
     const n = queue.reduce((a, c) => a + c.length, 0), all = new Uint8Array(n); let o = 0;
@@ -79,18 +99,21 @@ async function startLive() {
     sb.appendBuffer(all);
   };
   sb.addEventListener("updateend", pump);
-  setInterval(() => {
-    const b = live.buffered;
-    if (b.length) {
-      const end = b.end(b.length - 1), start = b.start(b.length - 1);
-      if (end - live.currentTime > 0.25 || live.currentTime < start) live.currentTime = Math.max(start, end - 0.03);
-    }
-    if (live.paused) live.play().catch(() => {});
-  }, 100);
-  const reader = (await fetch("/live.mp4")).body.getReader();
+  const reader = response.body.getReader();
   for (;;) { const {value, done} = await reader.read(); if (done) break; queue.push(value); pump(); }
-  msg("the live stream ended");
+  msg("the live stream ended; connecting again");
+  return true;
 }
+// Keep to the live edge.
+setInterval(() => {
+  const b = live.buffered;
+  if (b.length) {
+    const end = b.end(b.length - 1), start = b.start(b.length - 1);
+    if (end - live.currentTime > 0.25 || live.currentTime < start) live.currentTime = Math.max(start, end - 0.03);
+  }
+  if (live.paused && live.src) live.play().catch(() => {});
+}, 100);
+$("sound").onclick = () => { live.muted = !live.muted; $("sound").textContent = live.muted ? "Sound on" : "Sound off"; };
 
 const liveFrames = [], latencies = [];
 function watchFrames() {
@@ -165,7 +188,8 @@ if (location.hash === "#selftest") (async () => {
   const log = (k, v) => console.log("REC-SELFTEST " + JSON.stringify({[k]: v}));
   const sleep = ms => new Promise(r => setTimeout(r, ms));
   for (let i = 0; i < 40 && liveFrames.length < 60; i++) await sleep(250);
-  log("live", {frames: liveFrames.slice(-200), latencies: latencies.slice(-200).map(Math.round)});
+  log("live", {frames: liveFrames.slice(-200), latencies: latencies.slice(-200).map(Math.round), sound: info && info.sound,
+    audioBytes: live.webkitAudioDecodedByteCount ?? null, hasAudio: live.mozHasAudio ?? null});
   await refresh();
   const a = Math.ceil((span[0] + 0.2) * 10) / 10, b = a + 1;
   $("from").value = a; $("to").value = b;
@@ -174,6 +198,7 @@ if (location.hash === "#selftest") (async () => {
   clip.requestVideoFrameCallback(grab);
   clip.playbackRate = 1;
   for (let i = 0; i < 40 && !clip.ended; i++) await sleep(250);
+  const last = readStamp(clip); if (last !== null && seen[seen.length - 1] !== last) seen.push(last);
   log("clip", {from: a, to: b, frames: seen, error: clip.error ? clip.error.message : null});
   log("save", await saveRange());
   log("done", true);

@@ -16,7 +16,7 @@ public final class LiveServer: Sendable {
     /// Listens on `address:port` (port 0: any free one) with a fresh token.
     public init(address: String, port: Int, backend: any LiveBackend, token: String = LiveAccess.makeToken()) throws(RecError) {
         self.backend = backend
-        let broadcast = LiveBroadcast { [backend] in backend.liveCodecParameters }
+        let broadcast = LiveBroadcast(parameters: { [backend] in backend.liveCodecParameters }, sound: { [backend] in backend.liveSound })
         self.broadcast = broadcast
         let box = RouterBox()
         router = box
@@ -89,23 +89,26 @@ public final class LiveServer: Sendable {
 
     private func liveInfo() -> HTTPResponse {
         guard let p = backend.liveCodecParameters else { return .error(503, "the encoder has not started yet; try again in a moment") }
-        let codecs = p.codecName == "h264" ? CodecString.h264(extradata: p.extradata) : nil
-        let mime = codecs.map { "video/mp4; codecs=\"\($0)\"" }
-        let body = #"{"codec":\#(Preset.quote(p.codecName)),"mime":\#(mime.map(Preset.quote) ?? "null"),"#
+        let tracks = broadcast.tracks
+        if p.codecName == "h264", tracks == nil { return .error(503, "the sound encoder has not started yet; try again in a moment") }
+        let body = #"{"codec":\#(Preset.quote(p.codecName)),"mime":\#(tracks.map { Preset.quote($0.mimeType) } ?? "null"),"#
+            + #""sound":\#(tracks?.sound.map(Preset.quote) ?? "null"),"sound_note":\#(tracks?.soundNote.map(Preset.quote) ?? "null"),"#
             + #""width":\#(p.width),"height":\#(p.height),"viewers":\#(broadcast.viewerCount),"#
             + #""started_at":\#(backend.liveStartedAt.map { String(format: "%.6f", $0) } ?? "null"),"#
             + #""frame_rate":\#(backend.liveFrameRate.map { String(format: "%.6f", $0) } ?? "null")}"#
         return .json(Array(body.utf8))
     }
 
+    /// The live stream; its Content-Type names the tracks it carries, as `/api/live` does.
     private func live() -> HTTPResponse {
         guard let p = backend.liveCodecParameters, p.codecName == "h264" else {
             return .error(409, "the live picture needs an H.264 session; start it with an H.264 preset (the default)")
         }
+        guard let tracks = broadcast.tracks else { return .error(503, "the sound encoder has not started yet; try again in a moment") }
         guard let viewer = broadcast.addViewer() else {
             return .error(503, "\(LiveBroadcast.maxViewers) viewers are watching already; close one and try again")
         }
-        return HTTPResponse(headers: [("Content-Type", "video/mp4")], body: .stream(viewer))
+        return HTTPResponse(headers: [("Content-Type", tracks.mimeType)], body: .stream(viewer))
     }
 
     private func snapshot() -> HTTPResponse {

@@ -64,6 +64,40 @@ import Testing
         #expect(inbox.dropped == 4)
     }
 
+    /// Sound packets are all keyframes to their codec; only a picture keyframe starts a GOP.
+    @Test func soundNeverStartsTheInboxOrAnOverflow() {
+        var inbox = PacketInbox(limit: 3)
+        var sound = packet(0, key: true)
+        sound.streamIndex = 1
+        var outcomes = [inbox.offer(sound)]
+        #expect(inbox.waitingForKeyframe)
+        outcomes += [inbox.offer(packet(1, key: true)), inbox.offer(sound), inbox.offer(sound)]
+        outcomes.append(inbox.offer(sound))  // full: restarts at a picture keyframe, not at sound
+        #expect(inbox.packets.isEmpty && inbox.waitingForKeyframe)
+        outcomes += [inbox.offer(sound), inbox.offer(packet(2, key: true)), inbox.offer(sound)]
+        #expect(outcomes == [false, true, true, true, false, false, true, true])
+        #expect(inbox.take().map(\.streamIndex) == [0, 1])
+    }
+
+    @Test func theLiveStreamCarriesSoundBrowsersPlay() {
+        let aac = LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "aac", profile: 1))
+        #expect(aac?.mimeType == #"video/mp4; codecs="avc1.64001F, mp4a.40.2""#)
+        #expect(LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "aac", profile: 4))?.sound == "mp4a.40.5")
+        #expect(LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "opus", profile: nil))?.sound == "opus")
+        let flac = LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "flac", profile: nil))
+        #expect(flac?.sound == nil && flac?.mimeType == #"video/mp4; codecs="avc1.64001F""# && flac?.soundNote?.contains("flac") == true)
+        #expect(LiveTracks.choose(video: "avc1.64001F", sound: .none) == LiveTracks(video: "avc1.64001F"))
+        #expect(LiveTracks.choose(video: "avc1.64001F", sound: .opening) == nil, "undecided until the sound encoder runs")
+        let ended = LiveTracks.choose(video: "avc1.64001F", sound: .ended)
+        #expect(ended?.sound == nil && ended?.soundNote != nil)
+    }
+
+    @Test func publishTargetsCarryTheSoundTheirContainerTakes() throws {
+        let rtmp = try PublishTarget.parse("rtmp://127.0.0.1/live/x"), srt = try PublishTarget.parse("srt://127.0.0.1:9000")
+        #expect(rtmp.carries(soundCodec: "aac") && !rtmp.carries(soundCodec: "opus") && !rtmp.carries(soundCodec: "flac"))
+        #expect(srt.carries(soundCodec: "aac") && srt.carries(soundCodec: "opus") && !srt.carries(soundCodec: "pcm_s16le"))
+    }
+
     @Test func codecStringsComeFromAvcCOrAnnexB() {
         #expect(CodecString.h264(extradata: [1, 0x64, 0x00, 0x1F, 0xFF]) == "avc1.64001F")
         #expect(CodecString.h264(extradata: [0, 0, 0, 1, 0x67, 0x42, 0xC0, 0x1E, 0x9A]) == "avc1.42C01E")

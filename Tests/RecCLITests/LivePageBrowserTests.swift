@@ -1,36 +1,63 @@
 import Foundation
+import Glibc
 import Media
 import Synchronization
 import Testing
 
-/// The live page in headless Chromium: the page exercises itself (`#selftest`) and logs
-/// `REC-SELFTEST {…}` lines, which this reads from Chromium's log on stderr.
-@Suite struct LivePageBrowserTests {
-    static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+/// The live page in headless Chromium and Firefox: the page exercises itself (`#selftest`) and
+/// logs `REC-SELFTEST {…}` lines, which this reads from the browser's console output.
+@Suite(.serialized) struct LivePageBrowserTests {
+    enum Browser: String, CaseIterable, CustomTestStringConvertible {
+        case chromium, firefox
 
-    /// Runs Chromium on `url` until the page says it is done (or 60 s pass); the self-test records.
-    static func selftest(_ url: String, profile: String) throws -> [String: Any] {
+        var testDescription: String { rawValue }
+
+        var executable: String? {
+            let candidates = self == .chromium ? ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+                : ["/usr/bin/firefox-esr", "/usr/bin/firefox"]
+            return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
+
+        /// The command line for `url`, with a fresh profile in `profile`. Firefox writes the
+        /// page's console to stdout only when its profile says so.
+        func arguments(_ url: String, profile: String) throws -> [String] {
+            switch self {
+            case .chromium:
+                return ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+                        "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required", "--enable-logging=stderr", "--v=0", url]
+            case .firefox:
+                try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
+                let prefs = ["devtools.console.stdout.content": "true", "media.autoplay.default": "0", "media.autoplay.blocking_policy": "0",
+                             "browser.shell.checkDefaultBrowser": "false", "datareporting.policy.dataSubmissionEnabled": "false",
+                             "app.update.enabled": "false", "browser.startup.homepage_override.mstone": "\"ignore\""]
+                try prefs.map { "user_pref(\"\($0.key)\", \($0.value));" }.joined(separator: "\n")
+                    .write(toFile: profile + "/user.js", atomically: true, encoding: .utf8)
+                return ["--headless", "--no-remote", "--profile", profile, url]
+            }
+        }
+    }
+
+    /// Runs the browser on `url` until the page says it is done (or 60 s pass); the self-test records.
+    static func selftest(_ browser: Browser, _ url: String, profile: String) throws -> [String: Any] {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(chromium, "install chromium (scripts/setup.sh does)"))
-        process.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
-                             "--user-data-dir=\(profile)", "--autoplay-policy=no-user-gesture-required",
-                             "--enable-logging=stderr", "--v=0", url + "#selftest"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
+        process.executableURL = URL(fileURLWithPath: try #require(browser.executable, "install \(browser) (scripts/setup.sh does)"))
+        process.arguments = try browser.arguments(url + "#selftest", profile: profile)
+        let output = Pipe()
+        process.standardError = output
+        process.standardOutput = output
         try process.run()
         let lines = Mutex<[String]>([])
         let done = DispatchSemaphore(value: 0)
         let reader = Thread {
             var text = ""
-            while case let data = err.fileHandleForReading.availableData, !data.isEmpty {
+            while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
                 text += String(decoding: data, as: UTF8.self)
                 while let newline = text.firstIndex(of: "\n") {
                     let line = String(text[..<newline])
                     text = String(text[text.index(after: newline)...])
+                    // Chromium: `… "REC-SELFTEST {…}", source: …`; Firefox: `console.log: "REC-SELFTEST {…}"`.
                     guard let start = line.range(of: "REC-SELFTEST ")?.upperBound,
-                          let end = line.range(of: "}\", source:")?.lowerBound else { continue }
+                          let end = line.range(of: "}\"", options: .backwards)?.lowerBound, start <= end else { continue }
                     let json = String(line[start...end]).replacingOccurrences(of: "\\\"", with: "\"")
                     lines.withLock { $0.append(json) }
                     if json.hasPrefix(#"{"done""#) { done.signal() }
@@ -40,7 +67,8 @@ import Testing
         }
         reader.start()
         _ = done.wait(timeout: .now() + 60)
-        process.terminate()
+        // SIGKILL: the browser inherits the test process's mask, which blocks SIGTERM (Firefox keeps it).
+        kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         var results: [String: Any] = [:]
         for json in lines.withLock({ $0 }) {
@@ -51,26 +79,34 @@ import Testing
         return results
     }
 
-    @Test func thePagePlaysLiveAndPlaysAndSavesAnExactRange() throws {
-        let live = try LiveSessionTests.Live()
+    @Test(arguments: Browser.allCases)
+    func thePagePlaysLiveWithSoundAndPlaysAndSavesAnExactRange(_ browser: Browser) throws {
+        let live = try LiveSessionTests.Live(["--audio", "test"])
         try live.sandbox.waitForFrames(60)
-        let results = try Self.selftest(live.url, profile: live.sandbox.path("chromium"))
+        let results = try Self.selftest(browser, live.url, profile: live.sandbox.path(browser.rawValue))
         // The live picture advances: frame numbers read back from a canvas.
-        let liveFrames = (results["live"] as? [String: Any])?["frames"] as? [Int] ?? []
-        #expect(liveFrames.count >= 30, "the page saw \(liveFrames.count) live frames: \(results)")
+        let liveResult = results["live"] as? [String: Any] ?? [:]
+        let liveFrames = liveResult["frames"] as? [Int] ?? []
+        #expect(liveFrames.count >= 30, "\(browser) saw \(liveFrames.count) live frames: \(results)")
         #expect(liveFrames == liveFrames.sorted() && Set(liveFrames).count == liveFrames.count)
-        if let latencies = (results["live"] as? [String: Any])?["latencies"] as? [Int], !latencies.isEmpty {
+        if let latencies = liveResult["latencies"] as? [Int], !latencies.isEmpty {
             let sorted = latencies.sorted()
-            print("live page latency (320x240@30, capture to display): median \(sorted[sorted.count / 2]) ms, "
+            print("\(browser) live page latency (320x240@30 with sound, capture to display): median \(sorted[sorted.count / 2]) ms, "
                   + "95th percentile \(sorted[sorted.count * 95 / 100]) ms over \(sorted.count) frames")
         }
-        // The range chosen on the timeline plays: frames of [from, to) in order.
+        // And its sound: Chromium counts the audio bytes it decoded, Firefox says the element has audio.
+        #expect(liveResult["sound"] as? String == "mp4a.40.2", "\(liveResult)")
+        switch browser {
+        case .chromium: #expect((liveResult["audioBytes"] as? Int ?? 0) > 0, "Chromium decoded no sound: \(liveResult)")
+        case .firefox: #expect(liveResult["hasAudio"] as? Bool == true, "Firefox found no sound: \(liveResult)")
+        }
+        // The range chosen on the timeline plays: frames of [from, to) in order, to the last.
         let clip = try #require(results["clip"] as? [String: Any], "no clip result: \(results)")
         let from = try #require(clip["from"] as? Double), to = try #require(clip["to"] as? Double)
         let expected = Int((from * 30).rounded())..<Int((to * 30).rounded())
         let played = clip["frames"] as? [Int] ?? []
         #expect(played.count >= 10 && played.allSatisfy(expected.contains) && played == played.sorted(), "played \(played), want \(expected)")
-        #expect(played.last == expected.last)
+        #expect(played.last == expected.last, "played \(played), want \(expected)")
         // And saves exactly on the session's machine.
         let save = try #require((results["save"] as? [String: Any])?["save"] as? [String: Any], "no save result: \(results)")
         let path = try #require(save["path"] as? String)

@@ -13,11 +13,12 @@ import Testing
         let token: String
         let url: String
 
-        init(_ extra: [String] = []) throws {
-            sandbox = try Sandbox()
-            let started = try sandbox.rec(["start", "--source", "test:320x240@30", "--no-file", "--buffer", "30s", "--http", "0"] + extra)
+        init(sandbox: Sandbox? = nil, _ extra: [String] = []) throws {
+            self.sandbox = try sandbox ?? Sandbox()
+            let source = extra.contains("--source") ? [] : ["--source", "test:320x240@30"]
+            let started = try self.sandbox.rec(["start"] + source + ["--no-file", "--buffer", "30s", "--http", "0"] + extra)
             #expect(started.status == 0, "\(started.error)")
-            url = try sandbox.rec(["view", "--no-open"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+            url = try self.sandbox.rec(["view", "--no-open"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
             let parts = url.split(separator: "?token=")
             token = String(parts.last ?? "")
             port = Int(parts.first?.split(separator: ":").last?.filter(\.isNumber) ?? "") ?? 0
@@ -71,7 +72,8 @@ import Testing
         #expect(thumb.status == 200 && thumb.body.starts(with: [0xFF, 0xD8]))
         // The live stream: an init segment (ftyp, moov), then fragments that decode to the session's frames.
         let stream = try live.get("/live.mp4", live.auth, limit: 30_000)
-        #expect(stream.headers["content-type"] == "video/mp4")
+        #expect(stream.headers["content-type"]?.hasPrefix(#"video/mp4; codecs="avc1."#) == true)
+        #expect(stream.headers["content-type"]?.contains(",") == false, "no sound track without sound")
         #expect(Array(stream.body[4..<8]) == Array("ftyp".utf8))
         let streamFile = live.sandbox.path("live.mp4")
         try Data(stream.body).write(to: URL(fileURLWithPath: streamFile))
@@ -113,6 +115,47 @@ import Testing
         // Still attached and not reading: their queues take what comes and skip when full
         // (FragmentQueue's tests); the encode thread only ever appended to the shared inbox.
         #expect(Int(extra["live_viewers"] ?? "") ?? 0 >= 3, "\(extra)")
+        #expect(try live.sandbox.rec(["stop"]).status == 0)
+    }
+
+    /// With sound the live stream carries it as a second track, named in its type, in sync with
+    /// the pictures (the stand-in's click against its flash, measured by ffmpeg's command line).
+    @Test func theLiveStreamCarriesTheSoundInSync() throws {
+        let live = try Live(["--audio", "test"])
+        try live.sandbox.waitForFrames(30)
+        let info = try live.get("/api/live", live.auth).json
+        #expect(info["sound"] as? String == "mp4a.40.2", "\(info)")
+        let stream = try live.get("/live.mp4", live.auth, limit: 400_000)
+        #expect(stream.headers["content-type"] == #"video/mp4; codecs="\#(info["mime"].flatMap { ($0 as? String)?.split(separator: "\"").dropFirst().first } ?? "")""#)
+        let file = live.sandbox.path("live-sound.mp4")
+        try Data(stream.body).write(to: URL(fileURLWithPath: file))
+        // The stream starts at a keyframe on a whole second, and its sound there: the click at
+        // that instant is in the first AAC frame, which decodes without its predecessor's
+        // overlap (so quietly). Every later second is checked.
+        let errors = try SoundProbe.syncErrors(in: file).filter { $0.second > 0.5 }
+        #expect(errors.count >= 2, "\(errors)")
+        #expect((errors.map { abs($0.error) }.max() ?? .infinity) <= 0.003, "click against flash: \(errors)")
+        let extra = try live.sandbox.status()["extra"] as? [String: String] ?? [:]
+        #expect(extra["live_sound"] == "mp4a.40.2", "\(extra)")
+        #expect(try live.sandbox.rec(["stop"]).status == 0)
+    }
+
+    /// When the sound ends and the pictures go on (here a file whose sound is 2 s long), the live
+    /// stream ends and starts again with the pictures only, so no browser waits for sound that
+    /// will not come.
+    @Test func whenTheSoundEndsTheLiveStreamGoesOnWithPicturesOnly() throws {
+        let sandbox = try Sandbox()
+        let source = sandbox.path("short-sound.mp4")
+        try Tool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=30",
+                                "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:v", "libx264",
+                                "-preset", "ultrafast", "-g", "15", "-c:a", "aac", source])
+        let live = try Live(sandbox: sandbox, ["--source", "file:\(source)", "--audio", "file"])
+        let stream = try live.get("/live.mp4", live.auth, limit: 50 << 20)
+        #expect(stream.headers["content-type"]?.contains("mp4a.40.2") == true, "\(stream.headers)")
+        let ended = try live.get("/api/live", live.auth).json
+        #expect(ended["sound"] is NSNull && (ended["sound_note"] as? String)?.contains("ended") == true, "\(ended)")
+        let again = try live.get("/live.mp4", live.auth, limit: 20_000)
+        #expect(again.headers["content-type"]?.contains(",") == false, "\(again.headers)")
         #expect(try live.sandbox.rec(["stop"]).status == 0)
     }
 }

@@ -2,9 +2,10 @@ import CFFmpeg
 import RecCore
 
 /// Fragmented MP4 in memory for Media Source Extensions: an init segment (ftyp + an empty moov,
-/// from the encoder's codec parameters) and then one moof + mdat per packet. libavformat's mp4
-/// muxer writes into a memory `AVIOContext` whose write callback appends to a byte buffer; no
-/// packet is encoded again. Owned by one thread (the live fan-out thread).
+/// from the encoders' codec parameters: the pictures, and the sound when there is one) and then
+/// one moof + mdat per picture, holding that picture and the sound that came before it.
+/// libavformat's mp4 muxer writes into a memory `AVIOContext` whose write callback appends to a
+/// byte buffer; no packet is encoded again. Owned by one thread (the live fan-out thread).
 ///
 /// The corresponding C functions are `avio_alloc_context` (with a write callback),
 /// `avformat_write_header` with `movflags=empty_moov+default_base_moof+frag_custom`,
@@ -19,13 +20,18 @@ public final class FragmentMuxer {
     private var io: UnsafeMutablePointer<AVIOContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
     private let sink = Sink()
-    private let timeBase: Rational
+    /// The muxer's time base for the pictures, and for the sound when it is carried.
+    private let timeBases: [Rational]
     /// ftyp + moov: what every viewer gets first.
     public let initSegment: [UInt8]
-    /// The codecs string for `addSourceBuffer` (`video/mp4; codecs="avc1.64001F"`).
-    public let mimeType: String
+    /// Whether a sound track is carried (stream 1 of the session goes to it).
+    public let hasSound: Bool
+    /// Whether a fragment was made. libavformat moves the first packet's time to 0 and every
+    /// other by as much, so the first fragment's first packet must be the earliest.
+    public private(set) var started = false
 
-    public init(parameters: CodecParameters) throws(FFmpegError) {
+    /// `sound`: the session's sound encoder's parameters, to carry it as a second track.
+    public init(parameters: CodecParameters, sound: CodecParameters? = nil) throws(FFmpegError) {
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(avformat_alloc_output_context2(&ctx, nil, "mp4", nil), "avformat_alloc_output_context2(mp4)")
         var pkt = av_packet_alloc()
@@ -34,10 +40,12 @@ public final class FragmentMuxer {
         do throws(FFmpegError) {
             let c = try allocated(ctx, "avformat_alloc_output_context2")
             _ = try allocated(pkt, "av_packet_alloc")
-            let st = try allocated(avformat_new_stream(c, nil), "avformat_new_stream")
-            try check(avcodec_parameters_copy(st.pointee.codecpar, parameters.pointer), "avcodec_parameters_copy")
-            st.pointee.codecpar.pointee.codec_tag = 0
-            st.pointee.time_base = parameters.timeBase.av
+            for track in [parameters] + (sound.map { [$0] } ?? []) {
+                let st = try allocated(avformat_new_stream(c, nil), "avformat_new_stream")
+                try check(avcodec_parameters_copy(st.pointee.codecpar, track.pointer), "avcodec_parameters_copy")
+                st.pointee.codecpar.pointee.codec_tag = 0
+                st.pointee.time_base = track.timeBase.av
+            }
             let size: Int32 = 64 * 1024
             let buffer = try allocated(av_malloc(Int(size)), "av_malloc").assumingMemoryBound(to: UInt8.self)
             pb = avio_alloc_context(buffer, size, 1, opaque, nil, { opaque, buf, count in
@@ -64,11 +72,10 @@ public final class FragmentMuxer {
         context = ctx!
         io = pb
         packet = pkt!
-        timeBase = Rational(ctx!.pointee.streams[0]!.pointee.time_base)
+        timeBases = (0..<Int(ctx!.pointee.nb_streams)).map { Rational(ctx!.pointee.streams[$0]!.pointee.time_base) }
+        hasSound = sound != nil
         initSegment = sink.bytes
         sink.bytes.removeAll()
-        let codecs = CodecString.h264(extradata: parameters.extradata).map { "; codecs=\"\($0)\"" } ?? ""
-        mimeType = "video/mp4" + codecs
     }
 
     deinit {
@@ -79,11 +86,19 @@ public final class FragmentMuxer {
         av_packet_free(&p)
     }
 
-    /// One packet as a moof + mdat fragment. Packets must come in decode order.
-    public func fragment(_ encoded: EncodedPacket) throws(FFmpegError) -> [UInt8] {
-        try encoded.fill(packet, rescaledTo: timeBase, streamIndex: 0)
-        try check(av_write_frame(context, packet), "av_write_frame(fragmented mp4)")
-        av_packet_unref(packet)
+    /// Packets as one moof + mdat fragment: the sound that came before a picture, then the
+    /// picture. Each stream's packets must come in decode order; sound is left out when the
+    /// muxer carries none.
+    public func fragment(_ packets: [EncodedPacket]) throws(FFmpegError) -> [UInt8] {
+        for encoded in packets {
+            let index = encoded.streamIndex == 0 ? 0 : 1
+            guard index < timeBases.count else { continue }
+            try encoded.fill(packet, rescaledTo: timeBases[index], streamIndex: Int32(index))
+            let written = av_write_frame(context, packet)
+            av_packet_unref(packet)
+            try check(written, "av_write_frame(fragmented mp4)")
+        }
+        started = true
         try check(av_write_frame(context, nil), "av_write_frame(flush fragment)")
         avio_flush(context.pointee.pb)
         defer { sink.bytes.removeAll(keepingCapacity: true) }

@@ -28,3 +28,16 @@ public enum CodecString {
         }.joined()
     }
 }
+
+extension CodecString {
+    /// The RFC 6381 name of a sound codec that browsers play from fragmented MP4 through Media
+    /// Source Extensions (Chromium and Firefox both take AAC and Opus there), or nil. AAC's object
+    /// type is FFmpeg's profile + 1: LC 2, HE 5, HE v2 29.
+    public static func sound(codec: String, profile: Int?) -> String? {
+        switch codec {
+        case "aac": return "mp4a.40.\((profile ?? 1) + 1)"
+        case "opus": return "opus"
+        default: return nil
+        }
+    }
+}

@@ -1,6 +1,8 @@
 /// A bounded queue of packets from the encode thread to a consumer that may fall behind (the live
 /// fan-out, a publisher): appending never waits. When it is full, what it holds is dropped and it
-/// starts again at the next keyframe, so the consumer always gets whole GOPs. Pure: no threads.
+/// starts again at the next picture keyframe, so the consumer always gets whole GOPs. Sound
+/// packets (every one a "keyframe" to its codec) never start a GOP: they wait with the pictures.
+/// Pure: no threads.
 public struct PacketInbox: Sendable {
     public let limit: Int
     public private(set) var packets: [EncodedPacket] = []
@@ -17,14 +19,15 @@ public struct PacketInbox: Sendable {
     /// True if the packet was queued (wake the consumer).
     public mutating func offer(_ packet: EncodedPacket) -> Bool {
         if stopped { return false }
+        let startsGroup = packet.streamIndex == 0 && packet.isKeyframe
         if waitingForKeyframe {
-            guard packet.isKeyframe else { return false }
+            guard startsGroup else { return false }
             waitingForKeyframe = false
         }
         if packets.count >= limit {
             dropped += packets.count
             packets.removeAll()
-            if !packet.isKeyframe {
+            if !startsGroup {
                 waitingForKeyframe = true
                 dropped += 1
                 return false

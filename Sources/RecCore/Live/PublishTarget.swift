@@ -34,4 +34,13 @@ public struct PublishTarget: Sendable, Equatable {
     public static func backoff(retry: Int) -> Double {
         min(10, 0.5 * Double(1 << min(max(retry - 1, 0), 5)))
     }
+
+    /// Whether this target's muxer carries a sound codec (FFmpeg's name) that servers pass on:
+    /// FLV (RTMP) takes AAC and MP3; MPEG-TS (SRT) and RTP (RTSP) take Opus too.
+    public func carries(soundCodec: String) -> Bool {
+        switch format {
+        case "flv": return ["aac", "mp3"].contains(soundCodec)
+        default: return ["aac", "opus", "mp3"].contains(soundCodec)
+        }
+    }
 }

@@ -8,7 +8,8 @@ extension SessionHost: LiveBackend {
     /// token 0600 in the session folder, and returns the page's URL with the token.
     public func startServices(folder: SessionFolder) throws(RecError) -> String? {
         for target in configuration.publish {
-            let publisher = Publisher(target: target, parameters: { [recorder] in recorder.codecParameters }, log: log)
+            let publisher = Publisher(target: target, parameters: { [recorder] in recorder.codecParameters },
+                                      sound: { [weak self] in self?.liveSound ?? .ended }, log: log)
             services.publishers.withLock { $0.append(publisher) }
             services.listen { publisher.offer($0) }
         }
@@ -35,6 +36,12 @@ extension SessionHost: LiveBackend {
     }
 
     public var liveCodecParameters: CodecParameters? { recorder.codecParameters }
+
+    public var liveSound: LiveSound {
+        guard let sound = recorder.soundStats() else { return .none }
+        if sound.failure != nil || recorder.soundEnded { return .ended }
+        return recorder.soundCodecParameters.map { .running($0) } ?? .opening
+    }
 
     public var liveStartedAt: Double? { recorder.currentStats.startedAt?.timeIntervalSince1970 }
 

@@ -32,9 +32,7 @@ public final class SessionHost: ControlHandler {
         self.services = services
         self.recorder = Recorder(source: source, sound: sound, configuration: configuration.recorder) { packet in
             ring.append(packet)
-            // The live page and publishers carry the pictures only (docs/LIVE.md).
-            guard packet.streamIndex == 0 else { return }
-            newest.value.withLock { $0 = packet.decodeTime }
+            if packet.streamIndex == 0 { newest.value.withLock { $0 = packet.decodeTime } }
             services.fanOut(packet)
         }
     }

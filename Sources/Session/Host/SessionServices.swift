@@ -23,6 +23,9 @@ public final class SessionServices: Sendable {
         var out: [String: String] = [:]
         if let live = live.withLock({ $0 }) {
             out["live_viewers"] = String(live.broadcast.viewerCount)
+            if let tracks = live.broadcast.tracks {
+                out["live_sound"] = tracks.sound ?? (tracks.soundNote.map { "off: " + $0 } ?? "off")
+            }
             out["live_skipped"] = String(live.broadcast.skippedFragments)
             if let e = live.broadcast.lastError { out["live_error"] = e }
         }
@@ -34,6 +37,7 @@ public final class SessionServices: Sendable {
             out[key + "_state"] = s.state
             out[key + "_retries"] = String(s.retries)
             out[key + "_bytes"] = String(s.bytesSent)
+            out[key + "_sound"] = s.sound
             if let e = s.lastError { out[key + "_error"] = e }
         }
         return out

@@ -1,14 +1,17 @@
 import Dispatch
 import Foundation
+import Live
 import Media
 import RecCore
 import Synchronization
 
 /// Sends the session's encoded packets to one RTMP/SRT/RTSP server, no second encode, on its own
-/// thread ("rec.publish") with a bounded queue: the encode thread only appends (`offer`). When the
-/// server goes away the recording goes on; this retries with backoff, starts each new connection
-/// at a keyframe, and keeps decode times rising across reconnects (session time, less the first
-/// packet ever sent). The muxer belongs to the publish thread alone.
+/// thread ("rec.publish") with a bounded queue: the encode thread only appends (`offer`). The
+/// sound goes too when the target's container takes its codec (AAC over RTMP; AAC or Opus over
+/// SRT and RTSP). When the server goes away the recording goes on; this retries with backoff,
+/// starts each new connection at a picture keyframe, and keeps each stream's decode times rising
+/// across reconnects (session time, less the first packet ever sent). The muxer belongs to the
+/// publish thread alone.
 public final class Publisher: Sendable {
     public struct Status: Sendable {
         public var state = "waiting"
@@ -18,21 +21,26 @@ public final class Publisher: Sendable {
         public var dropped = 0
         public var lastError: String?
         public var target = ""
+        /// The sound codec sent, "off", or "off: why".
+        public var sound = "off"
         public var summary: String { "\(state) \(target), \(bytesSent) bytes, \(retries) retries, \(dropped) packets dropped" + (lastError.map { ", last error: \($0)" } ?? "") }
     }
 
     static let inboxLimit = 300
     let target: PublishTarget
     private let parameters: @Sendable () -> CodecParameters?
+    private let sound: @Sendable () -> LiveSound
     private let inbox = Mutex(PacketInbox(limit: Publisher.inboxLimit))
     private let wake = DispatchSemaphore(value: 0)
     private let state = Mutex(Status())
     private let finished = DispatchSemaphore(value: 0)
     private let log: SessionLog?
 
-    init(target: PublishTarget, parameters: @escaping @Sendable () -> CodecParameters?, log: SessionLog?) {
+    init(target: PublishTarget, parameters: @escaping @Sendable () -> CodecParameters?,
+         sound: @escaping @Sendable () -> LiveSound = { .none }, log: SessionLog?) {
         self.target = target
         self.parameters = parameters
+        self.sound = sound
         self.log = log
         state.withLock { $0.target = target.display }
         let thread = Thread { [self] in
@@ -64,28 +72,53 @@ public final class Publisher: Sendable {
 
     private var stopped: Bool { inbox.withLock { $0.stopped } }
 
-    /// Takes what is queued; after a reconnect, drops up to the next keyframe.
+    /// Takes what is queued; after a reconnect, drops up to the next picture keyframe.
     private func take(fromKeyframe: Bool) -> [EncodedPacket] {
         inbox.withLock { box in
             var out = box.take()
-            if fromKeyframe, let k = out.firstIndex(where: \.isKeyframe) { out.removeFirst(k) } else if fromKeyframe { out = [] }
+            if fromKeyframe, let k = out.firstIndex(where: { $0.streamIndex == 0 && $0.isKeyframe }) { out.removeFirst(k) } else if fromKeyframe { out = [] }
             return out
         }
+    }
+
+    /// The streams to send, or nil while the sound encoder is still opening; says in status
+    /// whether the sound goes.
+    private func streams() -> [CodecParameters]? {
+        guard let video = parameters() else { return nil }
+        let sound = self.sound()
+        let note: String
+        var streams = [video]
+        switch sound {
+        case .opening: return nil
+        case .none: note = "off"
+        case .ended: note = "off: the sound failed"
+        case .running(let p):
+            if target.carries(soundCodec: p.codecName) {
+                streams.append(p)
+                note = p.codecName
+            } else {
+                note = "off: \(target.format) cannot carry \(p.codecName) sound; choose an AAC preset to send it"
+            }
+        }
+        state.withLock { $0.sound = note }
+        return streams
     }
 
     private func run() {
         var muxer: Muxer?
         var origin: Timestamp?
-        var previous = Int64.min
+        var previous: [Int: Int64] = [:]
         var needKeyframe = true
         var retries = 0
         while !stopped {
             if muxer == nil {
-                guard let p = parameters() else { _ = wake.wait(timeout: .now() + 0.2); continue }
+                guard let streams = streams() else { _ = wake.wait(timeout: .now() + 0.2); continue }
                 state.withLock { $0.state = retries == 0 ? "connecting" : "reconnecting" }
+                // Half a second at most between the streams: a sound that fails holds no picture back.
+                var options = ["max_interleave_delta": "500000"]
+                if target.format == "rtsp" { options["rtsp_transport"] = "tcp" }
                 do {
-                    muxer = try Muxer(path: target.url, container: target.format, streams: [p],
-                                      options: target.format == "rtsp" ? ["rtsp_transport": "tcp"] : [:])
+                    muxer = try Muxer(path: target.url, container: target.format, streams: streams, options: options)
                     needKeyframe = true
                     state.withLock { $0.state = "publishing" }
                     log?.write("publishing to \(target.display)")
@@ -97,15 +130,16 @@ public final class Publisher: Sendable {
                 }
             }
             _ = wake.wait(timeout: .now() + 0.5)
-            for var packet in take(fromKeyframe: needKeyframe) {
+            let sending = muxer!.streamTimeBases.count
+            for var packet in take(fromKeyframe: needKeyframe) where packet.streamIndex < sending {
                 needKeyframe = false
                 if origin == nil { origin = packet.decodeTime }
                 // Session time less the first packet sent: rising across reconnects.
-                var last = previous == Int64.min ? Int64.min + 1 : previous
+                var last = previous[packet.streamIndex] ?? Int64.min + 1
                 packet.move(back: origin!, after: &last)
                 do {
                     try muxer!.write(packet)
-                    previous = last
+                    previous[packet.streamIndex] = last
                     retries = 0
                     state.withLock { s in
                         s.packetsSent += 1

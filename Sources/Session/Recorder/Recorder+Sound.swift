@@ -33,6 +33,9 @@ extension Recorder {
         }
     }
 
+    /// Whether the sound has ended (its source finished or failed) while the pictures may go on.
+    var soundEnded: Bool { sound?.inbox.isClosed ?? false }
+
     /// The sound's telemetry, with what the inbox let go.
     func soundStats() -> SoundStats? {
         guard let sound else { return nil }
