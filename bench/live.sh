@@ -5,10 +5,15 @@
 #   2. the ffmpeg CLI doing the same encode (libx264 veryfast crf 23 g 30, 1080p30 testsrc2, -re);
 #   3. capture-to-display latency in headless Chromium: the page's self-test reads each frame's
 #      number from a canvas and compares the frame's capture time with its own clock.
-# Run by hand: bench/live.sh [seconds per phase (20)]
+# With sound (`bench/live.sh 20 test`) the session records the stand-in tone (AAC 160k) and the live
+# stream carries it; the ffmpeg CLI then encodes a sine to AAC 160k beside the pictures.
+# Run by hand: bench/live.sh [seconds per phase (20)] [audio: none|test (none)]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-20}
+audio=${2:-none}
+ffsound=()
+[[ $audio == none ]] || ffsound=(-re -f lavfi -i sine=frequency=440:sample_rate=48000 -c:a aac -b:a 160k)
 source=test:1920x1080@30
 { swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
 rec=$(swift build -c release --show-bin-path)/rec
@@ -33,7 +38,8 @@ cpu() {
 }
 
 echo "rec live bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) (other engineers' builds may share the machine)"
-"$rec" start --session live --source "$source" --no-file --buffer 60s --http 0 >/dev/null
+echo "sound: $audio"
+"$rec" start --session live --source "$source" --no-file --buffer 60s --http 0 --audio "$audio" >/dev/null
 pid=$(cat "$XDG_RUNTIME_DIR/rec/live/pid")
 url=$("$rec" view --session live --no-open)
 token=${url#*token=}
@@ -54,7 +60,7 @@ skipped=$("$rec" status --session live --json | field live_skipped)
 for p in "${viewers[@]}"; do kill "$p" 2>/dev/null || true; done
 viewers=()
 
-ffmpeg -nostdin -v error -re -f lavfi -i testsrc2=size=1920x1080:rate=30 -c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -rc-lookahead 5 -x264-params sync-lookahead=0 \
+ffmpeg -nostdin -v error -re -f lavfi -i testsrc2=size=1920x1080:rate=30 "${ffsound[@]}" -c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -rc-lookahead 5 -x264-params sync-lookahead=0 \
   -pix_fmt yuv420p -f null - & ff=$!
 sleep 2; ffshare=$(cpu "$ff"); ffmem=$(rss_mb "$ff"); kill "$ff"; wait "$ff" 2>/dev/null || true
 
