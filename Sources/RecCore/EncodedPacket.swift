@@ -5,8 +5,16 @@
 /// here: the layer that makes packets fills missing ones before they cross into the core.
 public struct EncodedPacket: Sendable {
     /// The compressed bytes. An array is a reference to shared storage, so copying a packet (into a
-    /// ring snapshot, say) copies no bytes.
-    public var data: [UInt8]
+    /// ring snapshot, say) copies no bytes. A packet read from a file keeps its bytes where the
+    /// demuxer put them (`shared`): reading `data` then copies them out, setting it replaces them.
+    public var data: [UInt8] {
+        get { shared.map { $0.withUnsafeBytes { Array($0) } } ?? owned }
+        set { owned = newValue; shared = nil }
+    }
+    private var owned: [UInt8]
+    /// The bytes when another owner holds them (an FFmpeg packet reference), so that a packet
+    /// read, copied into a clip and written passes its bytes through without copying them.
+    public private(set) var shared: (any SharedBytes)?
     public var pts: Int64
     public var dts: Int64
     public var duration: Int64
@@ -25,7 +33,7 @@ public struct EncodedPacket: Sendable {
 
     public init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
                 isKeyframe: Bool, streamIndex: Int = 0, captureTime: Timestamp? = nil) {
-        self.data = data
+        self.owned = data
         self.pts = pts
         self.dts = dts
         self.duration = duration
@@ -38,7 +46,22 @@ public struct EncodedPacket: Sendable {
     public var presentationTime: Timestamp { Timestamp(value: pts, timeBase: timeBase) }
     public var decodeTime: Timestamp { Timestamp(value: dts, timeBase: timeBase) }
     public var endTime: Timestamp { Timestamp(value: pts + duration, timeBase: timeBase) }
-    public var size: Int { data.count }
+    public var size: Int { shared?.count ?? owned.count }
+
+    /// A packet whose bytes stay with `bytes`' owner.
+    public init(shared bytes: any SharedBytes, pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
+                isKeyframe: Bool, streamIndex: Int = 0) {
+        self.init(data: [], pts: pts, dts: dts, duration: duration, timeBase: timeBase, isKeyframe: isKeyframe,
+                  streamIndex: streamIndex)
+        shared = bytes
+    }
+}
+
+/// Bytes another library owns and shares by reference (a libavcodec `AVPacket`'s buffer): read,
+/// never changed, freed by their owner when the last reference goes.
+public protocol SharedBytes: AnyObject, Sendable {
+    var count: Int { get }
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
 }
 
 extension EncodedPacket {

@@ -121,12 +121,17 @@ extension EncodedPacket {
         self.isHidden = p.pointee.flags & AV_PKT_FLAG_DISCARD != 0
     }
 
-    /// Fills an `AVPacket` with a copy of the bytes (its own reference-counted buffer) and the times
-    /// rescaled into `target` once.
+    /// Fills an `AVPacket` with the bytes — another reference to a demuxed packet's buffer, or a
+    /// copy into its own reference-counted buffer — and the times rescaled into `target` once.
     func fill(_ p: UnsafeMutablePointer<AVPacket>, rescaledTo target: Rational, streamIndex: Int32) throws(FFmpegError) {
-        try check(av_new_packet(p, Int32(data.count)), "av_new_packet")
-        data.withUnsafeBufferPointer { src in
-            if let base = src.baseAddress, let dst = p.pointee.data { dst.update(from: base, count: src.count) }
+        if let reference = shared as? PacketReference {
+            try reference.reference(into: p)
+        } else {
+            let bytes = data
+            try check(av_new_packet(p, Int32(bytes.count)), "av_new_packet")
+            bytes.withUnsafeBufferPointer { src in
+                if let base = src.baseAddress, let dst = p.pointee.data { dst.update(from: base, count: src.count) }
+            }
         }
         let from = timeBase.av, to = target.av
         p.pointee.pts = cffmpeg_rescale(pts, from, to)

@@ -106,7 +106,8 @@ public final class Demuxer {
         return r >= 0 ? Int(r) : nil
     }
 
-    /// The next packet in file order (with its side data), or nil at the end of the file. Packets
+    /// The next packet in file order (with its side data), or nil at the end of the file; its bytes
+    /// stay in FFmpeg's buffer (`PacketReference`), which a muxer or decoder shares. Packets
     /// whose `pts` is unknown take their `dts` (and the other way round). The corresponding C
     /// function is `av_read_frame`. Packets of streams that appear after the file was opened
     /// (MPEG-TS can add them) are skipped.
@@ -125,18 +126,22 @@ public final class Demuxer {
             let index = Int(packet.pointee.stream_index)
             guard index < streams.count else { continue }
             let tb = streams[index].timeBase
-            guard payload else {
-                let p = packet.pointee
-                let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
-                let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
-                var e = EncodedPacket(data: [], pts: pts, dts: dts, duration: p.duration, timeBase: tb,
-                                      isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: index)
-                e.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
-                return e
+            let p = packet.pointee
+            let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
+            let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
+            let key = p.flags & AV_PKT_FLAG_KEY != 0
+            var e: EncodedPacket
+            if payload {
+                let sideData = PacketSideData.copied(from: packet)
+                e = EncodedPacket(shared: try PacketReference(taking: packet), pts: pts, dts: dts, duration: p.duration,
+                                  timeBase: tb, isKeyframe: key, streamIndex: index)
+                e.sideData = sideData
+            } else {
+                e = EncodedPacket(data: [], pts: pts, dts: dts, duration: p.duration, timeBase: tb, isKeyframe: key,
+                                  streamIndex: index)
             }
-            var p = EncodedPacket(avPacket: packet, timeBase: tb, streamIndex: index)
-            p.sideData = PacketSideData.copied(from: packet)
-            return p
+            e.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
+            return e
         }
     }
 

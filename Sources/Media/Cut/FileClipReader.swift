@@ -66,22 +66,27 @@ public struct FileClipReader {
             var passed = Set<Int>()
             var lastVideoDTS = Int64.min
             let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
+            // Per stream, worked out once rather than for each of the range's packets: where `to`
+            // falls in its time base, whether it is sound, and whether it is waited for (a
+            // timecode or data track sends one packet, or a few: never waited for).
+            let ends = demuxer.streams.map { absTo.rescaled(to: $0.timeBase).value }
+            let isSound = demuxer.streams.map { $0.parameters.isAudio }
+            let waitedFor = demuxer.streams.map { ["audio", "video", "subtitle"].contains($0.parameters.mediaType) }
             while let packet = try demuxer.readMetadata() {
                 total += 1
                 let s = packet.streamIndex
                 seen.insert(s)
                 counts[s, default: 0] += 1
-                // A timecode or data track sends one packet, or a few: never waited for.
-                if !["audio", "video", "subtitle"].contains(demuxer.streams[s].parameters.mediaType) { passed.insert(s) }
+                if !waitedFor[s] { passed.insert(s) }
                 // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
                 // only a dts that increases can be trusted to say decoding has passed `to`.
-                let end = absTo.rescaled(to: packet.timeBase).value
+                let end = ends[s]
                 if s == videoIndex {
                     if packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts { passed.insert(s) }
                     lastVideoDTS = max(lastVideoDTS, packet.dts)
                     timings += filler.push(packet).map(PacketTiming.init)
                 } else {
-                    if demuxer.streams[s].parameters.isAudio { soundTimings[s, default: []].append(PacketTiming(packet)) }
+                    if isSound[s] { soundTimings[s, default: []].append(PacketTiming(packet)) }
                     if packet.pts >= end { passed.insert(s) }
                 }
                 // One more packet past `to` on the video stream gives the last frame's duration.

@@ -75,31 +75,38 @@ struct TrimCommand: ParsableCommand {
         guard range.from != nil || range.to != nil || range.last != nil else {
             throw .usage("say which part to keep: --from T --to T, or --last D (e.g. --from 1:02 --to 1:30)")
         }
-        let reader = try FileClipReader(path: inputPath)
-        guard let length = reader.length else {
-            throw .usage("\(input) does not say how long it is, so rec cannot place the cut; remux it first (ffmpeg -i in -c copy out.mkv)")
-        }
-        let wanted = try range.selection().resolve(on: Timeline(availableStart: .zero, availableEnd: length))
         var outputPath: String? = nil
         var container = ContainerFormat(path: inputPath) ?? .mkv
-        if let output {
-            let path = OutputFile.absolute(output)
-            container = try OutputFile.container(for: path, presetContainer: container)
-            if OutputPath.same(path, inputPath) { throw .usage("the clip cannot overwrite its own input; choose another -o") }
-            if !dryRun { try OutputPath.checkWritable(path, force: force) }
-            outputPath = path
-        } else if !dryRun {
-            throw .usage("say where to write the clip with -o FILE (or use --dry-run to see the plan)")
+        let origin: Timestamp
+        let read: (source: FileClip, from: Timestamp, to: Timestamp)
+        // The scan's demuxer (the file's index, a decoded probe frame) is let go before the clip
+        // opens the file again to stream the packets, so a cut never holds two of them.
+        do {
+            let reader = try FileClipReader(path: inputPath)
+            guard let length = reader.length else {
+                throw .usage("\(input) does not say how long it is, so rec cannot place the cut; remux it first (ffmpeg -i in -c copy out.mkv)")
+            }
+            let wanted = try range.selection().resolve(on: Timeline(availableStart: .zero, availableEnd: length))
+            if let output {
+                let path = OutputFile.absolute(output)
+                container = try OutputFile.container(for: path, presetContainer: container)
+                if OutputPath.same(path, inputPath) { throw .usage("the clip cannot overwrite its own input; choose another -o") }
+                if !dryRun { try OutputPath.checkWritable(path, force: force) }
+                outputPath = path
+            } else if !dryRun {
+                throw .usage("say where to write the clip with -o FILE (or use --dry-run to see the plan)")
+            }
+            if editList && !container.hasEditLists {
+                throw .usage("--edit-list needs an MP4 or MOV output; Matroska and WebM have no edit lists, so leave it out for an exact cut")
+            }
+            read = try reader.read(from: wanted.lowerBound, to: wanted.upperBound)
+            origin = reader.start
         }
-        if editList && !container.hasEditLists {
-            throw .usage("--edit-list needs an MP4 or MOV output; Matroska and WebM have no edit lists, so leave it out for an exact cut")
-        }
-        let read = try reader.read(from: wanted.lowerBound, to: wanted.upperBound)
         let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to,
                                        mode: keyframe ? .keyframe : .exact,
                                        strategy: editList ? .editList : .spliceReencode)
         if dryRun {
-            console.print(json ? ClipReportText(plan: plan, path: nil, bytes: nil, origin: reader.start).json : plan.summary)
+            console.print(json ? ClipReportText(plan: plan, path: nil, bytes: nil, origin: origin).json : plan.summary)
             return 0
         }
         var settings: EncoderSettings? = nil
@@ -117,7 +124,7 @@ struct TrimCommand: ParsableCommand {
         let report = try ClipWriter.write(read.source, plan: plan, to: outputPath!, container: container,
                                           reencode: settings, progress: bar)
         if bar != nil { console.writeOutput("\r\u{1B}[K") }
-        let text = ClipReportText(plan: report.plan, path: report.path, bytes: report.bytes, origin: reader.start)
+        let text = ClipReportText(plan: report.plan, path: report.path, bytes: report.bytes, origin: origin)
         console.print(json ? text.json : text.text)
         if !json { for note in report.leftOut { console.print("  left out: \(note)") } }
         return 0
