@@ -66,9 +66,9 @@ public final class LiveBroadcast: Sendable {
 
     private func run() {
         var muxer: FragmentMuxer?
-        // The last 2 s of sound: a stream that starts at a keyframe starts its sound there too,
-        // though the sound for it went by before the picture (the video encoder looks ahead).
-        var recentSound: [EncodedPacket] = []
+        // A stream that starts at a keyframe starts its sound there too, though the sound for it
+        // went by before the picture.
+        var backlog = SoundBacklog()
         // Sound not yet sent: it goes out with the next picture.
         var pendingSound: [EncodedPacket] = []
         while true {
@@ -88,16 +88,14 @@ public final class LiveBroadcast: Sendable {
             }
             for packet in packets {
                 if packet.streamIndex != 0 {
-                    recentSound.append(packet)
-                    let horizon = Timestamp(seconds: packet.presentationTime.seconds - 2)
-                    if let old = recentSound.firstIndex(where: { $0.presentationTime >= horizon }), old > 0 { recentSound.removeFirst(old) }
+                    backlog.add(packet)
                     if muxer?.hasSound == true, pendingSound.count < 200 { pendingSound.append(packet) }
                     continue
                 }
                 guard !watching.isEmpty else { continue }
                 if muxer == nil {
                     muxer = start(at: packet)
-                    pendingSound = muxer?.hasSound == true ? recentSound.filter { $0.presentationTime >= packet.presentationTime } : []
+                    pendingSound = muxer?.hasSound == true ? backlog.from(packet.presentationTime) : []
                 }
                 guard let m = muxer else { continue }
                 for v in watching where v.needsStart { v.start(initSegment: m.initSegment) }

@@ -79,6 +79,24 @@ import Testing
         #expect(inbox.take().map(\.streamIndex) == [0, 1])
     }
 
+    /// A stream that starts at a keyframe takes its first sound from the backlog: the sound that
+    /// plays from the keyframe on, which went by before the picture did.
+    @Test func aStreamStartsAtAKeyframeWithTheSoundThatPlaysFromIt() {
+        func sound(_ n: Int) -> EncodedPacket {
+            var p = packet(n, key: true)
+            p.streamIndex = 1
+            return p
+        }
+        var backlog = SoundBacklog(seconds: 2)
+        #expect(backlog.start(with: [sound(0), sound(1), packet(1, key: false)]) == nil)
+        let started = backlog.start(with: [sound(40), sound(41), packet(30, key: true), sound(42), packet(31, key: false)])
+        #expect(started?.map { [$0.streamIndex, Int($0.pts)] } == [[0, 30], [1, 40], [1, 41], [1, 42], [0, 31]])
+        // Sound older than 2 s before the newest is let go; pictures are never kept.
+        backlog.add(sound(100))
+        #expect(backlog.packets.map(\.pts) == [40, 41, 42, 100])
+        #expect(backlog.from(Timestamp(value: 42, timeBase: Rational(1, 30))).map(\.pts) == [42, 100])
+    }
+
     @Test func theLiveStreamCarriesSoundBrowsersPlay() {
         let aac = LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "aac", profile: 1))
         #expect(aac?.mimeType == #"video/mp4; codecs="avc1.64001F, mp4a.40.2""#)

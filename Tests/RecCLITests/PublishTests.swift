@@ -48,6 +48,8 @@ import Testing
 
     /// FLV and MPEG-TS carry milliseconds and 90 kHz ticks; a click is placed within 2 ms of its flash.
     static let syncBound = 0.002
+    /// A connection's sound starts with its first picture, within one AAC frame (21 ms).
+    static let soundStartBound = 0.022
 
     /// SRT (MPEG-TS) and RTSP (RTP): a real ffmpeg listener gets the session's pictures in order and its sound in sync.
     @Test(arguments: [("srt", "mpegts"), ("rtsp", "mpegts")])
@@ -75,6 +77,8 @@ import Testing
         #expect(frames.count > 60 && BackgroundSessionTests.consecutive(frames), "\(scheme): \(frames)")
         let errors = try SoundProbe.syncErrors(in: output).filter { $0.second > 0.5 }
         #expect(errors.count >= 2 && errors.allSatisfy { abs($0.error) <= Self.syncBound }, "\(scheme): click against flash \(errors)")
+        let start = try SoundProbe.audioStart(in: output)
+        #expect(abs(start) <= Self.soundStartBound, "\(scheme): the sound starts \(start) s from the pictures")
     }
 
     @Test func publishingSurvivesTheServerGoingAwayAndTheRecordingLosesNothing() throws {
@@ -107,6 +111,8 @@ import Testing
         for file in ["first.flv", "second.flv"] {
             let errors = try SoundProbe.syncErrors(in: sandbox.path(file)).filter { $0.second > 0.5 }
             #expect(errors.count >= 1 && errors.allSatisfy { abs($0.error) <= Self.syncBound }, "\(file): click against flash \(errors)")
+            let start = try SoundProbe.audioStart(in: sandbox.path(file))
+            #expect(abs(start) <= Self.soundStartBound, "\(file): the sound starts \(start) s from the pictures")
         }
         let recorded = try FrameReader.read(path: sandbox.path("rec.mp4")).frames.map(\.stamp)
         #expect(recorded.first == 0 && BackgroundSessionTests.consecutive(recorded) && recorded.count > (b.last ?? 0))

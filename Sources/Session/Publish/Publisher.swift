@@ -9,7 +9,8 @@ import Synchronization
 /// thread ("rec.publish") with a bounded queue: the encode thread only appends (`offer`). The
 /// sound goes too when the target's container takes its codec (AAC over RTMP; AAC or Opus over
 /// SRT and RTSP). When the server goes away the recording goes on; this retries with backoff,
-/// starts each new connection at a picture keyframe, and keeps each stream's decode times rising
+/// starts each new connection at a picture keyframe (with the sound that plays from it, kept in a
+/// `SoundBacklog`), and keeps each stream's decode times rising
 /// across reconnects (session time, less the first packet ever sent). The muxer belongs to the
 /// publish thread alone.
 public final class Publisher: Sendable {
@@ -30,7 +31,8 @@ public final class Publisher: Sendable {
     let target: PublishTarget
     private let parameters: @Sendable () -> CodecParameters?
     private let sound: @Sendable () -> LiveSound
-    private let inbox = Mutex(PacketInbox(limit: Publisher.inboxLimit))
+    /// Sound before the first keyframe is queued too: a connection's first sound comes from it.
+    private let inbox = Mutex(PacketInbox(limit: Publisher.inboxLimit, startAtKeyframe: false))
     private let wake = DispatchSemaphore(value: 0)
     private let state = Mutex(Status())
     private let finished = DispatchSemaphore(value: 0)
@@ -72,15 +74,6 @@ public final class Publisher: Sendable {
 
     private var stopped: Bool { inbox.withLock { $0.stopped } }
 
-    /// Takes what is queued; after a reconnect, drops up to the next picture keyframe.
-    private func take(fromKeyframe: Bool) -> [EncodedPacket] {
-        inbox.withLock { box in
-            var out = box.take()
-            if fromKeyframe, let k = out.firstIndex(where: { $0.streamIndex == 0 && $0.isKeyframe }) { out.removeFirst(k) } else if fromKeyframe { out = [] }
-            return out
-        }
-    }
-
     /// The streams to send, or nil while the sound encoder is still opening; says in status
     /// whether the sound goes.
     private func streams() -> [CodecParameters]? {
@@ -110,6 +103,7 @@ public final class Publisher: Sendable {
         var previous: [Int: Int64] = [:]
         var needKeyframe = true
         var retries = 0
+        var backlog = SoundBacklog()
         while !stopped {
             if muxer == nil {
                 guard let streams = streams() else { _ = wake.wait(timeout: .now() + 0.2); continue }
@@ -131,8 +125,17 @@ public final class Publisher: Sendable {
             }
             _ = wake.wait(timeout: .now() + 0.5)
             let sending = muxer!.streamTimeBases.count
-            for var packet in take(fromKeyframe: needKeyframe) where packet.streamIndex < sending {
+            let batch = inbox.withLock { $0.take() }
+            // A connection starts at a picture keyframe, with the sound that plays from it.
+            var sendable = batch
+            if needKeyframe {
+                guard let started = backlog.start(with: batch) else { continue }
+                sendable = started
                 needKeyframe = false
+            } else {
+                batch.forEach { backlog.add($0) }
+            }
+            for var packet in sendable where packet.streamIndex < sending {
                 if origin == nil { origin = packet.decodeTime }
                 // Session time less the first packet sent: rising across reconnects.
                 var last = previous[packet.streamIndex] ?? Int64.min + 1
