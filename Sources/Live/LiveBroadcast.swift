@@ -84,6 +84,7 @@ public final class LiveBroadcast: Sendable {
                 // The sound ended: viewers reconnect to a stream of pictures only.
                 for v in watching { v.close() }
                 muxer = nil
+                packets.forEach { backlog.add($0) }
                 continue
             }
             for packet in packets {
