@@ -20,6 +20,12 @@ enum AudioTools {
     /// Runs a tool to its end; its status and standard output.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
+        let (status, data) = try runForBytes(tool, arguments, environment: environment)
+        return (status, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Runs a tool to its end; its status and standard output as bytes.
+    static func runForBytes(_ tool: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: Data) {
         guard let executable = find(tool) else { throw AudioTestFailure(description: "\(tool) is not installed; run scripts/setup.sh") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -31,7 +37,7 @@ enum AudioTools {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (process.terminationStatus, data)
     }
 
     /// Runs the ffmpeg CLI, which must succeed.

@@ -56,15 +56,7 @@ struct PulseRecordingTests {
 
     /// The first channel of the file's sound as floats, as the ffmpeg CLI decodes it.
     static func decode(_ path: String) throws -> [Float] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: AudioTools.find("ffmpeg")!)
-        process.arguments = ["-v", "error", "-i", path, "-map", "0:a", "-af", "pan=mono|c0=c0", "-f", "f32le", "-"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try AudioTools.runForBytes("ffmpeg", ["-v", "error", "-i", path, "-map", "0:a", "-af", "pan=mono|c0=c0", "-f", "f32le", "-"]).output
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
