@@ -10,6 +10,7 @@ let package = Package(
     products: [
         .executable(name: "rec", targets: ["rec"]),
         .executable(name: "rec-engine", targets: ["rec-engine"]),
+        .executable(name: "rec-trim", targets: ["rec-trim"]),
         .library(name: "RecCore", targets: ["RecCore"]),
         .library(name: "Media", targets: ["Media"]),
         .library(name: "Capture", targets: ["Capture"]),
@@ -18,7 +19,7 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavfilter",
+            pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavfilter-dev", "libavdevice-dev", "libswresample-dev"])]
         ),
         .systemLibrary(
@@ -41,23 +42,32 @@ let package = Package(
         // sd_notify (service readiness) and sd-bus (desktop notifications), over libsystemd.
         .target(name: "SystemIntegration", dependencies: ["CSystemd", "RecCore"]),
         .target(name: "Media", dependencies: ["CFFmpeg", "RecCore"]),
-        .target(name: "Capture", dependencies: ["CV4L2", "Media", "RecCore"]),
+        // The recording's frames-to-packets pipeline, with its libavfilter graph.
+        // CFFmpeg declares all of FFmpeg but links only what Media needs: libavfilter and
+        // libavdevice (18 MiB of a process with the libraries they pull in) are linked by the
+        // targets that call them, so `rec-trim` maps neither.
+        .target(name: "Encoding", dependencies: ["CFFmpeg", "Media", "RecCore"], linkerSettings: [.linkedLibrary("avfilter")]),
+        .target(name: "Capture", dependencies: ["CV4L2", "CFFmpeg", "Media", "RecCore"], linkerSettings: [.linkedLibrary("avdevice")]),
         .target(name: "SessionControl", dependencies: ["RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
-        .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Live", "Capture", "Media", "RecCore"]),
+        .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Live", "Capture", "Encoding", "Media", "RecCore"]),
         // The argument parser and the session client commands (save, stop, status, snapshot):
         // no FFmpeg, so `rec` answers those in a process that starts in milliseconds.
         .target(name: "RecClient", dependencies: ["SessionControl", "SystemIntegration", "RecCore"]),
-        .target(name: "RecCLI", dependencies: ["RecClient", "Session", "Capture", "Media", "RecCore"]),
+        // `rec trim`: its own module and executable, which link no libavfilter, libavdevice,
+        // live page or session code.
+        .target(name: "TrimCLI", dependencies: ["RecClient", "Media", "RecCore"]),
+        .target(name: "RecCLI", dependencies: ["TrimCLI", "RecClient", "Session", "Capture", "Media", "RecCore"]),
         // `rec`: runs the client commands itself and execs `rec-engine` (everything) for the rest.
         .executableTarget(name: "rec", dependencies: ["RecClient"]),
         .executableTarget(name: "rec-engine", dependencies: ["RecCLI"]),
+        .executableTarget(name: "rec-trim", dependencies: ["TrimCLI"]),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
-        .testTarget(name: "MediaTests", dependencies: ["Media", "RecCore"]),
+        .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "RecCore", "Session"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Media", "RecCore"]),
-        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "RecClient", "Session", "Media", "RecCore"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore"]),
+        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "Media", "RecCore"]),
     ]
 )

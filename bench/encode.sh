@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
 runs=${2:-3}
-{ swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
+{ swift build -c release --product rec-engine && swift build -c release --product rec-trim && swift build -c release --product rec; } >/dev/null
 rec=$(swift build -c release --show-bin-path)/rec
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -15,7 +15,7 @@ audio=${2:-none}
 ffsound=()
 [[ $audio == none ]] || ffsound=(-re -f lavfi -i sine=frequency=440:sample_rate=48000 -c:a aac -b:a 160k)
 source=test:1920x1080@30
-{ swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
+{ swift build -c release --product rec-engine && swift build -c release --product rec-trim && swift build -c release --product rec; } >/dev/null
 rec=$(swift build -c release --show-bin-path)/rec
 work=$(mktemp -d)
 export XDG_RUNTIME_DIR=$work/run

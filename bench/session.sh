@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 duration=${1:-600}
 parts=${2:-1,2,3,4}
 source=test:1920x1080@30
-{ swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
+{ swift build -c release --product rec-engine && swift build -c release --product rec-trim && swift build -c release --product rec; } >/dev/null
 rec=$(swift build -c release --show-bin-path)/rec
 field() { python3 bench/session-json.py "$@"; }
 work=$(mktemp -d)

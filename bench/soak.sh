@@ -16,7 +16,7 @@ warmup=${SOAK_WARMUP:-300}
 source "$(dirname "$0")/common.sh"
 # A copy, so rebuilding during a long soak does not replace the binaries under the session.
 mkdir "$work/bin"
-cp "$(dirname "$rec")"/{rec,rec-engine} "$work/bin/"
+cp "$(dirname "$rec")"/{rec,rec-engine,rec-trim} "$work/bin/"
 rec=$work/bin/rec
 log=${SOAK_LOG:-$work/samples.txt}
 : >"$log"

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-1}
-swift build -c release --product rec-engine >/dev/null && swift build -c release --product rec >/dev/null
+swift build -c release --product rec-trim >/dev/null && swift build -c release --product rec >/dev/null
 rec=$(swift build -c release --show-bin-path)/rec
 work=${TRIM_LONG_WORK:-$(mktemp -d)}
 [[ -n ${TRIM_LONG_WORK:-} ]] || trap 'rm -rf "$work"' EXIT

@@ -15,7 +15,7 @@ runs=${1:-5}
 from=21.5 to=39.5 fps=30
 first=$(awk -v t=$from -v r=$fps 'BEGIN { printf "%d", t * r + 0.5 }')
 end=$(awk -v t=$to -v r=$fps 'BEGIN { printf "%d", t * r + 0.5 }')
-{ swift build -c release --product rec-engine && swift build -c release --product rec; } >/dev/null
+{ swift build -c release --product rec-engine && swift build -c release --product rec-trim && swift build -c release --product rec; } >/dev/null
 rec=$(swift build -c release --show-bin-path)/rec
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -29,6 +29,7 @@ mkdir -p "$prefix"
 scripts/install.sh --prefix "$prefix" --configuration debug 2>"$work/install.log" || { cat "$work/install.log" >&2; fail "install.sh"; }
 "$prefix/bin/rec" --version | grep -q '^rec ' || fail "the installed rec --version"
 "$prefix/bin/rec" record --source test:160x120@30 --frames 15 --pace off -o "$work/installed.mkv" >/dev/null || fail "the installed rec record"
+"$prefix/bin/rec" trim "$work/installed.mkv" --from 0.1s --to 0.3s -o "$work/installed-cut.mkv" >/dev/null || fail "the installed rec trim (rec-trim)"
 PATH="$prefix/bin:$PATH" check_completion "$prefix/share/bash-completion/completions/rec" save rec sa
 PATH="$prefix/bin:$PATH" check_completion "$prefix/share/bash-completion/completions/rec" --preset rec record --pre
 PATH="$prefix/bin:$PATH" check_completion "$prefix/share/bash-completion/completions/rec" default rec record --preset de
@@ -49,6 +50,8 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$deb" >"$work/apt.log" 2>
   || { cat "$work/apt.log" >&2; fail "installing the .deb"; }
 [[ $(command -v rec) == /usr/bin/rec ]] || fail "rec is not /usr/bin/rec after installing the .deb"
 rec --version | grep -q '^rec ' || fail "rec --version from the .deb"
+rec record --source test:160x120@30 --frames 15 --pace off -o "$work/deb.mkv" >/dev/null || fail "rec record from the .deb"
+rec trim "$work/deb.mkv" --from 0.1s --to 0.3s -o "$work/deb-cut.mkv" >/dev/null || fail "rec trim from the .deb (rec-trim)"
 MANPAGER=cat man rec 2>/dev/null | grep -q 'rec - Record video frames' || fail "man rec"
 check_completion /usr/share/bash-completion/completions/rec save rec sa
 check_completion /usr/share/bash-completion/completions/rec --preset rec record --pre

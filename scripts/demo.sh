@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -d /opt/swift/usr/bin ]] && export PATH="/opt/swift/usr/bin:$PATH"
 scripts/setup.sh
-swift build -c release --product rec-engine && swift build -c release --product rec
+swift build -c release --product rec-engine && swift build -c release --product rec-trim && swift build -c release --product rec
 rec=$(swift build -c release --show-bin-path)/rec
 out=${1:-demo.mp4}
 "$rec" record --source test:1280x720@30 --duration 5s -o "$out" --force

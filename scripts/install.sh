@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs rec: rec and rec-engine together in PREFIX/lib/rec with the Swift runtime libraries
+# Installs rec: rec, rec-engine and rec-trim together in PREFIX/lib/rec with the Swift runtime libraries
 # they need (so the toolchain may go), PREFIX/bin/rec, the man pages and shell completions
 # generated from the command declarations, and the systemd units. DESTDIR is honoured. It writes
 # PREFIX/lib/rec/install-manifest, which scripts/uninstall.sh reads to remove exactly these files.
@@ -21,6 +21,7 @@ done
 cd "$(dirname "$0")/.."
 [[ -d /opt/swift/usr/bin ]] && export PATH="/opt/swift/usr/bin:$PATH"
 swift build -c "$configuration" --product rec-engine >&2
+swift build -c "$configuration" --product rec-trim >&2
 swift build -c "$configuration" --product rec >&2
 bin=$(swift build -c "$configuration" --show-bin-path)
 swiftlib=$(dirname "$(readlink -f "$(command -v swiftc)")")/../lib/swift/linux
@@ -43,10 +44,11 @@ put() {  # put MODE SOURCE DEST
 
 put 755 "$bin/rec" /lib/rec/rec
 put 755 "$bin/rec-engine" /lib/rec/rec-engine
+put 755 "$bin/rec-trim" /lib/rec/rec-trim
 # Only $ORIGIN, not the toolchain's folder: the installed rec uses the runtime installed with it.
-chrpath -r '$ORIGIN' "$root/lib/rec/rec" "$root/lib/rec/rec-engine" >/dev/null
+chrpath -r '$ORIGIN' "$root/lib/rec/rec" "$root/lib/rec/rec-engine" "$root/lib/rec/rec-trim" >/dev/null
 # The Swift runtime (ldd lists it transitively): found next to the executables through $ORIGIN.
-for lib in $(ldd "$bin/rec" "$bin/rec-engine" | awk -v d="$swiftlib/" 'index($3, d) == 1 { print $3 }' | sort -u); do
+for lib in $(ldd "$bin/rec" "$bin/rec-engine" "$bin/rec-trim" | awk -v d="$swiftlib/" 'index($3, d) == 1 { print $3 }' | sort -u); do
   put 644 "$lib" "/lib/rec/$(basename "$lib")"
 done
 dir /bin

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds rec_VERSION-1_ARCH.deb from this tree: the same files scripts/install.sh --prefix /usr
-# puts in place (rec, rec-engine and the Swift runtime in /usr/lib/rec; man pages; completions;
+# puts in place (rec, rec-engine, rec-trim and the Swift runtime in /usr/lib/rec; man pages; completions;
 # systemd units), stripped, with Depends on the FFmpeg, libv4l2 and libsystemd runtime libraries
 # as dpkg-shlibdeps finds them, then checks it with lintian.
 #   scripts/package-deb.sh [--configuration release|debug] [--output DIR]
@@ -26,7 +26,7 @@ root=$stage/root
 
 DESTDIR=$root scripts/install.sh --prefix /usr --configuration "$configuration"
 rm "$root/usr/lib/rec/install-manifest"   # dpkg keeps its own list
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root"/usr/lib/rec/rec "$root"/usr/lib/rec/rec-engine "$root"/usr/lib/rec/*.so
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root"/usr/lib/rec/rec "$root"/usr/lib/rec/rec-engine "$root"/usr/lib/rec/rec-trim "$root"/usr/lib/rec/*.so
 chmod 644 "$root"/usr/lib/rec/*.so
 
 doc=$root/usr/share/doc/rec
@@ -55,7 +55,7 @@ gzip -9n "$doc/changelog.Debian"
 # Depends: what the executables and the bundled runtime link against, from dpkg's shlibs/symbols.
 mkdir -p "$stage/src/debian"
 printf 'Source: rec\n\nPackage: rec\nArchitecture: any\n' > "$stage/src/debian/control"
-elfs=("$root"/usr/lib/rec/rec "$root"/usr/lib/rec/rec-engine "$root"/usr/lib/rec/*.so)
+elfs=("$root"/usr/lib/rec/rec "$root"/usr/lib/rec/rec-engine "$root"/usr/lib/rec/rec-trim "$root"/usr/lib/rec/*.so)
 depends=$(cd "$stage/src" && dpkg-shlibdeps -O -l"$root/usr/lib/rec" "${elfs[@]}" 2>"$stage/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') || {
   cat "$stage/shlibdeps.log" >&2; echo "package-deb: dpkg-shlibdeps failed" >&2; exit 1; }
 

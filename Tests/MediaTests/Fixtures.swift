@@ -1,4 +1,5 @@
 import Foundation
+import Encoding
 import Media
 import RecCore
 

@@ -2,6 +2,7 @@ import RecCore
 import Testing
 
 @testable import RecCLI
+@testable import TrimCLI
 @testable import RecClient
 
 /// Every registered command, found by walking the tree from `rec`.

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Encoding
 import Media
 import RecCore
 import Session

@@ -6,7 +6,7 @@ import RecCore
 /// The corresponding C functions are `avcodec_alloc_context3`, `avcodec_open2`,
 /// `avcodec_send_frame`, `avcodec_receive_packet` and `avcodec_free_context`.
 public final class VideoEncoder {
-    let context: UnsafeMutablePointer<AVCodecContext>
+    public let context: UnsafeMutablePointer<AVCodecContext>
     public let settings: EncoderSettings
     /// Parameters for the muxer's stream (codec, size, extradata); valid once the encoder is open.
     public let parameters: CodecParameters

@@ -38,19 +38,19 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
 /// Throws when an FFmpeg call returned a negative code; returns the value otherwise.
 @discardableResult
 @inline(__always)
-func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
+public func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
     if result < 0 { throw FFmpegError(code: result, operation: operation()) }
     return result
 }
 
 /// Throws `ENOMEM` for a NULL from an FFmpeg allocator.
 @inline(__always)
-func allocated<T>(_ pointer: T?, _ operation: @autoclosure () -> String) throws(FFmpegError) -> T {
+public func allocated<T>(_ pointer: T?, _ operation: @autoclosure () -> String) throws(FFmpegError) -> T {
     guard let pointer else { throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: operation()) }
     return pointer
 }
 
 extension Rational {
-    init(_ r: AVRational) { self.init(r.num, r.den) }
-    var av: AVRational { AVRational(num: num, den: den) }
+    public init(_ r: AVRational) { self.init(r.num, r.den) }
+    public var av: AVRational { AVRational(num: num, den: den) }
 }

@@ -1,4 +1,5 @@
 import RecClient
+import TrimCLI
 import RecCore
 
 /// `rec` itself: lists the subcommands, and prints the version with `--version`. Its hidden

@@ -1,5 +1,6 @@
 import Capture
 import Media
+import TrimCLI
 import RecCore
 
 /// This machine's answers to `HardwareCheck`: libavcodec's encoders, /dev/dri render nodes
@@ -16,10 +17,10 @@ enum HardwareSupport {
 
     /// Throws when `preset` needs hardware this machine lacks, naming what is missing.
     static func require(_ preset: Preset, probe: HardwareProbe = HardwareSupport.probe) throws(RecError) {
-        if let problem = HardwareCheck.check(encoder: preset.encoder, probe: probe).problem {
-            throw .runtime("preset '\(preset.name)': \(problem)")
-        }
+        try EncodingChoice.require(preset, hardware: probe)
     }
+
+    /// Throws when `preset` needs hardware this machine lacks, naming what is missing.
 }
 
 /// The V4L2 side, kept apart so the closure above captures nothing that is not Sendable.

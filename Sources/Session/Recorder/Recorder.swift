@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Encoding
 import Media
 import RecCore
 import Synchronization

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Media
 import RecCore
 
 /// Frame in, packets out: the optional filter graph, pixel conversion when the encoder needs

@@ -4,8 +4,8 @@ import RecClient
 import RecCore
 
 /// `rec trim`: cut a frame-exact clip out of a recording.
-struct TrimCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+public struct TrimCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
         name: "trim",
         abstract: "Cut a frame-exact clip out of a recording.",
         discussion: "By default the clip holds exactly the frames from --from up to --to in every player: rec copies whole groups of pictures and re-encodes only the frames before the first copied keyframe and those that depend on a frame at or after --to. --edit-list re-encodes nothing in MP4/MOV and hides the extra frames with an edit list instead, which mpv 0.35 ignores (it shows them).",
@@ -14,7 +14,7 @@ struct TrimCommand: ParsableCommand {
             Example("Show what the last five seconds would take without writing a file.", "rec trim in.mkv --last 5s --dry-run"),
         ]
     )
-    static let arguments: [ArgumentSpec] = [
+    public static let arguments: [ArgumentSpec] = [
         .positional("input", help: "The recording to cut."),
         .from, .to, .last,
         .output("The file to write the clip to."),
@@ -37,7 +37,7 @@ struct TrimCommand: ParsableCommand {
     var force: Bool
     var json: Bool
 
-    init(_ values: ParsedValues) throws(RecError) {
+    public init(_ values: ParsedValues) throws(RecError) {
         input = try values.require("input")
         range = try ClipRange(values)
         output = try values.value("output")
@@ -50,7 +50,7 @@ struct TrimCommand: ParsableCommand {
         json = values.flag("json")
     }
 
-    func validate() throws(RecError) {
+    public func validate() throws(RecError) {
         try range.validate()
         if keyframe, reencode {
             throw .usage("--keyframe copies packets and --reencode re-encodes them; give only one")
@@ -60,7 +60,7 @@ struct TrimCommand: ParsableCommand {
         }
     }
 
-    func run(_ context: CommandContext) throws(RecError) -> Int32 {
+    public func run(_ context: CommandContext) throws(RecError) -> Int32 {
         FFmpegLog.quiet()
         let console = context.console
         let inputPath = OutputFile.absolute(input)
@@ -111,7 +111,8 @@ struct TrimCommand: ParsableCommand {
         }
         var settings: EncoderSettings? = nil
         if reencode {
-            settings = try EncodingChoice.resolve(preset: preset, environment: context.environment).settings
+            settings = try EncodingChoice.resolve(preset: preset, environment: context.environment,
+                                              hardware: TrimHardware.probe).settings
         } else {
             try container.check(codec: read.source.video.parameters.codecName)
         }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Media
 import RecCore
 
 /// A libavfilter graph between the source and the encoder (`--filter "hflip"`, a preset's `filter`).

@@ -4,32 +4,40 @@ import RecCore
 
 /// What a preset decides for a recording: encoder settings, keyframe interval, filter, container,
 /// and an optional size and rate for sources that take them.
-struct EncodingChoice: Sendable {
-    var name: String
-    var settings: EncoderSettings
-    var keyframeSeconds: Double
-    var filter: String?
-    var container: ContainerFormat
-    var size: (width: Int, height: Int)?
-    var fps: Int?
+public struct EncodingChoice: Sendable {
+    public var name: String
+    public var settings: EncoderSettings
+    public var keyframeSeconds: Double
+    public var filter: String?
+    public var container: ContainerFormat
+    public var size: (width: Int, height: Int)?
+    public var fps: Int?
     /// The preset's `controls`.
-    var controls: [ControlSetting]
+    public var controls: [ControlSetting]
     /// How the preset encodes sound (its audio keys over the container's default); nil when it
     /// says `"audio": "none"`.
-    var audio: AudioEncoding?
+    public var audio: AudioEncoding?
 
     /// Loads the built-in and user presets, resolves `--preset` (a name or a file), checks it
-    /// against this FFmpeg, and turns it into settings.
-    static func resolve(preset argument: String?, environment: [String: String]) throws(RecError) -> EncodingChoice {
+    /// against this FFmpeg and the machine's hardware (`hardware`), and turns it into settings.
+    public static func resolve(preset argument: String?, environment: [String: String],
+                               hardware: HardwareProbe) throws(RecError) -> EncodingChoice {
         let library = try PresetLibrary.load(environment: environment, files: .local)
         let entry = try library.resolve(argument ?? "default", files: .local)
         let preset = entry.preset
         try EncoderCatalog.validate(preset, origin: entry.source.origin)
-        try HardwareSupport.require(preset)
+        try require(preset, hardware: hardware)
         return EncodingChoice(preset)
     }
 
-    init(_ preset: Preset) {
+    /// Throws when `preset` needs hardware this machine lacks, naming what is missing.
+    public static func require(_ preset: Preset, hardware: HardwareProbe) throws(RecError) {
+        if let problem = HardwareCheck.check(encoder: preset.encoder, probe: hardware).problem {
+            throw .runtime("preset '\(preset.name)': \(problem)")
+        }
+    }
+
+    public init(_ preset: Preset) {
         name = preset.name
         settings = EncoderSettings(preset: preset)
         keyframeSeconds = preset.keyframeInterval

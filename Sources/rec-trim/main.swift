@@ -1,0 +1,4 @@
+import Foundation
+import TrimCLI
+
+exit(TrimCLI.main(Array(CommandLine.arguments.dropFirst())))

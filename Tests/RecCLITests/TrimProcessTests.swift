@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+
+/// `rec trim` runs in `rec-trim`, which loads FFmpeg's demuxers, codecs and muxers but not
+/// libavfilter or libavdevice: with the libraries they pull in (flite's voices, SDL, …) those are
+/// 18 MiB of the process (docs/CUTTING.md, "Cost"). The dynamic loader names what it maps.
+@Suite struct TrimProcessTests {
+    /// The shared libraries the loader opened for `arguments`, by file name (`LD_DEBUG=files`,
+    /// written to files beside the recording, one per process: `rec`, then what it execs).
+    static func loaded(_ folder: RecFolder, _ arguments: [String]) throws -> (RecBinary.Result, Set<String>) {
+        var environment = folder.environment
+        environment["LD_DEBUG"] = "files"
+        environment["LD_DEBUG_OUTPUT"] = folder.file("ld-debug")
+        let result = try RecBinary.run(arguments, in: folder.path, environment: environment)
+        let logs = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("ld-debug") }
+        let text = try logs.map { try String(contentsOfFile: folder.file($0), encoding: .utf8) }.joined(separator: "\n")
+        let names = text.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "file=") else { return nil }
+            let rest = line[range.upperBound...]
+            return String(rest.prefix { !$0.isWhitespace && $0 != ";" }.split(separator: "/").last ?? "")
+        }
+        return (result, Set(names))
+    }
+
+    @Test func aCutLoadsNeitherLibavfilterNorLibavdevice() throws {
+        let folder = try RecFolder()
+        try folder.record("in.mp4", frames: 30)
+        let (result, libraries) = try Self.loaded(folder, ["trim", "in.mp4", "--from", "0.5s", "--to", "0.8s", "-o", "out.mp4"])
+        #expect(result.status == 0, "\(result.error.suffix(2000))")
+        #expect(try folder.stamps("out.mp4") == RecFolder.stamps(15..<24))
+        #expect(libraries.contains { $0.hasPrefix("libavcodec.so") }, "\(libraries.sorted())")
+        #expect(!libraries.contains { $0.hasPrefix("libavfilter.so") || $0.hasPrefix("libavdevice.so") }, "\(libraries.sorted())")
+    }
+
+    /// The other commands still have both (a recording's filters, sound input).
+    @Test func recordingLoadsThem() throws {
+        let folder = try RecFolder()
+        let (result, libraries) = try Self.loaded(folder, ["record", "--source", "test:160x120@30", "--frames", "3", "--pace", "off", "-o", "a.mkv"])
+        #expect(result.status == 0, "\(result.error.suffix(2000))")
+        #expect(libraries.contains { $0.hasPrefix("libavfilter.so") } && libraries.contains { $0.hasPrefix("libavdevice.so") },
+                "\(libraries.sorted())")
+    }
+}
