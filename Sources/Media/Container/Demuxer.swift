@@ -18,10 +18,24 @@ public final class Demuxer {
         public var disposition: Int32 = 0
     }
 
+    /// How packets are read.
+    public enum Reading: Sendable, Equatable {
+        /// libavformat's own I/O and parsers: any file.
+        case normal
+        /// Packets exactly as the container stores them (`AVFMT_FLAG_NOPARSE`): no parser splits,
+        /// joins or flags them.
+        case unparsed
+        /// `unparsed`, through a `SkimmingInput`: after `skipSamples(of:)`, those streams'
+        /// payloads are not read (times and flags only).
+        case skimming
+    }
+
     private var context: UnsafeMutablePointer<AVFormatContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
     /// The FIFO's I/O, when reading one; freed after the context (in `deinit`'s order).
     private let input: StreamInput?
+    /// The skimming I/O, when skimming; freed after the context.
+    private let skimmer: SkimmingInput?
     /// Kept alive for the context's interrupt callback, which points at it.
     private let interrupt: InterruptFlag?
     public let path: String
@@ -32,16 +46,20 @@ public final class Demuxer {
     /// Setting `interrupt` ends any call that waits (opening, reading) with `FFmpegError.exit`.
     /// The corresponding C functions are `avformat_open_input` (after setting the context's
     /// `interrupt_callback`) and `avformat_find_stream_info`.
-    public init(path: String, interrupt: InterruptFlag? = nil) throws(FFmpegError) {
+    public init(path: String, interrupt: InterruptFlag? = nil, reading: Reading = .normal) throws(FFmpegError) {
         self.path = path
         self.interrupt = interrupt
         let input = Self.isFIFO(path) ? try StreamInput(path: path, interrupt: interrupt ?? InterruptFlag()) : nil
+        let skimmer = input == nil && reading == .skimming ? try SkimmingInput(path: path) : nil
         var ctx: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context(), "avformat_alloc_context")
         if let interrupt { ctx!.pointee.interrupt_callback = interrupt.callback }
         if let input { ctx!.pointee.pb = input.context }
+        if let skimmer { ctx!.pointee.pb = skimmer.context }
+        if reading != .normal { ctx!.pointee.flags |= AVFMT_FLAG_NOPARSE }
         // On failure avformat_open_input frees the context (but not a custom pb: `input` does).
         try check(avformat_open_input(&ctx, path, nil, nil), "avformat_open_input(\(path))")
         self.input = input
+        self.skimmer = skimmer
         var pkt = av_packet_alloc()
         var streams: [Stream] = []
         do throws(FFmpegError) {
@@ -87,6 +105,38 @@ public final class Demuxer {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
     }
+
+    /// Skimming: stops reading the payloads of `streams`, whose every sample the container's index
+    /// places (a complete MP4/MOV sample table). False, and nothing changes, when one of them is
+    /// not fully indexed (a fragmented MP4 indexes fragments as it reaches them) or this does not skim.
+    /// The corresponding C functions are `avformat_index_get_entries_count` and `avformat_index_get_entry`.
+    public func skipSamples(of streams: [Int]) -> Bool {
+        guard let skimmer else { return false }
+        var ranges: [(start: Int64, end: Int64)] = []
+        for s in streams {
+            let st = context!.pointee.streams[s]!
+            let count = avformat_index_get_entries_count(st)
+            guard st.pointee.nb_frames > 0, Int64(count) >= st.pointee.nb_frames else { return false }
+            for i in 0..<count {
+                guard let e = avformat_index_get_entry(st, i), e.pointee.pos >= 0, e.pointee.size > 0 else { continue }
+                ranges.append((e.pointee.pos, e.pointee.pos + Int64(e.pointee.size)))
+            }
+        }
+        ranges.sort { $0.start < $1.start }
+        // Samples never overlap in a valid file; if two do, read everything.
+        guard zip(ranges, ranges.dropFirst()).allSatisfy({ $0.end <= $1.start }) else { return false }
+        // Samples stored back to back are one range, so that a buffer's worth of small ones is
+        // skipped as well.
+        var merged: [(start: Int64, end: Int64)] = []
+        for r in ranges {
+            if let last = merged.last, last.end == r.start { merged[merged.count - 1].end = r.end } else { merged.append(r) }
+        }
+        skimmer.file.skipped = merged
+        return true
+    }
+
+    /// Bytes read from the file so far, when skimming.
+    public var bytesRead: Int64? { skimmer?.file.bytesRead }
 
     /// Whether this reads a FIFO as a live stream (no seeking, no known duration).
     public var isStream: Bool { input != nil }

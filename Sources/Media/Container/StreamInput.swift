@@ -40,8 +40,9 @@ final class StreamInput {
     }
 
     private let endpoint: Endpoint
+    private let io: CustomIO
     /// The I/O context to put in `AVFormatContext.pb` before `avformat_open_input`.
-    let context: UnsafeMutablePointer<AVIOContext>
+    var context: UnsafeMutablePointer<AVIOContext> { io.context }
     private static let bufferSize = 1 << 16
 
     /// Opens the FIFO for reading without waiting for a writer. The corresponding C functions are
@@ -50,29 +51,17 @@ final class StreamInput {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FFmpegError(code: cffmpeg_averror(errno), operation: "open(\(path))") }
         let endpoint = Endpoint(descriptor: fd, interrupt: interrupt)
-        guard let buffer = av_malloc(Self.bufferSize)?.assumingMemoryBound(to: UInt8.self) else {
+        do {
+            io = try CustomIO(bufferSize: Self.bufferSize, opaque: Unmanaged.passUnretained(endpoint).toOpaque(), read: { opaque, buffer, size in
+                guard let opaque, let buffer else { return cffmpeg_averror(EINVAL) }
+                return Unmanaged<Endpoint>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: Int(size))
+            }, seek: nil)
+        } catch {
             close(fd)
-            throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "av_malloc")
-        }
-        let opaque = Unmanaged.passUnretained(endpoint).toOpaque()
-        guard let context = avio_alloc_context(buffer, Int32(Self.bufferSize), 0, opaque, { opaque, buffer, size in
-            guard let opaque, let buffer else { return cffmpeg_averror(EINVAL) }
-            return Unmanaged<Endpoint>.fromOpaque(opaque).takeUnretainedValue().read(into: buffer, size: Int(size))
-        }, nil, nil) else {
-            var b: UnsafeMutableRawPointer? = UnsafeMutableRawPointer(buffer)
-            av_freep(&b)
-            close(fd)
-            throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "avio_alloc_context")
+            throw error
         }
         self.endpoint = endpoint
-        self.context = context
     }
 
-    deinit {
-        // libavformat may have replaced the buffer (probing grows it), so free the context's own.
-        av_freep(&context.pointee.buffer)
-        var c: UnsafeMutablePointer<AVIOContext>? = context
-        avio_context_free(&c)
-        close(endpoint.descriptor)
-    }
+    deinit { close(endpoint.descriptor) }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import RecCore
 
 /// Reads what a cut of `[from, to)` needs from a file: the video packets from the keyframe at or
@@ -8,7 +9,9 @@ import RecCore
 ///
 /// Reading keeps no payloads: it scans the packets' times and flags for the planner (a
 /// `FileClip`), whose `replay` reads the same packets again and hands them to the clip writer one
-/// at a time.
+/// at a time. An MP4 or MOV with a complete sample table whose streams need no parser is skimmed
+/// (`Demuxer.Reading.skimming`): the scan reads the sample table, not the samples, and both
+/// passes take the packets as the container stores them (`.unparsed`), so they see the same ones.
 ///
 /// Times are on the file's timeline: 0 is the first video frame (the stream's start time).
 public struct FileClipReader {
@@ -19,11 +22,20 @@ public struct FileClipReader {
     public let start: Timestamp
     /// The file's length from its first video frame, if the container knows it.
     public let length: Timestamp?
+    /// How the scan reads: `.skimming` when the samples are skipped, else `.normal`.
+    public let reading: Demuxer.Reading
 
-    public init(path: String) throws(RecError) {
+    /// Opens `path`; `skim` false reads every byte of the range even where skimming would do.
+    public init(path: String, skim: Bool = true) throws(RecError) {
         self.path = path
         do {
-            demuxer = try Demuxer(path: path)
+            if skim, Self.startsLikeMP4(path), let d = try? Demuxer(path: path, reading: .skimming), Self.canSkim(d) {
+                demuxer = d
+                reading = .skimming
+            } else {
+                demuxer = try Demuxer(path: path)
+                reading = .normal
+            }
         } catch {
             let why = error.reason.map { " (FFmpeg says: \($0))" } ?? ""
             throw .usage("cannot read \(path) as a video\(why); is it a complete media file FFmpeg supports?", cause: error.description)
@@ -42,6 +54,30 @@ public struct FileClipReader {
     }
 
     public var video: Demuxer.Stream { demuxer.streams[videoIndex] }
+
+    /// Codecs whose MP4 samples are whole packets as they stand, so that reading them without
+    /// libavformat's parsers gives what a decoder or muxer needs.
+    static let wholeSampleCodecs: Set<String> = ["h264", "hevc", "av1", "vp9", "vp8", "prores", "mjpeg", "ffv1", "dnxhd",
+                                                  "rawvideo", "aac", "opus", "alac", "flac"]
+
+    /// An ISO file type box at the start (`ftyp`): MP4, MOV from most cameras, 3GP.
+    static func startsLikeMP4(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 8)
+        return Glibc.read(fd, &head, 8) == 8 && head[4...] == [0x66, 0x74, 0x79, 0x70][...]
+    }
+
+    /// Whether `demuxer` (opened skimming) can skip its picture and sound samples: an MP4/MOV
+    /// whose every picture and sound codec is whole-sample and whose sample table is complete.
+    static func canSkim(_ demuxer: Demuxer) -> Bool {
+        guard demuxer.formatName.hasPrefix("mov") else { return false }
+        let media = demuxer.streams.filter { $0.parameters.isAudio || $0.parameters.mediaType == "video" }
+        guard media.allSatisfy({ wholeSampleCodecs.contains($0.parameters.codecName) || $0.parameters.codecName.hasPrefix("pcm_") })
+        else { return false }
+        return demuxer.skipSamples(of: media.map(\.index))
+    }
 
     /// Scans the packets for a cut of `[from, to)` (file timeline), in stream time with the file's
     /// own timestamps, durations filled. Returns the clip's input and the range in stream time.
@@ -101,7 +137,7 @@ public struct FileClipReader {
         let others = demuxer.streams.filter { $0.index != videoIndex && counts[$0.index] != nil }
         let v = video
         let clip = FileClip(
-            path: path, seekStream: videoIndex, seekTime: seekTime, packetsToRead: total,
+            path: path, reading: reading == .skimming ? .unparsed : .normal, seekStream: videoIndex, seekTime: seekTime, packetsToRead: total,
             clipIndex: Dictionary(uniqueKeysWithValues: [(videoIndex, 0)] + others.enumerated().map { ($1.index, $0 + 1) }),
             video: ClipTrack(parameters: v.parameters, frameRate: v.frameRate, disposition: v.disposition, packetCount: timings.count),
             others: others.map {
@@ -116,6 +152,8 @@ public struct FileClipReader {
 /// A cut's part of a file, scanned: what the planner needs, and the way back to the packets.
 public struct FileClip: ClipInput, Sendable {
     public let path: String
+    /// How the replay reads: as the scan did, without skipping.
+    let reading: Demuxer.Reading
     let seekStream: Int
     let seekTime: Timestamp
     /// Packets of every stream the scan read after seeking: `replay` reads as many.
@@ -129,7 +167,7 @@ public struct FileClip: ClipInput, Sendable {
 
     /// Opens the file again, seeks as the scan did and hands over the same packets, one at a time.
     public func replay(_ body: (EncodedPacket) throws -> Void) throws {
-        let demuxer = try Demuxer(path: path)
+        let demuxer = try Demuxer(path: path, reading: reading)
         try demuxer.seek(stream: seekStream, toKeyframeBefore: seekTime)
         var fillers = [Int: DurationFiller]()
         var videoCount = 0
