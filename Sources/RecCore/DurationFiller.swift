@@ -17,6 +17,9 @@ public struct DurationFiller {
         self.depth = depth
     }
 
+    /// Whether no packet is held: a packet that has its duration can then go on at once.
+    public var isEmpty: Bool { window.isEmpty }
+
     /// Adds a packet; returns the packets that are ready, in the order they came.
     public mutating func push(_ packet: EncodedPacket) -> [EncodedPacket] {
         window.append(packet)

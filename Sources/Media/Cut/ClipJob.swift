@@ -110,7 +110,7 @@ final class ClipJob {
     /// Hands video packet `k` (decode order) to every segment that needs it: now to the one being
     /// written, later to those after it.
     private func video(_ p: EncodedPacket, index k: Int) throws {
-        for event in router.arrive(p, index: k) {
+        try router.arrive(p, index: k) { (event) throws(any Error) in
             switch event {
             case .deliver(let s, let packet): try deliver(packet, to: s)
             case .finish(let s): try splices.removeValue(forKey: s)?.finish()

@@ -188,6 +188,10 @@ public struct FileClip: ClipInput, Sendable {
                 (p.dts, p.duration, p.streamIndex) = (t.dts, t.duration, 0)
                 videoCount += 1
                 try body(p)
+            } else if p.duration > 0 && fillers[index]?.isEmpty ?? true {
+                // Its duration known and nothing of its stream held (MP4 states every duration).
+                p.streamIndex = index
+                try body(p)
             } else {
                 try hand(fillers[index, default: DurationFiller(depth: 4)].push(p), index: index)
             }

@@ -30,18 +30,27 @@ public struct SegmentRouter<Packet> {
     /// Packet `index` (decode order) has arrived: what to do now.
     public mutating func arrive(_ packet: Packet, index: Int) -> [Event] {
         var events: [Event] = []
+        arrive(packet, index: index) { events.append($0) }
+        return events
+    }
+
+    /// Packet `index` (decode order) has arrived: hands `body` what to do now, in order. (The
+    /// clip writer's form: no array for each of a long clip's packets.)
+    public mutating func arrive<E: Error>(_ packet: Packet, index: Int, _ body: (Event) throws(E) -> Void) throws(E) {
         for s in ranges.indices where ranges[s].contains(index) {
-            if s == current { events.append(.deliver(segment: s, packet)) } else { held[s].append(packet) }
+            if s == current { try body(.deliver(segment: s, packet)) } else { held[s].append(packet) }
             received[s] += 1
         }
         while current < ranges.count {
-            events += held[current].map { .deliver(segment: current, $0) }
-            held[current] = []
+            if !held[current].isEmpty {
+                let waiting = held[current]
+                held[current] = []
+                for p in waiting { try body(.deliver(segment: current, p)) }
+            }
             guard received[current] == ranges[current].count else { break }
-            events.append(.finish(segment: current))
+            try body(.finish(segment: current))
             current += 1
         }
-        return events
     }
 }
 
