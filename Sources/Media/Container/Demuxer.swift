@@ -135,6 +135,9 @@ public final class Demuxer {
         return true
     }
 
+    /// Skimming: reads every sample again (a replay after the scan).
+    public func readEverySample() { skimmer?.file.skipped = [] }
+
     /// Bytes read from the file so far, when skimming.
     public var bytesRead: Int64? { skimmer?.file.bytesRead }
 
