@@ -58,6 +58,31 @@ import Testing
         #expect(hashes[0].split(separator: "\n").count > 600)
     }
 
+    /// A replay from the scan's demuxer (`handOver`) reads the samples themselves, even a short
+    /// clip's whose bytes all lie in what the skimming scan last "read" into libavformat's buffer
+    /// without reading (tiny frames: 160x120 at CRF 45, a two-frame cut at a keyframe). Before the
+    /// buffer was dropped, the clip's packets held whatever the buffer had before.
+    @Test func aHandedOverReplayReadsTheSamplesNotWhatTheScanSkipped() throws {
+        let path = Fixtures.temporary("mp4")
+        try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-t", "60", "-c:v", "libx264", "-crf", "45",
+                             "-g", "30", "-pix_fmt", "yuv420p", path])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var hashes: [String] = []
+        for handOver in [true, false] {
+            let reader = try FileClipReader(path: path, skim: handOver)
+            #expect(reader.reading == (handOver ? .skimming : .normal))
+            let read = try reader.read(from: .microseconds(40_000_000), to: .microseconds(40_066_000), handOver: handOver)
+            let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to,
+                                           strategy: .editList)
+            let output = Fixtures.temporary("mp4")
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            _ = try ClipWriter.write(read.source, plan: plan, to: output, container: .mp4)
+            hashes.append(try Self.packetHashes(output))
+        }
+        #expect(hashes[0] == hashes[1])
+        #expect(hashes[0].split(separator: "\n").count >= 2)
+    }
+
     /// Files whose packets need libavformat's parser, or whose samples only fragments index, are
     /// read in full.
     @Test func fragmentedOrParsedFilesAreReadInFull() throws {

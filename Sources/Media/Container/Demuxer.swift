@@ -135,8 +135,15 @@ public final class Demuxer {
         return true
     }
 
-    /// Skimming: reads every sample again (a replay after the scan).
-    public func readEverySample() { skimmer?.file.skipped = [] }
+    /// Skimming: reads every sample again (a replay after the scan). What the I/O buffer holds is
+    /// dropped: it may stand for bytes that were skipped, and a seek into it would serve them.
+    public func readEverySample() {
+        guard let skimmer else { return }
+        skimmer.file.skipped = []
+        let pb = skimmer.context
+        pb.pointee.buf_ptr = pb.pointee.buffer
+        pb.pointee.buf_end = pb.pointee.buffer
+    }
 
     /// Bytes read from the file so far, when skimming.
     public var bytesRead: Int64? { skimmer?.file.bytesRead }
