@@ -17,8 +17,16 @@ public struct DurationFiller {
         self.depth = depth
     }
 
-    /// Whether no packet is held: a packet that has its duration can then go on at once.
-    public var isEmpty: Bool { window.isEmpty }
+    /// Whether `packet` can go on at once, without waiting in the window: it has its duration and
+    /// nothing is held (a stream whose container states every duration, as MP4 does). It is noted
+    /// as if released, so a later packet without a duration can still take the one before's.
+    public mutating func passes(_ packet: EncodedPacket) -> Bool {
+        guard window.isEmpty, packet.duration > 0 else { return false }
+        recent.append(packet.pts)
+        if recent.count > 3 * depth { recent.removeFirst(recent.count - 2 * depth) }
+        note(packet)
+        return true
+    }
 
     /// Adds a packet; returns the packets that are ready, in the order they came.
     public mutating func push(_ packet: EncodedPacket) -> [EncodedPacket] {
@@ -50,9 +58,13 @@ public struct DurationFiller {
                 p.duration = lastDuration
             }
         }
+        note(p)
+        return p
+    }
+
+    private mutating func note(_ p: EncodedPacket) {
         lastDuration = p.duration
         released[p.pts] = p.duration
         if released.count > 3 * depth { released.removeAll(keepingCapacity: true); released[p.pts] = p.duration }
-        return p
     }
 }

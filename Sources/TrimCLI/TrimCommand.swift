@@ -79,8 +79,8 @@ public struct TrimCommand: ParsableCommand {
         var container = ContainerFormat(path: inputPath) ?? .mkv
         let origin: Timestamp
         let read: (source: FileClip, from: Timestamp, to: Timestamp)
-        // The scan's demuxer (the file's index, a decoded probe frame) goes to the clip, which
-        // replays from it rather than opening the file again: a cut never holds two of them.
+        // The scan's demuxer (the file's index, a decoded probe frame) is let go before the clip
+        // opens the file again to stream the packets, so a cut never holds two of them.
         do {
             let reader = try FileClipReader(path: inputPath)
             guard let length = reader.length else {
@@ -99,7 +99,7 @@ public struct TrimCommand: ParsableCommand {
             if editList && !container.hasEditLists {
                 throw .usage("--edit-list needs an MP4 or MOV output; Matroska and WebM have no edit lists, so leave it out for an exact cut")
             }
-            read = try reader.read(from: wanted.lowerBound, to: wanted.upperBound, handOver: true)
+            read = try reader.read(from: wanted.lowerBound, to: wanted.upperBound)
             origin = reader.start
         }
         let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to,

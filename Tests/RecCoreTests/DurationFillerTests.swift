@@ -25,6 +25,26 @@ import Testing
         return (out + filler.finish(), perPush)
     }
 
+    /// Packets that pass (their durations stated, nothing held) go on at once; a last packet
+    /// without a duration still lasts as long as the one before it.
+    @Test func packetsWithDurationsPassAndTheLastTakesThePreviousOnes() {
+        var filler = DurationFiller(depth: 4)
+        let input = Self.packets(pts: [0, 21, 42, 63], durations: [21, 21, 21, 0])
+        let passed = input.prefix(3).map { filler.passes($0) }
+        let last = filler.passes(input[3])
+        let ready = filler.push(input[3])
+        let finished = filler.finish()
+        #expect(passed == [true, true, true])
+        #expect(!last, "no duration: it waits")
+        #expect(ready.isEmpty)
+        #expect(finished.map(\.duration) == [21])
+        var holding = DurationFiller(depth: 4)
+        let held = holding.push(Self.packets(pts: [0])[0])
+        let behind = holding.passes(input[1])
+        #expect(held.isEmpty)
+        #expect(!behind, "behind a held packet, a packet waits its turn")
+    }
+
     @Test func constantRateWithoutReordering() {
         let (out, _) = Self.fill(Self.packets(pts: [0, 33, 66, 99, 132]))
         #expect(out.map(\.pts) == [0, 33, 66, 99, 132])

@@ -22,8 +22,8 @@ public final class Demuxer {
     public enum Reading: Sendable, Equatable {
         /// libavformat's own I/O and parsers: any file.
         case normal
-        /// Packets exactly as the container stores them (`AVFMT_FLAG_NOPARSE`): no parser splits,
-        /// joins or flags them.
+        /// Packets exactly as the container stores them (`AVFMT_FLAG_NOPARSE` once the stream
+        /// information is read): no parser splits, joins or flags them.
         case unparsed
         /// `unparsed`, through a `SkimmingInput`: after `skipSamples(of:)`, those streams'
         /// payloads are not read (times and flags only).
@@ -55,7 +55,6 @@ public final class Demuxer {
         if let interrupt { ctx!.pointee.interrupt_callback = interrupt.callback }
         if let input { ctx!.pointee.pb = input.context }
         if let skimmer { ctx!.pointee.pb = skimmer.context }
-        if reading != .normal { ctx!.pointee.flags |= AVFMT_FLAG_NOPARSE }
         // On failure avformat_open_input frees the context (but not a custom pb: `input` does).
         try check(avformat_open_input(&ctx, path, nil, nil), "avformat_open_input(\(path))")
         self.input = input
@@ -65,6 +64,12 @@ public final class Demuxer {
         do throws(FFmpegError) {
             _ = try allocated(pkt, "av_packet_alloc")
             try check(avformat_find_stream_info(ctx, nil), "avformat_find_stream_info(\(path))")
+            // Unparsed only from here: stream information still runs the parsers (H.264's field
+            // order comes from them); the flush closes them and the flag keeps them closed.
+            if reading != .normal {
+                ctx!.pointee.flags |= AVFMT_FLAG_NOPARSE
+                avformat_flush(ctx)
+            }
             for i in 0..<Int(ctx!.pointee.nb_streams) {
                 let st = ctx!.pointee.streams[i]!
                 let tb = Rational(st.pointee.time_base)
@@ -133,16 +138,6 @@ public final class Demuxer {
         }
         skimmer.file.skipped = merged
         return true
-    }
-
-    /// Skimming: reads every sample again (a replay after the scan). What the I/O buffer holds is
-    /// dropped: it may stand for bytes that were skipped, and a seek into it would serve them.
-    public func readEverySample() {
-        guard let skimmer else { return }
-        skimmer.file.skipped = []
-        let pb = skimmer.context
-        pb.pointee.buf_ptr = pb.pointee.buffer
-        pb.pointee.buf_end = pb.pointee.buffer
     }
 
     /// Bytes read from the file so far, when skimming.

@@ -1,4 +1,3 @@
-import Foundation
 import Glibc
 import RecCore
 
@@ -30,7 +29,7 @@ public struct FileClipReader {
     public init(path: String, skim: Bool = true) throws(RecError) {
         self.path = path
         do {
-            if skim, Self.startsLikeMP4(path), let d = try? Demuxer(path: path, reading: .skimming), Self.canSkim(d) {
+            if skim, Self.hasOneSampleTable(path), let d = try? Demuxer(path: path, reading: .skimming), Self.canSkim(d) {
                 demuxer = d
                 reading = .skimming
             } else {
@@ -61,13 +60,31 @@ public struct FileClipReader {
     static let wholeSampleCodecs: Set<String> = ["h264", "hevc", "av1", "vp9", "vp8", "prores", "mjpeg", "ffv1", "dnxhd",
                                                   "rawvideo", "aac", "opus", "alac", "flac"]
 
-    /// An ISO file type box at the start (`ftyp`): MP4, MOV from most cameras, 3GP.
-    static func startsLikeMP4(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Whether the file's top-level boxes are those of an MP4/MOV with one sample table: an ISO
+    /// file type box first (`ftyp`: MP4, MOV from most cameras, 3GP) and no fragments (`moof`,
+    /// `sidx`, `mfra`: a fragmented file indexes its samples only as it reaches them). Reads the
+    /// box headers only, at most 64; without blocking (a FIFO without a writer would wait).
+    static func hasOneSampleTable(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 8)
-        return Glibc.read(fd, &head, 8) == 8 && head[4...] == [0x66, 0x74, 0x79, 0x70][...]
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+        var offset: Int64 = 0
+        var header = [UInt8](repeating: 0, count: 16)
+        for box in 0..<64 {
+            guard offset < Int64(info.st_size) else { return box > 0 }
+            guard pread(fd, &header, 16, off_t(offset)) >= 8 else { return false }
+            let type = String(decoding: header[4..<8], as: UTF8.self)
+            if box == 0 && type != "ftyp" { return false }
+            if ["moof", "sidx", "mfra"].contains(type) { return false }
+            var size = header[0..<4].reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            if size == 1 { size = header[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) } }
+            if size == 0 { return true }  // the last box, to the end of the file
+            guard size >= 8 else { return false }
+            offset += size
+        }
+        return false
     }
 
     /// Whether `demuxer` (opened skimming) can skip its picture and sound samples: an MP4/MOV
@@ -75,19 +92,13 @@ public struct FileClipReader {
     static func canSkim(_ demuxer: Demuxer) -> Bool {
         guard demuxer.formatName.hasPrefix("mov") else { return false }
         let media = demuxer.streams.filter { $0.parameters.isAudio || $0.parameters.mediaType == "video" }
-        guard media.allSatisfy({ wholeSampleCodecs.contains($0.parameters.codecName) || $0.parameters.codecName.hasPrefix("pcm_") })
-        else { return false }
+        guard media.allSatisfy({ wholeSampleCodecs.contains($0.parameters.codecName) }) else { return false }
         return demuxer.skipSamples(of: media.map(\.index))
     }
 
     /// Scans the packets for a cut of `[from, to)` (file timeline), in stream time with the file's
     /// own timestamps, durations filled. Returns the clip's input and the range in stream time.
-    ///
-    /// `handOver`: the scan's demuxer goes to the clip, whose first replay reads from it (reading
-    /// every sample, if it skimmed) instead of opening the file again (15 ms for a 20-minute MP4). This reader must then not be
-    /// read from again. Off where several files are scanned before any is replayed (a save across
-    /// segment files), so that only one demuxer is open at a time.
-    public func read(from: Timestamp, to: Timestamp, handOver: Bool = false) throws(RecError) -> (source: FileClip, from: Timestamp, to: Timestamp) {
+    public func read(from: Timestamp, to: Timestamp) throws(RecError) -> (source: FileClip, from: Timestamp, to: Timestamp) {
         let tb = video.timeBase
         let absFrom = Timestamp(value: start.rescaled(to: tb).value + from.rescaled(to: tb).value, timeBase: tb)
         let absTo = Timestamp(value: start.rescaled(to: tb).value + to.rescaled(to: tb).value, timeBase: tb)
@@ -150,8 +161,7 @@ public struct FileClipReader {
                 ClipTrack(parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index]!,
                           soundTimings: soundTimings[$0.index] ?? [], soundTimeBase: $0.timeBase)
             },
-            timings: timings, timeBase: tb,
-            handoff: handOver ? DemuxerHandoff(demuxer) : nil)
+            timings: timings, timeBase: tb)
         return (clip, absFrom, absTo)
     }
 }
@@ -171,18 +181,10 @@ public struct FileClip: ClipInput, Sendable {
     public let others: [ClipTrack]
     public let timings: [PacketTiming]
     public let timeBase: Rational
-    /// The scan's demuxer, for the first replay (`FileClipReader.read(handOver:)`).
-    let handoff: DemuxerHandoff?
 
     /// Opens the file again, seeks as the scan did and hands over the same packets, one at a time.
     public func replay(_ body: (EncodedPacket) throws -> Void) throws {
-        let demuxer: Demuxer
-        if let scanned = handoff?.take() {
-            scanned.readEverySample()
-            demuxer = scanned
-        } else {
-            demuxer = try Demuxer(path: path, reading: reading)
-        }
+        let demuxer = try Demuxer(path: path, reading: reading)
         try demuxer.seek(stream: seekStream, toKeyframeBefore: seekTime)
         var fillers = [Int: DurationFiller]()
         var videoCount = 0
@@ -203,7 +205,7 @@ public struct FileClip: ClipInput, Sendable {
                 (p.dts, p.duration, p.streamIndex) = (t.dts, t.duration, 0)
                 videoCount += 1
                 try body(p)
-            } else if p.duration > 0 && fillers[index]?.isEmpty ?? true {
+            } else if p.duration > 0 && fillers[index, default: DurationFiller(depth: 4)].passes(p) {
                 // Its duration known and nothing of its stream held (MP4 states every duration).
                 p.streamIndex = index
                 try body(p)
@@ -212,23 +214,5 @@ public struct FileClip: ClipInput, Sendable {
             }
         }
         for (index, var filler) in fillers.sorted(by: { $0.key < $1.key }) { try hand(filler.finish(), index: index) }
-    }
-}
-
-/// A demuxer passed from a scan to its clip's replay, once: whoever takes it owns it.
-final class DemuxerHandoff: @unchecked Sendable {
-    // Unchecked: the demuxer is only ever reached through `take`, under the lock, and one caller
-    // gets it; the reader that made it does not read again (`FileClipReader.read(handOver:)`).
-    private let lock = NSLock()
-    private var demuxer: Demuxer?
-
-    init(_ demuxer: Demuxer) { self.demuxer = demuxer }
-
-    func take() -> Demuxer? {
-        lock.lock()
-        defer { lock.unlock() }
-        let d = demuxer
-        demuxer = nil
-        return d
     }
 }

@@ -20,7 +20,6 @@ enum HardwareSupport {
         try EncodingChoice.require(preset, hardware: probe)
     }
 
-    /// Throws when `preset` needs hardware this machine lacks, naming what is missing.
 }
 
 /// The V4L2 side, kept apart so the closure above captures nothing that is not Sendable.
