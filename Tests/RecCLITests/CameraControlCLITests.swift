@@ -1,6 +1,7 @@
 import Foundation
 import RecCore
 @testable import RecCLI
+import TrimCLI
 import Testing
 
 /// `--control` and `rec control` through the real binary. Sessions there can only use the
@@ -45,7 +46,7 @@ import Testing
         #expect(rows.first { $0.name == "pi" }?.problem?.contains("V4L2_CAP_VIDEO_M2M") == true)
         let preset = try #require(library.entries.first { $0.preset.name == "vaapi" }?.preset)
         let none = HardwareProbe(hasEncoder: { _ in true }, renderNodes: { [] }, openDevice: { _, _ in "no" }, m2mEncoders: { _ in [] })
-        let error = #expect(throws: RecError.self) { try HardwareSupport.require(preset, probe: none) }
+        let error = #expect(throws: RecError.self) { try EncodingChoice.require(preset, hardware: none) }
         #expect(error?.code == .runtime)
         #expect(error?.message.hasPrefix("preset 'vaapi': h264_vaapi needs a VAAPI render node (/dev/dri/renderD128): none found") == true)
     }

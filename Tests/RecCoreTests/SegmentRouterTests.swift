@@ -12,7 +12,7 @@ import Testing
         var out: [String] = []
         var maxHeld = 0
         for k in 0..<count {
-            for e in router.arrive(k, index: k) {
+            router.arrive(k, index: k) { e in
                 switch e {
                 case .deliver(let s, let p): out.append("c\(s):\(p)")
                 case .finish(let s): out.append("f\(s)")

@@ -109,13 +109,13 @@ enum EditListPatch {
         let size = try handle.seekToEnd()
         while offset + 8 <= size {
             try handle.seek(toOffset: offset)
-            let header = [UInt8](try handle.read(upToCount: 16) ?? Data())
-            guard header.count >= 8 else { break }
-            var boxSize = UInt64(MP4EditList.readUInt32(header, 0))
-            if boxSize == 1, header.count >= 16 { boxSize = MP4EditList.readUInt64(header, 8) }
-            if boxSize == 0 { boxSize = size - offset }
-            guard boxSize >= 8 else { throw RecError.runtime("malformed MP4 box at \(offset) in \(path)") }
-            if String(decoding: header[4..<8], as: UTF8.self) == "moov" {
+            let bytes = [UInt8](try handle.read(upToCount: 16) ?? Data())
+            guard bytes.count >= 8 else { break }
+            guard let box = MP4BoxHeader(bytes, remaining: size - offset) else {
+                throw RecError.runtime("malformed MP4 box at \(offset) in \(path)")
+            }
+            let boxSize = box.size
+            if box.type == "moov" {
                 try handle.seek(toOffset: offset)
                 var moov = [UInt8](try handle.read(upToCount: Int(boxSize)) ?? Data())
                 do {

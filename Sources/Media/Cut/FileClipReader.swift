@@ -70,19 +70,16 @@ public struct FileClipReader {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
-        var offset: Int64 = 0
-        var header = [UInt8](repeating: 0, count: 16)
-        for box in 0..<64 {
-            guard offset < Int64(info.st_size) else { return box > 0 }
-            guard pread(fd, &header, 16, off_t(offset)) >= 8 else { return false }
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            if box == 0 && type != "ftyp" { return false }
-            if ["moof", "sidx", "mfra"].contains(type) { return false }
-            var size = header[0..<4].reduce(Int64(0)) { $0 << 8 | Int64($1) }
-            if size == 1 { size = header[8..<16].reduce(Int64(0)) { $0 << 8 | Int64($1) } }
-            if size == 0 { return true }  // the last box, to the end of the file
-            guard size >= 8 else { return false }
-            offset += size
+        let size = UInt64(info.st_size)
+        var offset: UInt64 = 0
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<64 {
+            guard offset < size else { return index > 0 }
+            let n = pread(fd, &bytes, 16, off_t(offset))
+            guard n >= 8, let box = MP4BoxHeader(Array(bytes.prefix(n)), remaining: size - offset) else { return false }
+            if index == 0 && box.type != "ftyp" { return false }
+            if ["moof", "sidx", "mfra"].contains(box.type) { return false }
+            offset += box.size
         }
         return false
     }
@@ -205,7 +202,7 @@ public struct FileClip: ClipInput, Sendable {
                 (p.dts, p.duration, p.streamIndex) = (t.dts, t.duration, 0)
                 videoCount += 1
                 try body(p)
-            } else if p.duration > 0 && fillers[index, default: DurationFiller(depth: 4)].passes(p) {
+            } else if fillers[index, default: DurationFiller(depth: 4)].passes(p) {
                 // Its duration known and nothing of its stream held (MP4 states every duration).
                 p.streamIndex = index
                 try body(p)

@@ -27,15 +27,8 @@ public struct SegmentRouter<Packet> {
     /// Packets held for segments not yet being written.
     public var heldCount: Int { held.reduce(0) { $0 + $1.count } }
 
-    /// Packet `index` (decode order) has arrived: what to do now.
-    public mutating func arrive(_ packet: Packet, index: Int) -> [Event] {
-        var events: [Event] = []
-        arrive(packet, index: index) { events.append($0) }
-        return events
-    }
-
-    /// Packet `index` (decode order) has arrived: hands `body` what to do now, in order. (The
-    /// clip writer's form: no array for each of a long clip's packets.)
+    /// Packet `index` (decode order) has arrived: hands `body` what to do now, in order (no
+    /// array for each of a long clip's packets).
     public mutating func arrive<E: Error>(_ packet: Packet, index: Int, _ body: (Event) throws(E) -> Void) throws(E) {
         for s in ranges.indices where ranges[s].contains(index) {
             if s == current { try body(.deliver(segment: s, packet)) } else { held[s].append(packet) }
