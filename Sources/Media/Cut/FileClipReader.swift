@@ -101,8 +101,12 @@ public struct FileClipReader {
         let absTo = Timestamp(value: start.rescaled(to: tb).value + to.rescaled(to: tb).value, timeBase: tb)
         var filler = DurationFiller()
         var timings: [PacketTiming] = []
-        var counts = [Int: Int]()
-        var soundTimings = [Int: [PacketTiming]]()
+        // Per stream, indexed by the file's stream index (a handful): packets read, and sound's
+        // timings. Worked in arrays rather than sets and dictionaries: this runs for each of the
+        // range's packets, 77,000 in 17 minutes of video and sound.
+        let streamCount = demuxer.streams.count
+        var counts = [Int](repeating: 0, count: streamCount)
+        var soundTimings = [[PacketTiming]](repeating: [], count: streamCount)
         var total = 0
         // With sound, start reading a little earlier: the packets that decode the first sample
         // (AAC's overlap, Opus's 80 ms preroll) may be stored before the keyframe's.
@@ -110,37 +114,46 @@ public struct FileClipReader {
         let seekTime = hasSound ? Timestamp(value: absFrom.value - Timestamp(seconds: 0.25).rescaled(to: tb).value, timeBase: tb) : absFrom
         do {
             try demuxer.seek(stream: videoIndex, toKeyframeBefore: seekTime)
-            // Streams that sent packets since the seek, and those whose packets have passed `to`.
-            // (Cover art, timecode and data streams may send nothing more; they are not waited for.)
-            var seen = Set<Int>()
-            var passed = Set<Int>()
+            // Streams that sent packets since the seek and have not yet passed `to`: reading ends
+            // once none is left. (Cover art, timecode and data streams may send nothing more; they
+            // are not waited for.)
+            var passed = [Bool](repeating: false, count: streamCount)
+            var waiting = 0
             var lastVideoDTS = Int64.min
             let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
-            // Per stream, worked out once rather than for each of the range's packets: where `to`
-            // falls in its time base, whether it is sound, and whether it is waited for (a
-            // timecode or data track sends one packet, or a few: never waited for).
+            // Per stream, worked out once rather than for each packet: where `to` falls in its
+            // time base, whether it is sound, and whether it is waited for (a timecode or data
+            // track sends one packet, or a few: never waited for).
             let ends = demuxer.streams.map { absTo.rescaled(to: $0.timeBase).value }
             let isSound = demuxer.streams.map { $0.parameters.isAudio }
             let waitedFor = demuxer.streams.map { ["audio", "video", "subtitle"].contains($0.parameters.mediaType) }
             while let packet = try demuxer.readMetadata() {
                 total += 1
                 let s = packet.streamIndex
-                seen.insert(s)
-                counts[s, default: 0] += 1
-                if !waitedFor[s] { passed.insert(s) }
+                if counts[s] == 0 && waitedFor[s] { waiting += 1 }
+                counts[s] += 1
                 // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
                 // only a dts that increases can be trusted to say decoding has passed `to`.
                 let end = ends[s]
+                let passes: Bool
                 if s == videoIndex {
-                    if packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts { passed.insert(s) }
+                    passes = packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts
                     lastVideoDTS = max(lastVideoDTS, packet.dts)
-                    timings += filler.push(packet).map(PacketTiming.init)
+                    if filler.passes(packet) {
+                        timings.append(PacketTiming(packet))
+                    } else {
+                        for ready in filler.push(packet) { timings.append(PacketTiming(ready)) }
+                    }
                 } else {
-                    if isSound[s] { soundTimings[s, default: []].append(PacketTiming(packet)) }
-                    if packet.pts >= end { passed.insert(s) }
+                    if isSound[s] { soundTimings[s].append(PacketTiming(packet)) }
+                    passes = packet.pts >= end
+                }
+                if passes && waitedFor[s] && !passed[s] {
+                    passed[s] = true
+                    waiting -= 1
                 }
                 // One more packet past `to` on the video stream gives the last frame's duration.
-                if passed.isSuperset(of: seen) && packet.pts > end { break }
+                if waiting == 0 && packet.pts > end { break }
                 if s == videoIndex && packet.dts > giveUp { break }
             }
         } catch {
@@ -148,15 +161,15 @@ public struct FileClipReader {
         }
         timings += filler.finish().map(PacketTiming.init)
         DecodeTimes.repair(timings: &timings)
-        let others = demuxer.streams.filter { $0.index != videoIndex && counts[$0.index] != nil }
+        let others = demuxer.streams.filter { $0.index != videoIndex && counts[$0.index] > 0 }
         let v = video
         let clip = FileClip(
             path: path, reading: reading == .skimming ? .unparsed : .normal, seekStream: videoIndex, seekTime: seekTime, packetsToRead: total,
             clipIndex: Dictionary(uniqueKeysWithValues: [(videoIndex, 0)] + others.enumerated().map { ($1.index, $0 + 1) }),
             video: ClipTrack(parameters: v.parameters, frameRate: v.frameRate, disposition: v.disposition, packetCount: timings.count),
             others: others.map {
-                ClipTrack(parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index]!,
-                          soundTimings: soundTimings[$0.index] ?? [], soundTimeBase: $0.timeBase)
+                ClipTrack(parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index],
+                          soundTimings: soundTimings[$0.index], soundTimeBase: $0.timeBase)
             },
             timings: timings, timeBase: tb)
         return (clip, absFrom, absTo)
