@@ -8,7 +8,7 @@
 # ffmpeg's time; the exact cut <= 1.5x on the 17-minute cut.
 # The source is made cheaply: 60 s encoded once at x264 ultrafast, concatenated 20 times by the
 # concat demuxer with -c copy (continuous timestamps).
-# Each rec row is compared with ffmpeg's cut into the same container.
+# Each rec row is compared with ffmpeg's cut into the same container, run in turn with it.
 # Run by hand: bench/trim-long.sh [runs]   (default 1; the best of runs is kept)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,35 +26,44 @@ if [[ ! -s $work/in.mp4 ]]; then
   ffmpeg -v error -y -f concat -safe 0 -i "$work/list.txt" -map 0 -c copy "$work/in.mp4"
 fi
 
-# "seconds peak-KiB" of the best (fastest) of $runs runs of a command.
-measure() {
-  local out=$1; shift
-  for _ in $(seq "$runs"); do
-    rm -f "$out"
-    /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>&1
-    tail -1 "$work/time.txt"
-  done | sort -g | head -1
+# One timed run: "seconds peak-KiB". Every run starts alike: no clip of an earlier run on disk
+# and no dirty pages waiting to be written back (sync), since writing 1 GB behind another 1 GB
+# that the kernel is still flushing takes up to twice as long on this VM.
+run() {
+  rm -f "$work"/ref.* "$work"/out.*
+  sync
+  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>&1
+  tail -1 "$work/time.txt"
 }
 
-printf '%-8s %-22s %9s %10s %9s %10s %10s %12s\n' cut tool "time (s)" "rec/ffmpeg" "peak MiB" "rec/ffmpeg" reencoded "ms/frame"
+# The best (fastest) of $runs rounds for each of ffmpeg's cut and rec's, taken in turn (ffmpeg,
+# rec, ffmpeg, rec, ...) so that both see the same state of the machine: "ft fm rt rm".
+pair() {
+  local ext=$1; shift
+  local best_f="" best_r=""
+  for _ in $(seq "$runs"); do
+    f=$(run ffmpeg -v error -y -ss "$from" -to "$to" -i "$work/in.mp4" -map 0 -c copy "$work/ref.$ext")
+    r=$(run "$@")
+    best_f=$(printf '%s\n%s\n' "$best_f" "$f" | sed '/^$/d' | sort -g | head -1)
+    best_r=$(printf '%s\n%s\n' "$best_r" "$r" | sed '/^$/d' | sort -g | head -1)
+  done
+  echo "$best_f $best_r"
+}
+
+printf '%-8s %-22s %9s %9s %10s %9s %9s %10s %10s %12s\n' cut mode "ffmpeg s" "rec s" "rec/ffmpeg" "ffmpeg MiB" "rec MiB" "rec/ffmpeg" reencoded "ms/frame"
 for cut in "5:61.5:361.5" "17:61.5:1081.5"; do
   IFS=: read -r minutes from to <<<"$cut"
-  declare -A ft fm
-  for ext in mp4 mkv; do
-    read -r "ft[$ext]" "fm[$ext]" <<<"$(measure "$work/ref.$ext" ffmpeg -v error -y -ss "$from" -to "$to" -i "$work/in.mp4" -map 0 -c copy "$work/ref.$ext")"
-    printf '%-8s %-22s %9.2f %10s %9d %10s %10s %12s\n' "${minutes} min" "ffmpeg -c copy .$ext" "${ft[$ext]}" - $((fm[$ext] / 1024)) - - -
-  done
   for mode in "exact .mp4:mp4:" "exact .mkv:mkv:" "--edit-list .mp4:mp4:--edit-list" "--keyframe .mp4:mp4:--keyframe"; do
     IFS=: read -r name ext flag <<<"$mode"
     # shellcheck disable=SC2086 # $flag is empty or one word
-    read -r rt rm_ <<<"$(measure "$work/out.$ext" "$rec" trim "$work/in.mp4" --from "${from}s" --to "${to}s" -o "$work/out.$ext" --force $flag)"
+    read -r ft fm rt rm_ <<<"$(pair "$ext" "$rec" trim "$work/in.mp4" --from "${from}s" --to "${to}s" -o "$work/out.$ext" --force $flag)"
     # shellcheck disable=SC2086
     n=$("$rec" trim "$work/in.mp4" --from "${from}s" --to "${to}s" -o "$work/dry.$ext" --dry-run --json $flag |
       sed -n 's/.*"reencoded":\([0-9]*\).*/\1/p')
     per=-
-    [[ ${n:-0} -gt 0 ]] && per=$(awk -v r="$rt" -v f="${ft[$ext]}" -v n="$n" 'BEGIN { printf "%.1f", (r - f) * 1000 / n }')
-    printf '%-8s %-22s %9.2f %10.2f %9d %10.2f %10s %12s\n' "${minutes} min" "rec $name" "$rt" \
-      "$(awk -v a="$rt" -v b="${ft[$ext]}" 'BEGIN { print a / b }')" $((rm_ / 1024)) \
-      "$(awk -v a="$rm_" -v b="${fm[$ext]}" 'BEGIN { print a / b }')" "${n:-?}" "$per"
+    [[ ${n:-0} -gt 0 ]] && per=$(awk -v r="$rt" -v f="$ft" -v n="$n" 'BEGIN { printf "%.1f", (r - f) * 1000 / n }')
+    printf '%-8s %-22s %9.2f %9.2f %10.2f %9d %9d %10.2f %10s %12s\n' "${minutes} min" "$name" "$ft" "$rt" \
+      "$(awk -v a="$rt" -v b="$ft" 'BEGIN { print a / b }')" $((fm / 1024)) $((rm_ / 1024)) \
+      "$(awk -v a="$rm_" -v b="$fm" 'BEGIN { print a / b }')" "${n:-?}" "$per"
   done
 done
