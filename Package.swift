@@ -22,9 +22,10 @@ let package = Package(
             pkgConfig: "libavformat",
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libavfilter-dev", "libavdevice-dev", "libswresample-dev"])]
         ),
+        // libv4l2's header and videodev2.h, found without pkg-config: pkg-config's -lv4l2 would
+        // link libv4l2 into every product using the module, `rec-trim` included. Capture links it.
         .systemLibrary(
             name: "CV4L2",
-            pkgConfig: "libv4l2",
             providers: [.apt(["libv4l-dev"])]
         ),
         .systemLibrary(
@@ -47,7 +48,12 @@ let package = Package(
         // libavdevice (18 MiB of a process with the libraries they pull in) are linked by the
         // targets that call them, so `rec-trim` maps neither.
         .target(name: "Encoding", dependencies: ["CFFmpeg", "Media", "RecCore"], linkerSettings: [.linkedLibrary("avfilter")]),
-        .target(name: "Capture", dependencies: ["CV4L2", "CFFmpeg", "Media", "RecCore"], linkerSettings: [.linkedLibrary("avdevice")]),
+        // V4L2's types and the device calls that question a node (M2M encoders), over the
+        // kernel's own interface: no libv4l2, so `rec-trim` can ask too.
+        .target(name: "VideoDevices", dependencies: ["CV4L2", "RecCore"]),
+        // CV4L2 declares libv4l2 but does not link it: cameras (Capture) do.
+        .target(name: "Capture", dependencies: ["CV4L2", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
+                linkerSettings: [.linkedLibrary("avdevice"), .linkedLibrary("v4l2")]),
         .target(name: "SessionControl", dependencies: ["RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
@@ -57,17 +63,17 @@ let package = Package(
         .target(name: "RecClient", dependencies: ["SessionControl", "SystemIntegration", "RecCore"]),
         // `rec trim`: its own module and executable, which link no libavfilter, libavdevice,
         // live page or session code.
-        .target(name: "TrimCLI", dependencies: ["RecClient", "Media", "RecCore"]),
-        .target(name: "RecCLI", dependencies: ["TrimCLI", "RecClient", "Session", "Capture", "Media", "RecCore"]),
+        .target(name: "TrimCLI", dependencies: ["RecClient", "VideoDevices", "Media", "RecCore"]),
+        .target(name: "RecCLI", dependencies: ["TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore"]),
         // `rec`: runs the client commands itself and execs `rec-engine` (everything) for the rest.
         .executableTarget(name: "rec", dependencies: ["RecClient"]),
         .executableTarget(name: "rec-engine", dependencies: ["RecCLI"]),
         .executableTarget(name: "rec-trim", dependencies: ["TrimCLI"]),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "RecCore", "Session"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore"]),
-        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "Media", "RecCore"]),
+        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "VideoDevices", "Media", "RecCore"]),
     ]
 )

@@ -47,6 +47,8 @@ static inline int cv4l2_open(const char *path, int flags) {
 }
 static inline int cv4l2_close(int fd) { return v4l2_close(fd); }
 static inline int cv4l2_ioctl(int fd, unsigned long request, void *arg) { return v4l2_ioctl(fd, request, arg); }
+// The same request with no libv4l2 between (V4L2 M2M codecs, as FFmpeg drives them).
+static inline int cv4l2_kernel_ioctl(int fd, unsigned long request, void *arg) { return ioctl(fd, request, arg); }
 static inline void *cv4l2_mmap(void *start, size_t length, int prot, int flags, int fd, int64_t offset) {
     return v4l2_mmap(start, length, prot, flags, fd, offset);
 }

@@ -112,7 +112,7 @@ public struct TrimCommand: ParsableCommand {
         var settings: EncoderSettings? = nil
         if reencode {
             settings = try EncodingChoice.resolve(preset: preset, environment: context.environment,
-                                              hardware: TrimHardware.probe).settings
+                                              hardware: HardwareProbe.machine).settings
         } else {
             try container.check(codec: read.source.video.parameters.codecName)
         }

@@ -4,6 +4,7 @@ import Media
 import RecCore
 import Session
 import Testing
+import VideoDevices
 
 /// The camera end to end: a `V4L2Camera` on the fake driver, through the real `Recorder`, into a
 /// file that is reopened and decoded. The fake's clock only moves when the camera waits, so frames

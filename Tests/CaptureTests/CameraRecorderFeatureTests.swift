@@ -4,6 +4,7 @@ import Media
 import RecCore
 import Session
 import Testing
+import VideoDevices
 
 /// The recorder features that exist for cameras: MJPEG stored as it comes (`copy` presets) and
 /// waiting for an unplugged camera to return (`--on-unplug wait`), on the fake driver.

@@ -2,6 +2,7 @@ import CV4L2
 import Glibc
 @testable import Capture
 import RecCore
+import VideoDevices
 
 /// Faults a test scripts into the fake driver.
 struct FakeFaults {

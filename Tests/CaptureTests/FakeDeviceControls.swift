@@ -2,6 +2,7 @@ import CV4L2
 import Glibc
 @testable import Capture
 import RecCore
+import VideoDevices
 
 /// One control in the fake driver's table, with a UVC driver's rules: a manual control is
 /// V4L2_CTRL_FLAG_INACTIVE while its auto control is on, and setting it then fails with EACCES;

@@ -2,6 +2,7 @@ import CV4L2
 import Glibc
 @testable import Capture
 import RecCore
+import VideoDevices
 
 /// One open descriptor on the fake driver: the format, the buffer queue and the ioctls.
 final class FakeHandle {

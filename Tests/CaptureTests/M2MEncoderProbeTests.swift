@@ -2,6 +2,7 @@ import CV4L2
 @testable import Capture
 import RecCore
 import Testing
+import VideoDevices
 
 /// Finding a V4L2 memory-to-memory H.264 encoder (a Raspberry Pi's /dev/video11) on the fake driver.
 @Suite struct M2MEncoderProbeTests {

@@ -2,6 +2,7 @@
 import Foundation
 import RecCore
 import Testing
+import VideoDevices
 
 @Suite("Camera discovery and `rec devices` output")
 struct V4L2DiscoveryTests {

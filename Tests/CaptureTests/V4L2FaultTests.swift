@@ -2,6 +2,7 @@
 import Media
 import RecCore
 import Testing
+import VideoDevices
 
 @Suite("V4L2 camera faults and their messages")
 struct V4L2FaultTests {

@@ -1,6 +1,7 @@
 @testable import Capture
 import RecCore
 import Testing
+import VideoDevices
 
 @Suite("Mode negotiation")
 struct V4L2NegotiationTests {

@@ -3,6 +3,7 @@ import CV4L2
 import Glibc
 import RecCore
 import Testing
+import VideoDevices
 
 /// The real seam against things every Linux machine has (no camera needed).
 @Suite("libv4l2 seam on a machine without a camera")

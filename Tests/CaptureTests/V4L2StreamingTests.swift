@@ -2,6 +2,7 @@
 import Media
 import RecCore
 import Testing
+import VideoDevices
 
 @Suite("V4L2 camera streaming through the fake driver")
 struct V4L2StreamingTests {

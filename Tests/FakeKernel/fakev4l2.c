@@ -2,10 +2,11 @@
 // through the real libv4l2 (and its plugins) on a machine with no camera.
 //
 // It claims the device paths in FAKEV4L2_DEVICES ("path:kind,path:kind", kind one of yuyv, mjpeg,
-// grey, empty, mplane, unicam) and serves, for descriptors it opened, the calls libv4l2 and rec
-// make: open/open64/openat (and syscall(SYS_openat)), close, ioctl (and syscall(SYS_ioctl), which
-// libv4l2 uses), mmap/munmap (and their syscalls), poll, read and fstat (a character device, major
-// 81). Everything else goes to the real C library. Frames come in real time at FAKEV4L2_FPS.
+// grey, empty, mplane, unicam, or encoder: an M2M H.264 encoder) and serves, for descriptors it
+// opened, the calls libv4l2 and rec make: open/open64/openat (and syscall(SYS_openat)), close,
+// ioctl (and syscall(SYS_ioctl), which libv4l2 uses), mmap/munmap (and their syscalls), poll, read
+// and fstat (a character device, major 81). Everything else goes to the real C library. Frames come
+// in real time at FAKEV4L2_FPS.
 //
 // Faults, each an environment variable (frame numbers count the frames one stream produced):
 //   FAKEV4L2_FPS=n            frame rate (default 50); S_PARM picks between n and n/2
@@ -55,7 +56,7 @@
 #define W 320
 #define H 240
 
-enum kind { YUYV, MJPEG, GREY, EMPTY, MPLANE, UNICAM };
+enum kind { YUYV, MJPEG, GREY, EMPTY, MPLANE, UNICAM, ENCODER };
 struct device { char path[512]; enum kind kind; int present; int replugged; int attempts; };
 struct buffer { unsigned char *memory; size_t length; int queued, done; uint32_t bytesused, sequence, field; int64_t timestamp; };
 struct handle {
@@ -140,7 +141,8 @@ static void setup(void) {
             if (colon) *colon = 0;
             snprintf(d->path, sizeof d->path, "%s", part);
             d->kind = !strcmp(kind, "mjpeg") ? MJPEG : !strcmp(kind, "grey") ? GREY : !strcmp(kind, "empty") ? EMPTY
-                    : !strcmp(kind, "mplane") ? MPLANE : !strcmp(kind, "unicam") ? UNICAM : YUYV;
+                    : !strcmp(kind, "mplane") ? MPLANE : !strcmp(kind, "unicam") ? UNICAM
+                    : !strcmp(kind, "encoder") ? ENCODER : YUYV;
             d->present = 1;
         }
     }
@@ -346,9 +348,47 @@ static void fill_buffer(struct handle *h, struct v4l2_buffer *v, int i, int mpla
     }
 }
 
+// A Raspberry Pi's H.264 encoder (bcm2835-codec, /dev/video11): a memory-to-memory node whose
+// capture queue (the encoded side) offers H264 and whose output queue takes YU12. Only the
+// questions a probe asks are answered; nothing streams from it here.
+static int encoder_ioctl(unsigned long request, void *arg) {
+    switch (request) {
+    case VIDIOC_QUERYCAP: {
+        struct v4l2_capability *c = arg;
+        memset(c, 0, sizeof *c);
+        snprintf((char *)c->driver, sizeof c->driver, "bcm2835-codec");
+        snprintf((char *)c->card, sizeof c->card, "bcm2835-codec-encode");
+        snprintf((char *)c->bus_info, sizeof c->bus_info, "platform:bcm2835-codec");
+        c->version = 0x060100;
+        c->device_caps = V4L2_CAP_VIDEO_M2M_MPLANE | V4L2_CAP_STREAMING;
+        c->capabilities = c->device_caps | V4L2_CAP_DEVICE_CAPS;
+        return 0;
+    }
+    case VIDIOC_ENUM_FMT: {
+        struct v4l2_fmtdesc *f = arg;
+        if (f->index != 0) return EINVAL;
+        if (f->type == V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE) {
+            f->pixelformat = V4L2_PIX_FMT_H264;
+            f->flags = V4L2_FMT_FLAG_COMPRESSED;
+            snprintf((char *)f->description, sizeof f->description, "H.264");
+        } else if (f->type == V4L2_BUF_TYPE_VIDEO_OUTPUT_MPLANE) {
+            f->pixelformat = V4L2_PIX_FMT_YUV420;
+            f->flags = 0;
+            snprintf((char *)f->description, sizeof f->description, "Planar YUV 4:2:0");
+        } else {
+            return EINVAL;
+        }
+        return 0;
+    }
+    default:
+        return ENOTTY;
+    }
+}
+
 static int fake_ioctl(struct handle *h, unsigned long request, void *arg) {
     struct device *d = &devices[h->device];
     if (h->generation_dead || !d->present) return ENODEV;
+    if (d->kind == ENCODER) return encoder_ioctl(request, arg);
     int mplane = d->kind == MPLANE;
     uint32_t type = mplane ? V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE : V4L2_BUF_TYPE_VIDEO_CAPTURE;
     switch (request) {
@@ -383,7 +423,7 @@ static int fake_ioctl(struct handle *h, unsigned long request, void *arg) {
         case YUYV: list[n] = V4L2_PIX_FMT_YUYV; names[n++] = "YUYV 4:2:2"; break;
         case MJPEG: list[n] = V4L2_PIX_FMT_MJPEG; names[n++] = "Motion-JPEG"; break;
         case GREY: list[n] = V4L2_PIX_FMT_GREY; names[n++] = "8-bit Greyscale"; break;
-        case EMPTY: break;
+        case EMPTY: case ENCODER: break;
         case MPLANE: list[n] = V4L2_PIX_FMT_NV12; names[n++] = "Y/UV 4:2:0"; list[n] = V4L2_PIX_FMT_NV12M; names[n++] = "Y/UV 4:2:0 (N-C)"; break;
         case UNICAM: list[n] = V4L2_PIX_FMT_YUYV; names[n++] = "YUYV 4:2:2"; list[n] = V4L2_PIX_FMT_SRGGB10P; names[n++] = "10-bit Bayer RGRG/GBGB Packed"; break;
         }

@@ -7,6 +7,7 @@ import Testing
 
 @testable import RecCLI
 @testable import RecClient
+import VideoDevices
 
 @Suite("rec devices and camera sources over a fake V4L2 seam")
 struct DevicesCommandTests {

@@ -30,14 +30,16 @@ import Testing
         #expect(try folder.stamps("out.mp4") == RecFolder.stamps(15..<24))
         #expect(libraries.contains { $0.hasPrefix("libavcodec.so") }, "\(libraries.sorted())")
         #expect(!libraries.contains { $0.hasPrefix("libavfilter.so") || $0.hasPrefix("libavdevice.so") }, "\(libraries.sorted())")
+        // Nor libv4l2: V4L2 M2M encoders are asked through the kernel (TrimHardwareTests).
+        #expect(!libraries.contains { $0.hasPrefix("libv4l2.so") }, "\(libraries.sorted())")
     }
 
-    /// The other commands still have both (a recording's filters, sound input).
+    /// The other commands still have them (a recording's filters, sound input, cameras).
     @Test func recordingLoadsThem() throws {
         let folder = try RecFolder()
         let (result, libraries) = try Self.loaded(folder, ["record", "--source", "test:160x120@30", "--frames", "3", "--pace", "off", "-o", "a.mkv"])
         #expect(result.status == 0, "\(result.error.suffix(2000))")
-        #expect(libraries.contains { $0.hasPrefix("libavfilter.so") } && libraries.contains { $0.hasPrefix("libavdevice.so") },
-                "\(libraries.sorted())")
+        #expect(libraries.contains { $0.hasPrefix("libavfilter.so") } && libraries.contains { $0.hasPrefix("libavdevice.so") }
+                && libraries.contains { $0.hasPrefix("libv4l2.so") }, "\(libraries.sorted())")
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import RecCore
+import VideoDevices
 
 /// The errors a V4L2 camera gives the user, each saying what to try next.
 public enum CameraFault {

@@ -1,4 +1,5 @@
 import RecCore
+import VideoDevices
 
 /// The frame intervals (seconds per frame) a camera offers at one size: a list (`V4L2_FRMIVAL_TYPE_DISCRETE`)
 /// or a range (`STEPWISE`, or `CONTINUOUS` with a step of 1/∞ written as `step == nil`).

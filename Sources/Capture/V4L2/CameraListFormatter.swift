@@ -1,5 +1,6 @@
 import Foundation
 import RecCore
+import VideoDevices
 
 /// `rec devices` output: human text, or JSON for scripts.
 public enum CameraListFormatter {

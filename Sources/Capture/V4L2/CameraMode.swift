@@ -1,4 +1,5 @@
 import RecCore
+import VideoDevices
 
 /// What the user asked a camera for: `--size`, `--fps`, `--pixel-format`. Nil means "choose".
 public struct CameraRequest: Hashable, Sendable {

@@ -2,6 +2,7 @@ import CFFmpeg
 import CV4L2
 import Media
 import RecCore
+import VideoDevices
 
 /// What VIDIOC_G_FMT says about the pictures beyond size and format: their colour (colorspace,
 /// Y'CbCr encoding, quantization, transfer function) and field order. Delivered frames are tagged

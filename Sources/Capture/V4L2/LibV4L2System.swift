@@ -1,16 +1,16 @@
 import CV4L2
 import Foundation
 import Glibc
+import VideoDevices
 
 /// The real seam: libv4l2 (which converts exotic formats and works around driver quirks) for
 /// the device calls, the file system for /dev and /proc.
 public final class LibV4L2System: VideoDeviceSystem, Sendable {
-    /// Where the video nodes are: /dev, or `REC_DEVICE_DIR` (the fake-kernel tests point it at a
-    /// folder of stand-in nodes that their LD_PRELOAD driver claims).
+    /// Where the video nodes are (`DeviceNodes.directory`).
     let deviceDirectory: String
 
     public init(deviceDirectory: String? = nil) {
-        self.deviceDirectory = deviceDirectory ?? ProcessInfo.processInfo.environment["REC_DEVICE_DIR"] ?? "/dev"
+        self.deviceDirectory = DeviceNodes.directory(deviceDirectory)
     }
 
     /// The corresponding C functions are `open` and `v4l2_fd_open` (conversion off; see shim.h).
@@ -45,13 +45,7 @@ public final class LibV4L2System: VideoDeviceSystem, Sendable {
         return .success(n == 0 ? 0 : entry.revents)
     }
 
-    public func videoDeviceNodes() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: deviceDirectory)) ?? []
-        return names.compactMap { name -> (Int, String)? in
-            guard name.hasPrefix("video"), let n = Int(name.dropFirst(5)) else { return nil }
-            return (n, deviceDirectory + "/" + name)
-        }.sorted { $0.0 < $1.0 }.map(\.1)
-    }
+    public func videoDeviceNodes() -> [String] { DeviceNodes.list(in: deviceDirectory) }
 
     public func stableLinks() -> [(link: String, target: String)] {
         let directory = deviceDirectory + "/v4l/by-id"

@@ -1,4 +1,5 @@
 import RecCore
+import VideoDevices
 
 /// Chooses a camera mode from what the camera offers: a pure function, so every rule is tested
 /// without a device.

@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 import RecCore
+import VideoDevices
 
 /// Camera controls (brightness, exposure, focus, white balance…) on the streaming descriptor.
 /// `controlSettings` are applied at every open (so they survive an unplug and replug); a running

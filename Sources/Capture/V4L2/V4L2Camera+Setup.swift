@@ -2,6 +2,7 @@ import CV4L2
 import Glibc
 import Media
 import RecCore
+import VideoDevices
 
 extension V4L2Camera {
     /// Opens `target`, negotiates and sets the mode, maps the buffers and starts streaming.

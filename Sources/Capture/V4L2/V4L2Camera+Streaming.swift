@@ -2,6 +2,7 @@ import CV4L2
 import Glibc
 import Media
 import RecCore
+import VideoDevices
 
 /// A filled driver buffer, borrowed for the length of a `withNextBuffer` closure: `bytes` points
 /// into the mmap'd queue and must not escape it.

@@ -1,6 +1,7 @@
 import Glibc
 import Media
 import RecCore
+import VideoDevices
 
 /// A V4L2 camera (a USB webcam, a capture card) as a `FrameSource`.
 ///

@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 import RecCore
+import VideoDevices
 
 /// The control ioctls on one open node, as v4l2-ctl and OBS's linux-v4l2 use them:
 /// `VIDIOC_QUERY_EXT_CTRL` walked with `V4L2_CTRL_FLAG_NEXT_CTRL`, `VIDIOC_QUERYMENU` for each menu

@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 import RecCore
+import VideoDevices
 
 /// Finds the V4L2 capture devices on this machine: the data behind `rec devices`.
 public enum V4L2Discovery {

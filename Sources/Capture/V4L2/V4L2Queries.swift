@@ -1,5 +1,6 @@
 import CV4L2
 import RecCore
+import VideoDevices
 
 /// The read-only ioctls on one open node: what discovery asks and negotiation reads back.
 struct V4L2Queries {

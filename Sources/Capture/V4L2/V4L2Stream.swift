@@ -1,6 +1,7 @@
 import CV4L2
 import Glibc
 import RecCore
+import VideoDevices
 
 /// One open camera node and its mmap'd buffer queue: the single owner of the descriptor and the
 /// mappings. `close()` undoes everything in reverse order (STREAMOFF, munmap each buffer, free

@@ -14,7 +14,7 @@ struct PresetsCommand: ParsableCommand {
 
     var json: Bool
     /// What this machine has; tests simulate hardware.
-    var probe = HardwareSupport.probe
+    var probe = HardwareProbe.machine
 
     init(_ values: ParsedValues) throws(RecError) {
         json = values.flag("json")

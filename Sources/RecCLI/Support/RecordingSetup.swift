@@ -24,7 +24,7 @@ struct RecordingSetup {
     init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
         spec = try SourceSpec.parse(capture.source)
         choice = try EncodingChoice.resolve(preset: capture.preset, environment: environment,
-                                              hardware: HardwareSupport.probe)
+                                              hardware: HardwareProbe.machine)
         if let s = capture.size { size = try SourceSpec.parseSize(s) } else { size = choice.size }
         if let f = capture.fps {
             guard f > 0, f <= 1000, f == f.rounded() else {

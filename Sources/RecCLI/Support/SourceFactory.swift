@@ -2,6 +2,7 @@ import Capture
 import Media
 import RecClient
 import RecCore
+import VideoDevices
 
 /// Makes the frame source `--source` names, with `--size`, `--fps` and `--pixel-format` applied
 /// where the source takes them.

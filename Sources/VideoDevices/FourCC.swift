@@ -22,13 +22,13 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
     public static let h264 = FourCC(rawValue: CV4L2_PIX_FMT_H264)
 
     /// Raw formats rec copies straight into a frame, in order of preference.
-    static let raw: [FourCC] = [.nv12, .yuyv]
+    package static let raw: [FourCC] = [.nv12, .yuyv]
     /// JPEG-compressed formats rec decodes with libavcodec.
-    static let compressed: [FourCC] = [.mjpeg, .jpeg]
+    package static let compressed: [FourCC] = [.mjpeg, .jpeg]
 
-    var isRaw: Bool { FourCC.raw.contains(self) }
-    var isJPEG: Bool { FourCC.compressed.contains(self) }
-    var isSupported: Bool { isRaw || isJPEG }
+    package var isRaw: Bool { FourCC.raw.contains(self) }
+    package var isJPEG: Bool { FourCC.compressed.contains(self) }
+    package var isSupported: Bool { isRaw || isJPEG }
     /// Whether rec can record this format (for callers outside Capture).
     public var isReadable: Bool { isSupported }
 
@@ -41,7 +41,7 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension String {
-    func trimmingSuffix(_ character: Character) -> String {
+    package func trimmingSuffix(_ character: Character) -> String {
         var text = self
         while text.last == character { text.removeLast() }
         return text

@@ -1,0 +1,74 @@
+import Glibc
+
+/// An `errno` value from a device call: the seam reports failures as these, never as -1.
+public struct DeviceErrno: Error, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: Int32
+
+    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+
+    public static let interrupted = DeviceErrno(EINTR)
+    public static let again = DeviceErrno(EAGAIN)
+    public static let busy = DeviceErrno(EBUSY)
+    public static let accessDenied = DeviceErrno(EACCES)
+    public static let noEntry = DeviceErrno(ENOENT)
+    public static let noDevice = DeviceErrno(ENODEV)
+    public static let invalid = DeviceErrno(EINVAL)
+    public static let io = DeviceErrno(EIO)
+
+    /// `strerror`'s text, e.g. "Device or resource busy".
+    public var description: String { String(cString: strerror(rawValue)) }
+}
+
+/// The device calls that find and question a V4L2 node, the part of a device seam that needs no
+/// streaming: what `M2MEncoderProbe` uses. `VideoDeviceSystem` (Capture) adds mapping, polling and
+/// the rest a camera needs; `KernelDevices` makes these calls straight to the kernel.
+public protocol DeviceControl: AnyObject {
+    /// Opens a device node; `open(2)` / `v4l2_open`.
+    func open(_ path: String, flags: Int32) -> Result<Int32, DeviceErrno>
+    /// Closes a descriptor from `open`; `v4l2_close`.
+    func close(_ fd: Int32)
+    /// One ioctl on the argument struct at `argument`; `v4l2_ioctl`. EINTR is returned, not retried.
+    func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer) -> Result<Void, DeviceErrno>
+    /// The video device nodes that exist now: "/dev/video0", … in numeric order.
+    func videoDeviceNodes() -> [String]
+}
+
+extension DeviceControl {
+    /// An ioctl on a typed argument, retried while it fails with EINTR.
+    package func control<T>(_ fd: Int32, _ request: UInt, _ value: inout T) -> Result<Void, DeviceErrno> {
+        while true {
+            let result = withUnsafeMutableBytes(of: &value) { ioctl(fd, request, $0.baseAddress!) }
+            if case .failure(.interrupted) = result { continue }
+            return result
+        }
+    }
+
+    /// `open`, retried while it fails with EINTR.
+    package func openDevice(_ path: String, flags: Int32) -> Result<Int32, DeviceErrno> {
+        while true {
+            let result = open(path, flags: flags)
+            if case .failure(.interrupted) = result { continue }
+            return result
+        }
+    }
+}
+
+/// The video nodes in a folder: `video<N>` entries, in numeric order.
+public enum DeviceNodes {
+    /// Where the video nodes are: /dev, or `REC_DEVICE_DIR` (the fake-kernel tests point it at a
+    /// folder of stand-in nodes that their LD_PRELOAD driver claims).
+    public static func directory(_ given: String? = nil) -> String {
+        given ?? getenv("REC_DEVICE_DIR").map { String(cString: $0) } ?? "/dev"
+    }
+
+    public static func list(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
+        defer { closedir(dir) }
+        var nodes: [(Int, String)] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix("video"), let n = Int(name.dropFirst(5)) { nodes.append((n, directory + "/" + name)) }
+        }
+        return nodes.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+}
