@@ -39,43 +39,11 @@ import Testing
 
     /// Runs the browser on `url` until the page says it is done (or 60 s pass); the self-test records.
     static func selftest(_ browser: Browser, _ url: String, profile: String) throws -> [String: Any] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(browser.executable, "install \(browser) (scripts/setup.sh does)"))
-        process.arguments = try browser.arguments(url + "#selftest", profile: profile)
-        let output = Pipe()
-        process.standardError = output
-        process.standardOutput = output
-        try process.run()
-        let lines = Mutex<[String]>([])
-        let done = DispatchSemaphore(value: 0)
-        let reader = Thread {
-            var text = ""
-            while case let data = output.fileHandleForReading.availableData, !data.isEmpty {
-                text += String(decoding: data, as: UTF8.self)
-                while let newline = text.firstIndex(of: "\n") {
-                    let line = String(text[..<newline])
-                    text = String(text[text.index(after: newline)...])
-                    // Chromium: `… "REC-SELFTEST {…}", source: …`; Firefox: `console.log: "REC-SELFTEST {…}"`.
-                    guard let start = line.range(of: "REC-SELFTEST ")?.upperBound,
-                          let end = line.range(of: "}\"", options: .backwards)?.lowerBound, start <= end else { continue }
-                    let json = String(line[start...end]).replacingOccurrences(of: "\\\"", with: "\"")
-                    lines.withLock { $0.append(json) }
-                    if json.hasPrefix(#"{"done""#) { done.signal() }
-                }
-            }
-            done.signal()
-        }
-        reader.start()
-        _ = done.wait(timeout: .now() + 60)
-        // SIGKILL: the browser inherits the test process's mask, which blocks SIGTERM (Firefox keeps it).
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let executable = try #require(browser.executable, "install \(browser) (scripts/setup.sh does)")
+        let records = try BrowserConsole.records(executable, try browser.arguments(url + "#selftest", profile: profile),
+                                                 marker: "REC-SELFTEST ") { $0.hasPrefix(#"{"done""#) }
         var results: [String: Any] = [:]
-        for json in lines.withLock({ $0 }) {
-            if let record = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] {
-                results.merge(record) { _, b in b }
-            }
-        }
+        for record in records { results.merge(record) { _, b in b } }
         return results
     }
 

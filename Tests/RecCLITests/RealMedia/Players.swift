@@ -46,33 +46,23 @@ enum Players {
     }
 
     /// Headless Chromium: loads the clip in a `<video>`, seeks to each of `times` and draws the
-    /// frame shown to a canvas; the page writes the results into the DOM, which `--dump-dom` prints.
+    /// frame shown to a canvas; the page logs the results (`REC-RESULT {…}`), read as it happens
+    /// (`BrowserConsole`), up to a minute of real time.
     static func chromium(_ path: String, times: [Double]) throws -> Browser {
         let dir = (path as NSString).deletingLastPathComponent
         let page = "\(dir)/player-\(UUID()).html"
         try chromiumPage.write(toFile: page, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: page) }
         let query = "src=\((path as NSString).lastPathComponent)&t=[\(times.map { String($0) }.joined(separator: ","))]"
-        // Under load headless Chromium sometimes ends its time budget before the page has an
-        // answer ("pending"; measured on ffmpeg's own copy cuts too, and three times in a row
-        // once with nine suites running beside it): ask again, at most five times. A page that
-        // answers with the wrong frames fails at once.
-        var text = "pending"
-        for _ in 0..<5 where text == "pending" {
-            let profile = try RecBinary.temporaryFolder()
-            defer { try? FileManager.default.removeItem(atPath: profile) }
-            let run = try Tool.run("chromium", ["--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files",
-                                                "--user-data-dir=\(profile)", "--virtual-time-budget=30000",
-                                                "--dump-dom", "file://\(page)?\(query)"])
-            let dom = String(decoding: run.stdout, as: UTF8.self)
-            guard let start = dom.range(of: "<pre id=\"out\">"), let end = dom.range(of: "</pre>", range: start.upperBound..<dom.endIndex) else {
-                throw Tool.Failure("Chromium printed no result: \(dom.prefix(300))")
-            }
-            text = String(dom[start.upperBound..<end.lowerBound])
-        }
-        guard let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
-              let duration = json["duration"] as? Double, let frames = json["frames"] as? [[Double]] else {
-            throw Tool.Failure("Chromium could not play \(path): \(text.prefix(300))")
+        guard let executable = Tool.path("chromium") else { throw Tool.Failure("chromium is not installed; scripts/setup.sh installs it") }
+        let profile = try RecBinary.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let records = try BrowserConsole.records(executable, [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+            "--allow-file-access-from-files", "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0",
+            "file://\(page)?\(query)"], marker: "REC-RESULT ") { _ in true }
+        guard let json = records.first, let duration = json["duration"] as? Double, let frames = json["frames"] as? [[Double]] else {
+            throw Tool.Failure("Chromium could not play \(path): \(records.first.map { "\($0)".prefix(300) } ?? "no answer in 60 s")")
         }
         return Browser(duration: duration, frames: frames.map { Signature(raw: $0) })
     }
@@ -96,11 +86,12 @@ enum Players {
           return s;
         }
         function seek(t) { return new Promise(r => { v.onseeked = () => r(); v.currentTime = t; }); }
-        v.onerror = () => { out.textContent = 'error ' + (v.error ? v.error.code + ' ' + v.error.message : ''); };
+        function report(res) { out.textContent = JSON.stringify(res); console.log('REC-RESULT ' + JSON.stringify(res)); }
+        v.onerror = () => { report({ error: v.error ? v.error.code + ' ' + v.error.message : 'unknown' }); };
         v.onloadeddata = async () => {
           const res = { duration: v.duration, frames: [] };
           for (const t of times) { await seek(t); res.frames.push(cells()); }
-          out.textContent = JSON.stringify(res);
+          report(res);
         };
         v.src = q.get('src');
         </script></body></html>
