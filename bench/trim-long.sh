@@ -32,7 +32,10 @@ fi
 run() {
   rm -f "$work"/ref.* "$work"/out.*
   sync
-  /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>&1
+  if ! /usr/bin/time -f "%e %M" -o "$work/time.txt" "$@" >/dev/null 2>"$work/err.txt"; then
+    echo "failed: $* ($(tail -c 300 "$work/err.txt"))" >&2
+    return 1
+  fi
   tail -1 "$work/time.txt"
 }
 
@@ -42,8 +45,9 @@ pair() {
   local ext=$1; shift
   local best_f="" best_r=""
   for _ in $(seq "$runs"); do
-    f=$(run ffmpeg -v error -y -ss "$from" -to "$to" -i "$work/in.mp4" -map 0 -c copy "$work/ref.$ext")
-    r=$(run "$@")
+    local f r
+    f=$(run ffmpeg -v error -y -ss "$from" -to "$to" -i "$work/in.mp4" -map 0 -c copy "$work/ref.$ext") || exit 1
+    r=$(run "$@") || exit 1
     best_f=$(printf '%s\n%s\n' "$best_f" "$f" | sed '/^$/d' | sort -g | head -1)
     best_r=$(printf '%s\n%s\n' "$best_r" "$r" | sed '/^$/d' | sort -g | head -1)
   done

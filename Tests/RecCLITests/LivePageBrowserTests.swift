@@ -40,10 +40,10 @@ import Testing
     /// Runs the browser on `url` until the page says it is done (or 60 s pass); the self-test records.
     static func selftest(_ browser: Browser, _ url: String, profile: String) throws -> [String: Any] {
         let executable = try #require(browser.executable, "install \(browser) (scripts/setup.sh does)")
-        let records = try BrowserConsole.records(executable, try browser.arguments(url + "#selftest", profile: profile),
-                                                 marker: "REC-SELFTEST ") { $0.hasPrefix(#"{"done""#) }
+        let run = try BrowserConsole.run(executable, try browser.arguments(url + "#selftest", profile: profile),
+                                         marker: "REC-SELFTEST ") { $0["done"] != nil }
         var results: [String: Any] = [:]
-        for record in records { results.merge(record) { _, b in b } }
+        for record in run.records { results.merge(record) { _, b in b } }
         return results
     }
 

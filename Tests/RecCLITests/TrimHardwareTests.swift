@@ -28,12 +28,16 @@ import Testing
     }
 
     /// An M2M node whose encoded side offers H.264 passes the check; the encoder itself then opens
-    /// FFmpeg's own way (here it finds no real device, and says so).
+    /// FFmpeg's own way, scanning the real /dev, where this machine has none: it fails there, with
+    /// FFmpeg's reason, and leaves no clip.
     @Test func anEncoderNodeIsFound() throws {
         let machine = try FakeKernel.Machine([("video0", "yuyv"), ("video11", "encoder")])
         try Self.input(machine)
         let result = try machine.rec(Self.cut)
         #expect(!result.error.contains("none found"), "\(result.error)")
+        #expect(result.status == 1)
+        #expect(result.error.contains("avcodec_open2(h264_v4l2m2m)"), "\(result.error)")
+        #expect(!FileManager.default.fileExists(atPath: machine.folder + "/out.mp4"))
         #expect(machine.driverLog.contains { $0.hasPrefix("open") && $0.contains("video11") }, "\(machine.driverLog)")
     }
 }

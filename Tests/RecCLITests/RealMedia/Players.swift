@@ -57,12 +57,13 @@ enum Players {
         guard let executable = Tool.path("chromium") else { throw Tool.Failure("chromium is not installed; scripts/setup.sh installs it") }
         let profile = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: profile) }
-        let records = try BrowserConsole.records(executable, [
+        let run = try BrowserConsole.run(executable, [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
             "--allow-file-access-from-files", "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0",
             "file://\(page)?\(query)"], marker: "REC-RESULT ") { _ in true }
-        guard let json = records.first, let duration = json["duration"] as? Double, let frames = json["frames"] as? [[Double]] else {
-            throw Tool.Failure("Chromium could not play \(path): \(records.first.map { "\($0)".prefix(300) } ?? "no answer in 60 s")")
+        guard let json = run.records.first, let duration = json["duration"] as? Double, let frames = json["frames"] as? [[Double]] else {
+            let answer = run.records.first.map { "\($0)".prefix(300) } ?? "no answer; it printed: \(run.tail.suffix(600))"
+            throw Tool.Failure("Chromium could not play \(path): \(answer)")
         }
         return Browser(duration: duration, frames: frames.map { Signature(raw: $0) })
     }
@@ -81,7 +82,7 @@ enum Players {
             for (let j = 0; j < bh; j++) for (let i = 0; i < bw; i++) {
               const o = ((y * bh + j) * w + x * bw + i) * 4; sum += 0.299 * d[o] + 0.587 * d[o + 1] + 0.114 * d[o + 2];
             }
-            s.push(sum / (bw * bh));
+            s.push(Math.round(sum / (bw * bh) * 100) / 100);
           }
           return s;
         }
