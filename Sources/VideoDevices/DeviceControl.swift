@@ -1,3 +1,4 @@
+import CV4L2
 import Glibc
 
 /// An `errno` value from a device call: the seam reports failures as these, never as -1.
@@ -43,6 +44,16 @@ extension DeviceControl {
         }
     }
 
+    /// `VIDIOC_QUERYCAP`: card, driver, bus and the node's own capabilities (`device_caps` where
+    /// the driver reports them, else those of the whole device).
+    package func capability(_ fd: Int32) -> Result<DeviceCapability, DeviceErrno> {
+        var cap = v4l2_capability()
+        return control(fd, CV4L2_VIDIOC_QUERYCAP, &cap).map {
+            let caps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
+            return DeviceCapability(card: cString(cap.card), driver: cString(cap.driver), busInfo: cString(cap.bus_info), caps: caps)
+        }
+    }
+
     /// `open`, retried while it fails with EINTR.
     package func openDevice(_ path: String, flags: Int32) -> Result<Int32, DeviceErrno> {
         while true {
@@ -66,9 +77,23 @@ public enum DeviceNodes {
         defer { closedir(dir) }
         var nodes: [(Int, String)] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = cString(entry.pointee.d_name)
             if name.hasPrefix("video"), let n = Int(name.dropFirst(5)) { nodes.append((n, directory + "/" + name)) }
         }
         return nodes.sorted { $0.0 < $1.0 }.map(\.1)
     }
+}
+
+/// What `VIDIOC_QUERYCAP` says of a node.
+package struct DeviceCapability: Sendable {
+    package var card: String
+    package var driver: String
+    package var busInfo: String
+    /// The node's own capabilities (`V4L2_CAP_*`).
+    package var caps: UInt32
+}
+
+/// A fixed-size C char array (a tuple in Swift) up to its first NUL.
+package func cString<T>(_ tuple: T) -> String {
+    withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 }

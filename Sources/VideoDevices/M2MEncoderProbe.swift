@@ -13,11 +13,9 @@ public enum M2MEncoderProbe {
         system.videoDeviceNodes().filter { path in
             guard case .success(let fd) = system.openDevice(path, flags: O_RDWR | O_NONBLOCK) else { return false }
             defer { system.close(fd) }
-            var cap = v4l2_capability()
-            guard case .success = system.control(fd, CV4L2_VIDIOC_QUERYCAP, &cap) else { return false }
-            let caps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
-            guard caps & (CV4L2_CAP_VIDEO_M2M | CV4L2_CAP_VIDEO_M2M_MPLANE) != 0 else { return false }
-            let types = caps & CV4L2_CAP_VIDEO_M2M_MPLANE != 0
+            guard case .success(let cap) = system.capability(fd),
+                  cap.caps & (CV4L2_CAP_VIDEO_M2M | CV4L2_CAP_VIDEO_M2M_MPLANE) != 0 else { return false }
+            let types = cap.caps & CV4L2_CAP_VIDEO_M2M_MPLANE != 0
                 ? [CV4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE, CV4L2_BUF_TYPE_VIDEO_CAPTURE] : [CV4L2_BUF_TYPE_VIDEO_CAPTURE]
             return types.contains { offers(fourcc, type: $0, fd: fd, system: system) }
         }

@@ -8,13 +8,7 @@ struct V4L2Queries {
     let fd: Int32
 
     /// `VIDIOC_QUERYCAP`: card, driver, bus and the node's own capabilities.
-    func capability() -> Result<(card: String, driver: String, busInfo: String, caps: UInt32), DeviceErrno> {
-        var cap = v4l2_capability()
-        return system.control(fd, CV4L2_VIDIOC_QUERYCAP, &cap).map {
-            let caps = cap.capabilities & CV4L2_CAP_DEVICE_CAPS != 0 ? cap.device_caps : cap.capabilities
-            return (cString(cap.card), cString(cap.driver), cString(cap.bus_info), caps)
-        }
-    }
+    func capability() -> Result<DeviceCapability, DeviceErrno> { system.capability(fd) }
 
     /// `VIDIOC_ENUM_FMT` until EINVAL, each with its sizes and intervals. Formats libv4l2 only
     /// emulates (converting in software, `V4L2_FMT_FLAG_EMULATED`) are left out: rec reads the
@@ -93,7 +87,3 @@ func rational(_ f: v4l2_fract) -> Rational? {
     return Rational(Int32(f.numerator), Int32(f.denominator))
 }
 
-/// A fixed-size C char array (a tuple in Swift) up to its first NUL.
-func cString<T>(_ tuple: T) -> String {
-    withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-}

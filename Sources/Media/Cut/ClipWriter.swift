@@ -57,16 +57,12 @@ public enum ClipWriter {
             let job = try ClipJob(input: source, plan: plan, container: container, reencode: reencode, options: options)
             let others = try job.run(to: temporary)
             let duration = plan.presentedEndPTS - plan.firstPresentedPTS
-            if container.hasEditLists && plan.strategy == .editList && reencode == nil {
-                try EditListPatch.apply(to: temporary, trackID: 1, duration: duration,
-                                        timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
-            }
-            // Sound ends with the pictures, to the sample (the last packet's surplus is hidden).
             if container.hasEditLists {
-                for track in job.soundTrackIDs {
-                    try EditListPatch.apply(to: temporary, trackID: track, duration: duration,
-                                            timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
-                }
+                // The pictures' end, where an edit list hides the trailing references; sound ends
+                // with them, to the sample (the last packet's surplus is hidden).
+                let video: [UInt32] = plan.strategy == .editList && reencode == nil ? [1] : []
+                try EditListPatch.apply(to: temporary, trackIDs: video + job.soundTrackIDs, duration: duration,
+                                        timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
             }
             try OutputPath.commit(temporary, to: path)
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
@@ -96,10 +92,12 @@ public enum ClipWriter {
     }
 }
 
-/// Rewrites an MP4's edit list so the track ends exactly where the clip does (`MP4EditList`).
+/// Rewrites an MP4's edit lists so the tracks end exactly where the clip does (`MP4EditList`):
+/// the index is read and written back once, whatever the number of tracks.
 enum EditListPatch {
-    static func apply(to path: String, trackID: UInt32, duration: Int64, timeBase: Rational,
+    static func apply(to path: String, trackIDs: [UInt32], duration: Int64, timeBase: Rational,
                       movieTimeScale: Int32) throws {
+        guard !trackIDs.isEmpty else { return }
         // Round down: a frame starting exactly at the end must stay hidden.
         let ticks = duration.multipliedFullWidth(by: Int64(timeBase.num) * Int64(movieTimeScale))
         let (movieDuration, _) = Int64(timeBase.den).dividingFullWidth(ticks)
@@ -119,7 +117,7 @@ enum EditListPatch {
                 try handle.seek(toOffset: offset)
                 var moov = [UInt8](try handle.read(upToCount: Int(boxSize)) ?? Data())
                 do {
-                    try MP4EditList.setDuration(movieDuration, trackID: trackID, moov: &moov)
+                    for trackID in trackIDs { try MP4EditList.setDuration(movieDuration, trackID: trackID, moov: &moov) }
                 } catch {
                     throw RecError.runtime("cannot set the clip's end in \(path)", cause: "\(error)")
                 }
