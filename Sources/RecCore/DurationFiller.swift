@@ -22,8 +22,7 @@ public struct DurationFiller {
     /// as if released, so a later packet without a duration can still take the one before's.
     public mutating func passes(_ packet: EncodedPacket) -> Bool {
         guard window.isEmpty, packet.duration > 0 else { return false }
-        recent.append(packet.pts)
-        if recent.count > 3 * depth { recent.removeFirst(recent.count - 2 * depth) }
+        remember(packet.pts)
         note(packet)
         return true
     }
@@ -31,8 +30,7 @@ public struct DurationFiller {
     /// Adds a packet; returns the packets that are ready, in the order they came.
     public mutating func push(_ packet: EncodedPacket) -> [EncodedPacket] {
         window.append(packet)
-        recent.append(packet.pts)
-        if recent.count > 3 * depth { recent.removeFirst(recent.count - 2 * depth) }
+        remember(packet.pts)
         var ready: [EncodedPacket] = []
         while window.count > depth { ready.append(release(window.removeFirst())) }
         return ready
@@ -60,6 +58,11 @@ public struct DurationFiller {
         }
         note(p)
         return p
+    }
+
+    private mutating func remember(_ pts: Int64) {
+        recent.append(pts)
+        if recent.count > 3 * depth { recent.removeFirst(recent.count - 2 * depth) }
     }
 
     private mutating func note(_ p: EncodedPacket) {

@@ -37,11 +37,7 @@ public protocol DeviceControl: AnyObject {
 extension DeviceControl {
     /// An ioctl on a typed argument, retried while it fails with EINTR.
     package func control<T>(_ fd: Int32, _ request: UInt, _ value: inout T) -> Result<Void, DeviceErrno> {
-        while true {
-            let result = withUnsafeMutableBytes(of: &value) { ioctl(fd, request, $0.baseAddress!) }
-            if case .failure(.interrupted) = result { continue }
-            return result
-        }
+        retryingInterrupted { withUnsafeMutableBytes(of: &value) { ioctl(fd, request, $0.baseAddress!) } }
     }
 
     /// `VIDIOC_QUERYCAP`: card, driver, bus and the node's own capabilities (`device_caps` where
@@ -56,11 +52,16 @@ extension DeviceControl {
 
     /// `open`, retried while it fails with EINTR.
     package func openDevice(_ path: String, flags: Int32) -> Result<Int32, DeviceErrno> {
-        while true {
-            let result = open(path, flags: flags)
-            if case .failure(.interrupted) = result { continue }
-            return result
-        }
+        retryingInterrupted { open(path, flags: flags) }
+    }
+}
+
+/// Runs `call` again for as long as it fails with EINTR (a signal arrived mid-call).
+package func retryingInterrupted<T>(_ call: () -> Result<T, DeviceErrno>) -> Result<T, DeviceErrno> {
+    while true {
+        let result = call()
+        if case .failure(.interrupted) = result { continue }
+        return result
     }
 }
 

@@ -27,10 +27,6 @@ public protocol VideoDeviceSystem: DeviceControl {
 extension VideoDeviceSystem {
     /// `poll`, retried while it fails with EINTR.
     func waitReadable(_ fd: Int32, timeoutMilliseconds: Int32) -> Result<Int16, DeviceErrno> {
-        while true {
-            let result = poll(fd, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds)
-            if case .failure(.interrupted) = result { continue }
-            return result
-        }
+        retryingInterrupted { poll(fd, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds) }
     }
 }
