@@ -240,18 +240,24 @@ struct DeviceAudioSourceTests {
         let observed = try Self.capture(source, seconds: 3)
         #expect(source.format == .s16(rate: 48000, channels: 2))
         #expect(source.description == "pulse:rec_test.monitor (48000 Hz, 2 ch)")
-        #expect(source.isLive && source.overruns == 0)
+        #expect(source.isLive && source.overruns == 0, "overruns \(source.overruns)")
 
         // The tone: 1000 Hz at RMS 0.125/√2, in the second after it reached the sink.
         let onset = try #require(observed.samples.firstIndex { abs($0) > 0.05 }, "the tone never arrived")
         let window = observed.samples.dropFirst(onset + 4800).prefix(48000)
         try #require(window.count == 48000, "less than 1 s of tone after it arrived at sample \(onset)")
         #expect(abs(AudioSignal.rms(window) - 0.125 / 2.0.squareRoot()) < 0.005, "RMS \(AudioSignal.rms(window))")
-        #expect(abs(AudioSignal.frequency(window, rate: 48000) - 1000) < 5)
+        #expect(abs(AudioSignal.frequency(window, rate: 48000) - 1000) < 5, "\(AudioSignal.frequency(window, rate: 48000)) Hz")
 
-        // Times strictly increase, and each chunk's end is near the moment it was handed over.
-        let times = observed.chunks.map { $0.time.seconds }
-        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 })
+        // Each chunk starts where the one before ended, within less than the clock model takes for
+        // a gap or an overlap, and each chunk's end is near the moment it was handed over. Times
+        // need not strictly increase: libavdevice's smoothed times jitter by a few milliseconds
+        // (−2.4 ms measured under load), more than a short chunk lasts, and the clock model fits
+        // a line through them.
+        let steps = zip(observed.chunks, observed.chunks.dropFirst()).map { $1.time.seconds - ($0.time.seconds + $0.duration.seconds) }
+        let worst = try #require(steps.indices.max { abs(steps[$0]) < abs(steps[$1]) })
+        #expect(abs(steps[worst]) < AudioClock.Policy.standard.gapThreshold,
+                "chunk \(worst + 1) of \(observed.chunks.count) starts \(steps[worst]) s from the end of the one before")
         let lags = zip(observed.chunks, observed.readAt).map { chunk, read in read - (chunk.time.seconds + chunk.duration.seconds) }
         // libavdevice times a stream's first packets with libpulse's latency from before the server
         // has reported any (pulse_audio_dec.c asks for an update but does not wait): on a fresh
@@ -271,8 +277,10 @@ struct DeviceAudioSourceTests {
         // As many samples as the times span, within 50 ms.
         let samples = chunks.reduce(0) { $0 + $1.sampleCount }
         let span = chunks.last!.time.seconds + chunks.last!.duration.seconds - chunks.first!.time.seconds
-        #expect(span > 1.9)
+        #expect(span > 1.9, "\(chunks.count) chunks span \(span) s")
         #expect(abs(Double(samples) / 48000 - span) < 0.05, "\(samples) samples over \(span) s")
+        print("pulse monitor: tone at sample \(onset), first lag \(lags[0]) s, worst step \(steps[worst]) s at chunk \(worst + 1), "
+              + "settled lags \(settledLags.min()!)...\(settledLags.max()!) s, \(samples) samples over \(span) s")
     }
 
     @Test func anUnknownInputIsAUsageErrorNamingItAndPointingAtRecDevices() throws {
