@@ -254,11 +254,12 @@ struct DeviceAudioSourceTests {
         // need not strictly increase: libavdevice's smoothed times jitter by a few milliseconds
         // (−2.4 ms measured under load), more than a short chunk lasts, and the clock model fits
         // a line through them.
-        let steps = zip(observed.chunks, observed.chunks.dropFirst()).map { $1.time.seconds - ($0.time.seconds + $0.duration.seconds) }
+        func end(_ chunk: AudioFrame) -> Double { chunk.time.seconds + chunk.duration.seconds }
+        let steps = zip(observed.chunks, observed.chunks.dropFirst()).map { $1.time.seconds - end($0) }
         let worst = try #require(steps.indices.max { abs(steps[$0]) < abs(steps[$1]) })
         #expect(abs(steps[worst]) < AudioClock.Policy.standard.gapThreshold,
                 "chunk \(worst + 1) of \(observed.chunks.count) starts \(steps[worst]) s from the end of the one before")
-        let lags = zip(observed.chunks, observed.readAt).map { chunk, read in read - (chunk.time.seconds + chunk.duration.seconds) }
+        let lags = zip(observed.chunks, observed.readAt).map { chunk, read in read - end(chunk) }
         // libavdevice times a stream's first packets with libpulse's latency from before the server
         // has reported any (pulse_audio_dec.c asks for an update but does not wait): on a fresh
         // null sink they start up to ~0.7 s early and its DLL filter takes about a second to
@@ -276,7 +277,7 @@ struct DeviceAudioSourceTests {
         }
         // As many samples as the times span, within 50 ms.
         let samples = chunks.reduce(0) { $0 + $1.sampleCount }
-        let span = chunks.last!.time.seconds + chunks.last!.duration.seconds - chunks.first!.time.seconds
+        let span = end(chunks.last!) - chunks.first!.time.seconds
         #expect(span > 1.9, "\(chunks.count) chunks span \(span) s")
         #expect(abs(Double(samples) / 48000 - span) < 0.05, "\(samples) samples over \(span) s")
         print("pulse monitor: tone at sample \(onset), first lag \(lags[0]) s, worst step \(steps[worst]) s at chunk \(worst + 1), "

@@ -82,8 +82,7 @@ final class V4L2Stream {
 
     /// Whether the device went away: VIDIOC_QUERYCAP fails with ENODEV (any ioctl does after an unplug).
     func isGone() -> Bool {
-        var cap = v4l2_capability()
-        if case .failure(.noDevice) = system.control(fd, CV4L2_VIDIOC_QUERYCAP, &cap) { return true }
+        if case .failure(.noDevice) = system.capability(fd) { return true }
         return false
     }
 
