@@ -74,6 +74,6 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore"]),
-        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "VideoDevices", "Media", "RecCore"]),
+        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore"]),
     ]
 )

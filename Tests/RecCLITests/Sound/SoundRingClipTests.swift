@@ -7,12 +7,15 @@ import Testing
 /// at the clip's session time.
 @Suite struct SoundRingClipTests {
     static let rate = 48_000
+    static let sourceSeconds = 90.0
 
     @Test(arguments: [("default", ["mp4", "mov", "mkv"]), ("small", ["webm"])])
     func ringClipsKeepTheSamplesOfTheirRange(preset: String, clips: [String]) throws {
         let box = try BackgroundSessionTests.Sandbox()
         let source = box.path("source.mp4")
-        try SoundProbe.makeSoundFixture(path: source, seconds: 12, container: .mp4)
+        // The session plays the file in real time and ends with it: 90 s outlasts the saves and
+        // their analysis on a loaded machine many times over (12 s ran out on an idle one).
+        try SoundProbe.makeSoundFixture(path: source, seconds: Self.sourceSeconds, container: .mp4)
         let session = "ring-\(preset)"
         let started = try box.rec(["start", "--session", session, "--source", "file:" + source, "--audio", "file",
                                    "--preset", preset, "--no-file"])
