@@ -90,7 +90,7 @@ public final class EncodingPipeline {
     /// Encodes one frame and hands every packet that is ready to `emit`.
     public func encode(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         framesIn += 1
-        frame.relabelJPEGFormat()
+        let frame = try frame.plainJPEGFormat()
         if let filter {
             for f in try filter.process(frame) { try encodeFiltered(f, emit: emit) }
         } else {
@@ -103,7 +103,7 @@ public final class EncodingPipeline {
         if let filter {
             for f in try filter.process(nil) { try encodeFiltered(f, emit: emit) }
         }
-        try encoder.send(nil)
+        try encoder.sendEnd()
         if lastPTS != .min {
             durations[lastPTS] = lastDuration > 0 ? lastDuration
                 : Timestamp.rescale(1, from: encoder.settings.frameRate.inverted, to: encoder.timeBase)
@@ -113,15 +113,17 @@ public final class EncodingPipeline {
     }
 
     private func encodeFiltered(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
-        var frame = frame
-        frame.relabelJPEGFormat()  // a filter may make yuvj* frames
+        var frame = try frame.plainJPEGFormat()  // a filter may make yuvj* frames
         let target = encoder.settings.colour
         let colour = frame.colour
         if frame.format != encoderFormat || ColourPolicy.needsConversion(from: colour, to: target) {
-            if scaler == nil || scaler!.input != frame.format || scaler!.colour?.from != colour {
+            let reusable = scaler.flatMap { $0.input == frame.format && $0.colour?.from == colour ? $0 : nil }
+            let scaler: Scaler
+            if let reusable { scaler = reusable } else {
                 scaler = try Scaler(from: frame.format, to: encoderFormat, colour: (colour, target))
             }
-            frame = try scaler!.scale(frame)
+            self.scaler = scaler
+            frame = try scaler.scale(frame)
         }
         var pts = frame.captureTime.rescaled(to: encoder.timeBase).value
         if pts <= lastPTS { pts = lastPTS + 1 }
@@ -130,12 +132,7 @@ public final class EncodingPipeline {
             durations[lastPTS] = lastDuration
         }
         lastPTS = pts
-        frame.pointer.pointee.pts = pts
-        frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        if case .qscale = encoder.settings.rateControl {
-            frame.pointer.pointee.quality = encoder.context.pointee.global_quality  // honoured per frame
-        }
-        try encoder.send(frame.pointer)
+        try encoder.send(frame, pts: pts)
         framesEncoded += 1
         try drain(emit: emit)
     }

@@ -62,24 +62,22 @@ public final class FilterGraph {
     /// The corresponding C functions are `av_buffersrc_add_frame_flags` and `av_buffersink_get_frame`.
     public func process(_ frame: VideoFrame?) throws(FFmpegError) -> [VideoFrame] {
         if let frame {
-            frame.pointer.pointee.pts = frame.captureTime.rescaled(to: .microseconds).value
-            try check(av_buffersrc_add_frame_flags(source, frame.pointer, Int32(AV_BUFFERSRC_FLAG_KEEP_REF)),
-                      "av_buffersrc_add_frame")
+            // The graph gets its own reference, stamped: the caller's frame is not written to.
+            let input = try FrameOwner()
+            try check(av_frame_ref(input.pointer, frame.pointer), "av_frame_ref")
+            input.pointer.pointee.pts = frame.captureTime.rescaled(to: .microseconds).value
+            try check(av_buffersrc_add_frame_flags(source, input.pointer, 0), "av_buffersrc_add_frame")
         } else {
             try check(av_buffersrc_add_frame_flags(source, nil, 0), "av_buffersrc_add_frame(eof)")
         }
         var out: [VideoFrame] = []
         while true {
-            let f = try allocated(av_frame_alloc(), "av_frame_alloc")
-            let r = av_buffersink_get_frame(sink, f)
-            if r < 0 {
-                var p: UnsafeMutablePointer<AVFrame>? = f
-                av_frame_free(&p)
-                if r == FFmpegError.again || r == FFmpegError.eof { break }
-                try check(r, "av_buffersink_get_frame")
-            }
-            let t = Timestamp(value: f.pointee.pts, timeBase: sinkTimeBase).rescaled(to: .microseconds)
-            out.append(VideoFrame(taking: f, captureTime: t, sequence: frame?.sequence ?? 0))
+            let f = try FrameOwner()
+            let r = av_buffersink_get_frame(sink, f.pointer)
+            if r == FFmpegError.again || r == FFmpegError.eof { break }
+            try check(r, "av_buffersink_get_frame")
+            let t = Timestamp(value: f.pointer.pointee.pts, timeBase: sinkTimeBase).rescaled(to: .microseconds)
+            out.append(VideoFrame(owning: f, captureTime: t, sequence: frame?.sequence ?? 0))
         }
         return out
     }

@@ -9,8 +9,8 @@ import RecCore
 /// needs its input format and options named, and no probing: its one PCM stream is fully
 /// described by its header (probing would hold the first packets back for nothing).
 final class AudioDeviceInput {
-    private var context: UnsafeMutablePointer<AVFormatContext>?
-    private let packet: UnsafeMutablePointer<AVPacket>
+    private let input: InputContext
+    private let packet: PacketOwner
     /// The stream's time base (libavdevice's pulse and alsa inputs: microseconds).
     let timeBase: Rational
     let decoder: AudioDecoder
@@ -23,34 +23,15 @@ final class AudioDeviceInput {
         guard let format = av_find_input_format(formatName) else {
             throw FFmpegError(code: cffmpeg_averror(ENOSYS), operation: "av_find_input_format(\(formatName))")
         }
-        var dictionary: OpaquePointer? = nil
-        defer { av_dict_free(&dictionary) }
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        var pkt = av_packet_alloc()
-        guard pkt != nil else { throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "av_packet_alloc") }
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        // On failure avformat_open_input frees the context itself.
-        let opened = avformat_open_input(&ctx, device ?? "default", format, &dictionary)
-        do throws(FFmpegError) {
-            if opened < 0 { throw FFmpegError(code: opened, operation: "avformat_open_input(\(formatName):\(device ?? "default"))") }
-            guard ctx!.pointee.nb_streams > 0, let stream = ctx!.pointee.streams[0] else {
-                throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "\(formatName) input has no stream")
-            }
-            timeBase = Rational(stream.pointee.time_base.num, stream.pointee.time_base.den)
-            decoder = try AudioDecoder(copying: stream.pointee.codecpar, timeBase: timeBase)
-        } catch {
-            av_packet_free(&pkt)
-            avformat_close_input(&ctx)
-            throw error
+        input = try InputContext(url: device ?? "default", format: format, options: options,
+                                 name: "\(formatName):\(device ?? "default")")
+        let ctx = input.pointer
+        guard ctx.pointee.nb_streams > 0, let stream = ctx.pointee.streams[0] else {
+            throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "\(formatName) input has no stream")
         }
-        self.context = ctx
-        self.packet = pkt!
-    }
-
-    deinit {
-        avformat_close_input(&context)
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        timeBase = Rational(stream.pointee.time_base.num, stream.pointee.time_base.den)
+        decoder = try AudioDecoder(copying: stream.pointee.codecpar, timeBase: timeBase)
+        packet = try PacketOwner()
     }
 
     /// The next packet of the device's stream, its pts (libavdevice's estimate of when its first
@@ -58,7 +39,8 @@ final class AudioDeviceInput {
     /// The corresponding C function is `av_read_frame`.
     func read() throws(FFmpegError) -> EncodedPacket {
         while true {
-            let r = av_read_frame(context, packet)
+            let packet = self.packet.pointer
+            let r = av_read_frame(input.pointer, packet)
             if r == FFmpegError.again { continue }  // only a non-blocking input says so; these block
             if r < 0 { throw FFmpegError(code: r, operation: "av_read_frame(\(formatName))") }
             defer { av_packet_unref(packet) }
@@ -71,7 +53,7 @@ final class AudioDeviceInput {
     }
 
     private var formatName: String {
-        context.map { String(cString: $0.pointee.iformat.pointee.name) } ?? "device"
+        String(cString: input.pointer.pointee.iformat.pointee.name)
     }
 }
 

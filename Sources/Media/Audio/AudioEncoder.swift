@@ -7,10 +7,10 @@ import RecCore
 /// The corresponding C functions are `avcodec_alloc_context3`, `avcodec_open2`,
 /// `avcodec_send_frame`, `avcodec_receive_packet` and `avcodec_free_context`.
 final class AudioEncoder {
-    private let context: UnsafeMutablePointer<AVCodecContext>
-    private let packet: UnsafeMutablePointer<AVPacket>
+    private let context: CodecContext
+    private let packet: PacketOwner
     /// The frame samples go into on their way from the FIFO to the encoder; reused.
-    private let frame: UnsafeMutablePointer<AVFrame>
+    private let frame: FrameOwner
     let encoding: AudioEncoding
     /// What the encoder takes: its sample format (from its own list), rate and channels.
     let format: AudioFormat
@@ -36,46 +36,25 @@ final class AudioEncoder {
                               operation: "\(encoding.encoder) cannot encode \(encoding.sampleRate) Hz; use one of \(rates.map(String.init).joined(separator: ", "))")
         }
         let sampleFormat = Self.bestSampleFormat(codec, for: input)
-        var ctx: UnsafeMutablePointer<AVCodecContext>? = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
-        var packet: UnsafeMutablePointer<AVPacket>? = nil
-        var frame: UnsafeMutablePointer<AVFrame>? = nil
-        do throws(FFmpegError) {
-            let c = ctx!
-            c.pointee.sample_fmt = AVSampleFormat(rawValue: sampleFormat)
-            c.pointee.sample_rate = Int32(encoding.sampleRate)
-            try ChannelLayout.set(&c.pointee.ch_layout, channels: encoding.channels)
-            c.pointee.time_base = AVRational(num: 1, den: Int32(encoding.sampleRate))
-            if let bitrate = encoding.bitrate { c.pointee.bit_rate = Int64(bitrate) }
-            c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
-            try check(avcodec_open2(c, codec, nil), "avcodec_open2(\(encoding.encoder), \(encoding.sampleRate) Hz, \(encoding.channels) ch)")
-            packet = try allocated(av_packet_alloc(), "av_packet_alloc")
-            frame = try allocated(av_frame_alloc(), "av_frame_alloc")
-            self.parameters = try CodecParameters(context: c)
-        } catch {
-            av_frame_free(&frame)
-            av_packet_free(&packet)
-            avcodec_free_context(&ctx)
-            throw error
-        }
-        self.context = ctx!
-        self.packet = packet!
-        self.frame = frame!
+        context = try CodecContext(codec)
+        let c = context.pointer
+        c.pointee.sample_fmt = AVSampleFormat(rawValue: sampleFormat)
+        c.pointee.sample_rate = Int32(encoding.sampleRate)
+        try ChannelLayout.set(&c.pointee.ch_layout, channels: encoding.channels)
+        c.pointee.time_base = AVRational(num: 1, den: Int32(encoding.sampleRate))
+        if let bitrate = encoding.bitrate { c.pointee.bit_rate = Int64(bitrate) }
+        c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+        try context.open(name: "\(encoding.encoder), \(encoding.sampleRate) Hz, \(encoding.channels) ch")
+        packet = try PacketOwner()
+        frame = try FrameOwner()
+        parameters = try CodecParameters(context: c)
         self.encoding = encoding
         self.format = AudioFormat(sampleFormat: sampleFormat, sampleRate: encoding.sampleRate, channels: encoding.channels)
         let variable = codec.pointee.capabilities & AV_CODEC_CAP_VARIABLE_FRAME_SIZE != 0
-        self.frameSize = variable || ctx!.pointee.frame_size <= 0 ? 1024 : Int(ctx!.pointee.frame_size)
+        self.frameSize = variable || c.pointee.frame_size <= 0 ? 1024 : Int(c.pointee.frame_size)
     }
 
-    deinit {
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
-        var c: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&c)
-    }
-
-    var timeBase: Rational { Rational(context.pointee.time_base) }
+    var timeBase: Rational { Rational(context.pointer.pointee.time_base) }
 
     /// The sample format to encode input of format `input` in: that one if the encoder takes it,
     /// else its packed or planar twin, else the one with the most bits (flac's s32 for float
@@ -110,40 +89,40 @@ final class AudioEncoder {
     /// as the encoder needs. The corresponding C functions are `av_frame_make_writable`,
     /// `av_audio_fifo_read` and `avcodec_send_frame`.
     func send(from fifo: AudioFIFO, count: Int, pts: Int64) throws(FFmpegError) {
+        let frame = self.frame.pointer
         if frame.pointee.nb_samples != Int32(count) || frame.pointee.buf.0 == nil {
             av_frame_unref(frame)
             frame.pointee.format = format.sampleFormat
             frame.pointee.sample_rate = Int32(format.sampleRate)
             frame.pointee.nb_samples = Int32(count)
-            try check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointee.ch_layout), "av_channel_layout_copy")
+            try check(av_channel_layout_copy(&frame.pointee.ch_layout, &context.pointer.pointee.ch_layout), "av_channel_layout_copy")
             try check(av_frame_get_buffer(frame, 0), "av_frame_get_buffer(audio)")
         } else {
             try check(av_frame_make_writable(frame), "av_frame_make_writable")
         }
         try fifo.read(into: frame, count: count)
         frame.pointee.pts = pts
-        try check(avcodec_send_frame(context, frame), "avcodec_send_frame(\(encoding.encoder))")
+        try check(avcodec_send_frame(context.pointer, frame), "avcodec_send_frame(\(encoding.encoder))")
     }
 
     /// Starts draining: the encoder gives what it still holds, then `.endOfStream`.
     func sendEnd() throws(FFmpegError) {
-        try check(avcodec_send_frame(context, nil), "avcodec_send_frame(\(encoding.encoder), end)")
+        try check(avcodec_send_frame(context.pointer, nil), "avcodec_send_frame(\(encoding.encoder), end)")
     }
 
     /// The next packet, stamped in the encoder's time base, as stream 1 of the session (video is
-    /// 0), with its side data (libopus's `AV_PKT_DATA_SKIP_SAMPLES` on the last packet, flac's
-    /// final `AV_PKT_DATA_NEW_EXTRADATA`). Every audio packet is a keyframe; `captureTime` is its
-    /// pts. The corresponding C function is `avcodec_receive_packet`.
+    /// 0), holding the encoder's buffer and side data by reference (`PacketReference`: libopus's
+    /// `AV_PKT_DATA_SKIP_SAMPLES` on the last packet, flac's final `AV_PKT_DATA_NEW_EXTRADATA`).
+    /// Every audio packet is a keyframe; `captureTime` is its pts. The corresponding C function is
+    /// `avcodec_receive_packet`.
     func receive() throws(FFmpegError) -> Received<EncodedPacket> {
-        let r = avcodec_receive_packet(context, packet)
+        let r = avcodec_receive_packet(context.pointer, packet.pointer)
         if r == FFmpegError.again { return .needsInput }
         if r == FFmpegError.eof { return .endOfStream }
         try check(r, "avcodec_receive_packet(\(encoding.encoder))")
-        defer { av_packet_unref(packet) }
-        var out = EncodedPacket(avPacket: packet, timeBase: timeBase, streamIndex: 1)
+        var out = try EncodedPacket(taking: packet.pointer, timeBase: timeBase, streamIndex: 1)
         out.isKeyframe = true
         out.captureTime = out.presentationTime
-        out.sideData = PacketSideData.copied(from: packet)
         return .output(out)
     }
 }

@@ -4,8 +4,9 @@ import RecCore
 /// One run of raw samples with the session time its first sample was captured at: the unit an
 /// `AudioSource` delivers. Owns exactly one `AVFrame`; one thread at a time (the audio thread).
 public final class AudioFrame {
-    /// The owned frame. Borrow it for the length of a call; never keep it.
-    public let pointer: UnsafeMutablePointer<AVFrame>
+    private let frame: FrameOwner
+    /// The owned frame, within the package only. Borrow it for the length of a call; never keep it.
+    package var pointer: UnsafeMutablePointer<AVFrame> { frame.pointer }
     /// When the first sample was captured, on the session timeline (0 = the first video frame),
     /// as the source observed it (device clock mapped onto CLOCK_MONOTONIC; jitter included).
     public var time: Timestamp
@@ -14,30 +15,21 @@ public final class AudioFrame {
     /// The corresponding C functions are `av_frame_alloc`, `av_channel_layout_default` and
     /// `av_frame_get_buffer`.
     public init(format: AudioFormat, samples: Int, time: Timestamp = .zero) throws(FFmpegError) {
-        let frame = try allocated(av_frame_alloc(), "av_frame_alloc")
-        frame.pointee.format = format.sampleFormat
-        frame.pointee.sample_rate = Int32(format.sampleRate)
-        frame.pointee.nb_samples = Int32(samples)
-        av_channel_layout_default(&frame.pointee.ch_layout, Int32(format.channels))
-        let result = av_frame_get_buffer(frame, 0)
-        if result < 0 {
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&f)
-            throw FFmpegError(code: result, operation: "av_frame_get_buffer(audio)")
-        }
-        self.pointer = frame
+        let frame = try FrameOwner()
+        let f = frame.pointer
+        f.pointee.format = format.sampleFormat
+        f.pointee.sample_rate = Int32(format.sampleRate)
+        f.pointee.nb_samples = Int32(samples)
+        av_channel_layout_default(&f.pointee.ch_layout, Int32(format.channels))
+        try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer(audio)")
+        self.frame = frame
         self.time = time
     }
 
-    /// Takes ownership of a frame FFmpeg gave us (from a decoder).
-    public init(taking frame: UnsafeMutablePointer<AVFrame>, time: Timestamp) {
-        self.pointer = frame
+    /// Takes over a frame FFmpeg gave us (from a decoder).
+    package init(owning frame: consuming FrameOwner, time: Timestamp) {
+        self.frame = frame
         self.time = time
-    }
-
-    deinit {
-        var f: UnsafeMutablePointer<AVFrame>? = pointer
-        av_frame_free(&f)
     }
 
     public var sampleCount: Int { Int(pointer.pointee.nb_samples) }

@@ -24,20 +24,17 @@ enum DecoderSteps {
         return true
     }
 
-    /// The next decoded frame, owned by the caller, its `pts` set to the best-effort timestamp.
-    /// The corresponding C function is `avcodec_receive_frame`.
-    static func receive(_ context: UnsafeMutablePointer<AVCodecContext>,
-                        operation: String) throws(FFmpegError) -> Received<UnsafeMutablePointer<AVFrame>> {
-        let frame = try allocated(av_frame_alloc(), "av_frame_alloc")
-        let r = avcodec_receive_frame(context, frame)
-        if r < 0 {
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&f)
-            if r == FFmpegError.again { return .needsInput }
-            if r == FFmpegError.eof { return .endOfStream }
-            try check(r, operation)
-        }
-        frame.pointee.pts = frame.pointee.best_effort_timestamp
-        return .output(frame)
+    /// The next decoded frame, its `pts` set to the best-effort timestamp, handed to `make` (which
+    /// wraps it in the frame type its decoder gives). The corresponding C function is
+    /// `avcodec_receive_frame`.
+    static func receive<T>(_ context: UnsafeMutablePointer<AVCodecContext>, operation: String,
+                           make: (consuming FrameOwner) -> T) throws(FFmpegError) -> Received<T> {
+        let frame = try FrameOwner()
+        let r = avcodec_receive_frame(context, frame.pointer)
+        if r == FFmpegError.again { return .needsInput }
+        if r == FFmpegError.eof { return .endOfStream }
+        try check(r, operation)
+        frame.pointer.pointee.pts = frame.pointer.pointee.best_effort_timestamp
+        return .output(make(frame))
     }
 }

@@ -34,7 +34,7 @@ extension EncoderSettings {
         }
         if let speed { out.append(("preset", speed)) }
         if let tune { out.append(("tune", tune)) }
-        for key in options.keys.sorted() { out.append((key, options[key]!)) }
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) { out.append((key, value)) }
         return out
     }
 }

@@ -12,40 +12,42 @@ public final class HardwareFrames {
     /// Kept so the device outlives the frames context built on it.
     public let device: HardwareDevice
     /// The frame uploads go into, reused: unreferenced after each `send`.
-    private let upload: UnsafeMutablePointer<AVFrame>
+    private let upload: FrameOwner
 
     public init(device: HardwareDevice, width: Int, height: Int, softwareFormat: PixelFormat,
                 poolSize: Int32 = 20) throws(FFmpegError) {
         var ref: UnsafeMutablePointer<AVBufferRef>? = try allocated(av_hwframe_ctx_alloc(device.reference), "av_hwframe_ctx_alloc")
-        var frame: UnsafeMutablePointer<AVFrame>? = nil
         do throws(FFmpegError) {
-            let frames = UnsafeMutableRawPointer(ref!.pointee.data!).assumingMemoryBound(to: AVHWFramesContext.self)
+            let frames = try Self.framesContext(allocated(ref, "av_hwframe_ctx_alloc"))
             frames.pointee.format = device.api == .cuda ? AV_PIX_FMT_CUDA : AV_PIX_FMT_VAAPI
             frames.pointee.sw_format = softwareFormat.av
             frames.pointee.width = Int32(width)
             frames.pointee.height = Int32(height)
             frames.pointee.initial_pool_size = poolSize
             try check(av_hwframe_ctx_init(ref), "av_hwframe_ctx_init(\(softwareFormat.name) \(width)x\(height))")
-            frame = try allocated(av_frame_alloc(), "av_frame_alloc")
+            self.upload = try FrameOwner()
+            self.reference = try allocated(ref, "av_hwframe_ctx_alloc")
         } catch {
             av_buffer_unref(&ref)
             throw error
         }
-        self.reference = ref!
-        self.upload = frame!
         self.device = device
     }
 
     deinit {
-        var f: UnsafeMutablePointer<AVFrame>? = upload
-        av_frame_free(&f)
         var ref: UnsafeMutablePointer<AVBufferRef>? = reference
         av_buffer_unref(&ref)
     }
 
+    /// The `AVHWFramesContext` an `AVBufferRef` from `av_hwframe_ctx_alloc` holds.
+    private static func framesContext(_ ref: UnsafeMutablePointer<AVBufferRef>) throws(FFmpegError) -> UnsafeMutablePointer<AVHWFramesContext> {
+        try allocated(ref.pointee.data, "av_hwframe_ctx_alloc").withMemoryRebound(to: AVHWFramesContext.self, capacity: 1) { $0 }
+    }
+
     /// The pixel format encoders see for these frames (AV_PIX_FMT_VAAPI).
     var hardwareFormat: AVPixelFormat {
-        UnsafeMutableRawPointer(reference.pointee.data!).assumingMemoryBound(to: AVHWFramesContext.self).pointee.format
+        reference.pointee.data.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: AVHWFramesContext.self).pointee.format }
+            ?? AV_PIX_FMT_NONE
     }
 
     /// Sets the codec context up for these frames: its `pix_fmt` the hardware format, and its
@@ -59,6 +61,7 @@ public final class HardwareFrames {
     /// and properties, to `body`; it is released when `body` returns.
     func uploading<R>(_ frame: UnsafePointer<AVFrame>,
                       _ body: (UnsafeMutablePointer<AVFrame>) throws(FFmpegError) -> R) throws(FFmpegError) -> R {
+        let upload = self.upload.pointer
         defer { av_frame_unref(upload) }
         try check(av_hwframe_get_buffer(reference, upload, 0), "av_hwframe_get_buffer")
         try check(av_hwframe_transfer_data(upload, frame, 0), "av_hwframe_transfer_data")

@@ -30,16 +30,16 @@ public final class Demuxer {
         case skimming
     }
 
-    private var context: UnsafeMutablePointer<AVFormatContext>?
-    private let packet: UnsafeMutablePointer<AVPacket>
-    /// The FIFO's I/O, when reading one; freed after the context (in `deinit`'s order).
+    private let format: InputContext
+    private let packet: PacketOwner
+    /// The FIFO's I/O, when reading one; the format context keeps it until it is closed.
     private let input: StreamInput?
-    /// The skimming I/O, when skimming; freed after the context.
+    /// The skimming I/O, when skimming; the format context keeps it until it is closed.
     private let skimmer: SkimmingInput?
-    /// Kept alive for the context's interrupt callback, which points at it.
-    private let interrupt: InterruptFlag?
     public let path: String
     public let streams: [Stream]
+
+    private var context: UnsafeMutablePointer<AVFormatContext> { format.pointer }
 
     /// Opens the file and reads its stream information. A FIFO is read as a live stream: opening
     /// does not wait for a writer, and stream information is read from what the writer sends.
@@ -48,61 +48,46 @@ public final class Demuxer {
     /// `interrupt_callback`) and `avformat_find_stream_info`.
     public init(path: String, interrupt: InterruptFlag? = nil, reading: Reading = .normal) throws(FFmpegError) {
         self.path = path
-        self.interrupt = interrupt
         let input = Self.isFIFO(path) ? try StreamInput(path: path, interrupt: interrupt ?? InterruptFlag()) : nil
         let skimmer = input == nil && reading == .skimming ? try SkimmingInput(path: path) : nil
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = try allocated(avformat_alloc_context(), "avformat_alloc_context")
-        if let interrupt { ctx!.pointee.interrupt_callback = interrupt.callback }
-        if let input { ctx!.pointee.pb = input.context }
-        if let skimmer { ctx!.pointee.pb = skimmer.context }
-        // On failure avformat_open_input frees the context (but not a custom pb: `input` does).
-        try check(avformat_open_input(&ctx, path, nil, nil), "avformat_open_input(\(path))")
+        let kept: [AnyObject] = [interrupt as AnyObject?, input, skimmer].compactMap { $0 }
+        format = try InputContext(url: path, keeping: kept) { ctx in
+            if let interrupt { ctx.pointee.interrupt_callback = interrupt.callback }
+            if let input { ctx.pointee.pb = input.context }
+            if let skimmer { ctx.pointee.pb = skimmer.context }
+        }
         self.input = input
         self.skimmer = skimmer
-        var pkt = av_packet_alloc()
-        var streams: [Stream] = []
-        do throws(FFmpegError) {
-            _ = try allocated(pkt, "av_packet_alloc")
-            try check(avformat_find_stream_info(ctx, nil), "avformat_find_stream_info(\(path))")
-            // Unparsed only from here: stream information still runs the parsers (H.264's field
-            // order comes from them); the flush closes them and the flag keeps them closed.
-            if reading != .normal {
-                ctx!.pointee.flags |= AVFMT_FLAG_NOPARSE
-                avformat_flush(ctx)
-            }
-            for i in 0..<Int(ctx!.pointee.nb_streams) {
-                let st = ctx!.pointee.streams[i]!
-                let tb = Rational(st.pointee.time_base)
-                let rate = st.pointee.avg_frame_rate
-                // A pixel shape only the container gives (Matroska's display size, MP4's pasp with
-                // FFV1 or MJPEG) goes into the parameters, so decoders stamp it on their frames and
-                // muxers copy it.
-                if st.pointee.codecpar.pointee.sample_aspect_ratio.num == 0 {
-                    st.pointee.codecpar.pointee.sample_aspect_ratio = av_guess_sample_aspect_ratio(ctx, st, nil)
-                }
-                streams.append(Stream(
-                    index: i,
-                    parameters: try CodecParameters(copying: st.pointee.codecpar, timeBase: tb),
-                    timeBase: tb,
-                    frameRate: rate.num > 0 && rate.den > 0 ? Rational(rate) : nil,
-                    startTime: st.pointee.start_time == CFFMPEG_NOPTS ? nil : st.pointee.start_time,
-                    duration: st.pointee.duration == CFFMPEG_NOPTS ? nil : st.pointee.duration,
-                    disposition: st.pointee.disposition))
-            }
-        } catch {
-            av_packet_free(&pkt)
-            avformat_close_input(&ctx)
-            throw error
+        packet = try PacketOwner()
+        let ctx = format.pointer
+        try check(avformat_find_stream_info(ctx, nil), "avformat_find_stream_info(\(path))")
+        // Unparsed only from here: stream information still runs the parsers (H.264's field
+        // order comes from them); the flush closes them and the flag keeps them closed.
+        if reading != .normal {
+            ctx.pointee.flags |= AVFMT_FLAG_NOPARSE
+            avformat_flush(ctx)
         }
-        self.context = ctx
-        self.packet = pkt!
+        var streams: [Stream] = []
+        for i in 0..<Int(ctx.pointee.nb_streams) {
+            guard let st = ctx.pointee.streams[i] else { continue }
+            let tb = Rational(st.pointee.time_base)
+            let rate = st.pointee.avg_frame_rate
+            // A pixel shape only the container gives (Matroska's display size, MP4's pasp with
+            // FFV1 or MJPEG) goes into the parameters, so decoders stamp it on their frames and
+            // muxers copy it.
+            if st.pointee.codecpar.pointee.sample_aspect_ratio.num == 0 {
+                st.pointee.codecpar.pointee.sample_aspect_ratio = av_guess_sample_aspect_ratio(ctx, st, nil)
+            }
+            streams.append(Stream(
+                index: i,
+                parameters: try CodecParameters(copying: st.pointee.codecpar, timeBase: tb),
+                timeBase: tb,
+                frameRate: rate.num > 0 && rate.den > 0 ? Rational(rate) : nil,
+                startTime: st.pointee.start_time == CFFMPEG_NOPTS ? nil : st.pointee.start_time,
+                duration: st.pointee.duration == CFFMPEG_NOPTS ? nil : st.pointee.duration,
+                disposition: st.pointee.disposition))
+        }
         self.streams = streams
-    }
-
-    deinit {
-        avformat_close_input(&context)
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
     }
 
     /// Whether `path` names a FIFO (after symbolic links), which is read as a live stream.
@@ -119,7 +104,7 @@ public final class Demuxer {
         guard let skimmer else { return false }
         var ranges: [(start: Int64, end: Int64)] = []
         for s in streams {
-            let st = context!.pointee.streams[s]!
+            guard let st = context.pointee.streams[s] else { return false }
             let count = avformat_index_get_entries_count(st)
             guard st.pointee.nb_frames > 0, Int64(count) >= st.pointee.nb_frames else { return false }
             for i in 0..<count {
@@ -147,11 +132,11 @@ public final class Demuxer {
     public var isStream: Bool { input != nil }
 
     /// The container's short name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
-    public var formatName: String { String(cString: context!.pointee.iformat.pointee.name) }
+    public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
 
     /// The file's duration in microseconds, if known.
     public var duration: Timestamp? {
-        let d = context!.pointee.duration
+        let d = context.pointee.duration
         return d == CFFMPEG_NOPTS ? nil : .microseconds(d)
     }
 
@@ -174,27 +159,19 @@ public final class Demuxer {
 
     private func next(payload: Bool) throws(FFmpegError) -> EncodedPacket? {
         while true {
-            let r = av_read_frame(context, packet)
+            let r = av_read_frame(context, packet.pointer)
             if r == FFmpegError.eof { return nil }
             try check(r, "av_read_frame(\(path))")
-            defer { av_packet_unref(packet) }
-            let index = Int(packet.pointee.stream_index)
+            defer { av_packet_unref(packet.pointer) }
+            let index = Int(packet.pointer.pointee.stream_index)
             guard index < streams.count else { continue }
             let tb = streams[index].timeBase
-            let p = packet.pointee
+            let p = packet.pointer.pointee
             let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
             let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
-            let key = p.flags & AV_PKT_FLAG_KEY != 0
-            var e: EncodedPacket
-            if payload {
-                let sideData = PacketSideData.copied(from: packet)
-                e = EncodedPacket(shared: try PacketReference(taking: packet), pts: pts, dts: dts, duration: p.duration,
-                                  timeBase: tb, isKeyframe: key, streamIndex: index)
-                e.sideData = sideData
-            } else {
-                e = EncodedPacket(data: [], pts: pts, dts: dts, duration: p.duration, timeBase: tb, isKeyframe: key,
-                                  streamIndex: index)
-            }
+            if payload { return try EncodedPacket(taking: packet.pointer, timeBase: tb, streamIndex: index) }
+            var e = EncodedPacket(data: [], pts: pts, dts: dts, duration: p.duration, timeBase: tb,
+                                  isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: index)
             e.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
             return e
         }

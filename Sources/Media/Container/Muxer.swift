@@ -10,81 +10,68 @@ import RecCore
 /// A muxer dropped without `finish()` closes its file as it stands (no trailer): that is what a
 /// crash would leave, and why recordings use formats that survive it.
 public final class Muxer {
-    private var context: UnsafeMutablePointer<AVFormatContext>?
-    private let packet: UnsafeMutablePointer<AVPacket>
+    private var output: OutputContext
+    private let packet: PacketOwner
+    private var finished = false
     public let path: String
     /// The stream time bases chosen by the muxer, by stream index.
     public private(set) var streamTimeBases: [Rational] = []
     public private(set) var bytesWritten: Int64 = 0
 
-    /// Creates the file and writes its header.
+    /// Creates the file (or connects to the server) and writes its header.
     /// - Parameters:
     ///   - container: libavformat's short name ("mp4", "matroska", "webm", "mov"); nil guesses from the path.
     ///   - options: muxer options, e.g. `["movflags": "frag_keyframe+empty_moov+default_base_moof"]`.
     ///   - dispositions: `AV_DISPOSITION_*` flags by stream (the default track, …); none if empty.
+    ///   - interrupt: set from any thread, it ends whatever call of this muxer waits on its output
+    ///     (connecting, the header, a write to a server that went silent, the trailer) with
+    ///     `FFmpegError.exit`; the owner keeps it and sets it to stop.
     /// The corresponding C functions are `avformat_alloc_output_context2`, `avformat_new_stream`,
-    /// `avio_open` and `avformat_write_header`.
+    /// `avio_open2` (with the context's `interrupt_callback`) and `avformat_write_header`.
     public init(path: String, container: String?, streams: [CodecParameters],
-                options: [String: String] = [:], dispositions: [Int32] = []) throws(FFmpegError) {
+                options: [String: String] = [:], dispositions: [Int32] = [],
+                interrupt: InterruptFlag? = nil) throws(FFmpegError) {
         self.path = path
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(avformat_alloc_output_context2(&ctx, nil, container, path), "avformat_alloc_output_context2(\(container ?? path))")
-        var pkt = av_packet_alloc()
+        var output = try OutputContext(format: container, url: path, interrupt: interrupt)
+        let c = output.pointer
+        for (n, params) in streams.enumerated() {
+            let st = try allocated(avformat_new_stream(c, nil), "avformat_new_stream")
+            if n < dispositions.count { st.pointee.disposition = dispositions[n] }
+            try check(avcodec_parameters_copy(st.pointee.codecpar, params.pointer), "avcodec_parameters_copy")
+            st.pointee.codecpar.pointee.codec_tag = 0
+            st.pointee.time_base = params.timeBase.av
+            // Matroska writes the display size from the stream's aspect ratio, not codecpar's.
+            st.pointee.sample_aspect_ratio = st.pointee.codecpar.pointee.sample_aspect_ratio
+        }
+        if output.needsIO { try output.open(url: path) }
         do throws(FFmpegError) {
-            let c = try allocated(ctx, "avformat_alloc_output_context2")
-            _ = try allocated(pkt, "av_packet_alloc")
-            for (n, params) in streams.enumerated() {
-                let st = try allocated(avformat_new_stream(c, nil), "avformat_new_stream")
-                if n < dispositions.count { st.pointee.disposition = dispositions[n] }
-                try check(avcodec_parameters_copy(st.pointee.codecpar, params.pointer), "avcodec_parameters_copy")
-                st.pointee.codecpar.pointee.codec_tag = 0
-                st.pointee.time_base = params.timeBase.av
-                // Matroska writes the display size from the stream's aspect ratio, not codecpar's.
-                st.pointee.sample_aspect_ratio = st.pointee.codecpar.pointee.sample_aspect_ratio
-            }
-            if c.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
-                try check(avio_open(&c.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open(\(path))")
-            }
             var dict: OpaquePointer? = nil
             defer { av_dict_free(&dict) }
             for (k, v) in options.sorted(by: { $0.key < $1.key }) { av_dict_set(&dict, k, v, 0) }
             try check(avformat_write_header(c, &dict), "avformat_write_header(\(path))")
         } catch {
-            if let c = ctx {
-                if c.pointee.pb != nil {
-                    avio_closep(&c.pointee.pb)
-                    unlink(path)  // created here and never got a header: nothing worth keeping
-                }
-                avformat_free_context(c)
+            if output.io == .url {
+                _ = output.closeIO()
+                unlink(path)  // created here and never got a header: nothing worth keeping
             }
-            av_packet_free(&pkt)
             throw error
         }
-        self.context = ctx
-        self.packet = pkt!
-        for i in 0..<Int(ctx!.pointee.nb_streams) {
-            streamTimeBases.append(Rational(ctx!.pointee.streams[i]!.pointee.time_base))
-        }
+        packet = try PacketOwner()
+        streamTimeBases = (0..<Int(c.pointee.nb_streams)).compactMap { c.pointee.streams[$0].map { Rational($0.pointee.time_base) } }
+        self.output = output
     }
 
-    deinit {
-        if let c = context {
-            if c.pointee.pb != nil { avio_closep(&c.pointee.pb) }
-            avformat_free_context(c)
-        }
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
-    }
+    private var context: UnsafeMutablePointer<AVFormatContext>? { finished ? nil : output.pointer }
 
-    /// Writes one packet (and its side data) to stream `packet.streamIndex`, interleaving by dts.
+    /// Writes one packet (and its side data) to stream `packet.streamIndex`, interleaving by dts:
+    /// another reference to the packet's buffer when FFmpeg made it, so no byte is copied.
     /// The corresponding C function is `av_interleaved_write_frame`.
     public func write(_ packet: EncodedPacket) throws(FFmpegError) {
         guard let c = context else { throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "write after finish") }
         let index = packet.streamIndex
         precondition(index >= 0 && index < streamTimeBases.count, "stream index \(index) out of range")
-        try packet.fill(self.packet, rescaledTo: streamTimeBases[index], streamIndex: Int32(index))
-        do { try packet.attachSideData(to: self.packet) } catch { av_packet_unref(self.packet); throw error }
-        try check(av_interleaved_write_frame(c, self.packet), "av_interleaved_write_frame(\(path))")
+        try packet.fill(self.packet.pointer, rescaledTo: streamTimeBases[index], streamIndex: Int32(index))
+        try check(av_interleaved_write_frame(c, self.packet.pointer), "av_interleaved_write_frame(\(path))")
         bytesWritten = c.pointee.pb.map { avio_tell($0) } ?? bytesWritten
     }
 
@@ -100,24 +87,22 @@ public final class Muxer {
     }
 
     /// Closes the file as it stands, without a trailer, ignoring I/O errors (after a write failed,
-    /// the caller cuts the file back to its last complete fragment). The corresponding C functions
-    /// are `avio_closep` and `avformat_free_context`.
+    /// the caller cuts the file back to its last complete fragment). The corresponding C function
+    /// is `avio_closep`; the format context is freed with the muxer.
     public func abandon() {
-        guard let c = context else { return }
-        context = nil
-        if c.pointee.pb != nil { avio_closep(&c.pointee.pb) }
-        avformat_free_context(c)
+        guard !finished else { return }
+        finished = true
+        _ = output.closeIO()
     }
 
-    /// Writes the trailer and closes the file. The corresponding C functions are `av_write_trailer`,
-    /// `avio_closep` and `avformat_free_context`.
+    /// Writes the trailer and closes the file. The corresponding C functions are `av_write_trailer`
+    /// and `avio_closep`; the format context is freed with the muxer (`avformat_free_context`).
     public func finish() throws(FFmpegError) {
         guard let c = context else { return }
-        context = nil
+        finished = true
         let trailer = av_write_trailer(c)
         bytesWritten = c.pointee.pb.map { avio_tell($0) } ?? bytesWritten
-        let closed = c.pointee.pb != nil ? avio_closep(&c.pointee.pb) : 0
-        avformat_free_context(c)
+        let closed = output.closeIO()
         try check(trailer, "av_write_trailer(\(path))")
         try check(closed, "avio_closep(\(path))")
     }

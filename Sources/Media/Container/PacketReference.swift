@@ -1,26 +1,22 @@
 import CFFmpeg
 import RecCore
 
-/// A demuxed packet kept as FFmpeg made it: its reference-counted buffer, shared by every
-/// `EncodedPacket` copy made from it. A muxer or decoder takes another reference to the same
-/// buffer (`av_packet_ref`) instead of copying the bytes, so a cut moves each payload once, from
-/// the file into the muxer's packet, however long the clip.
+/// A packet kept as FFmpeg made it (a demuxer's or an encoder's): its reference-counted buffer and
+/// side data, shared by every `EncodedPacket` copy made from it. A muxer or decoder takes another
+/// reference to the same buffer (`av_packet_ref`) instead of copying the bytes, so a packet's
+/// payload is written where FFmpeg put it, once, however many files, viewers and clips take it.
 ///
 /// `@unchecked Sendable`: the packet is never changed after `init`, and FFmpeg counts references
 /// to its buffer atomically; the last owner to let go frees it.
 final class PacketReference: SharedBytes, @unchecked Sendable {
-    let packet: UnsafeMutablePointer<AVPacket>
+    private let owner: PacketOwner
+    var packet: UnsafePointer<AVPacket> { UnsafePointer(owner.pointer) }
 
     /// Takes over `source`'s reference (and side data), leaving `source` blank. The corresponding
     /// C functions are `av_packet_alloc` and `av_packet_move_ref`.
     init(taking source: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
-        packet = try allocated(av_packet_alloc(), "av_packet_alloc")
-        av_packet_move_ref(packet, source)
-    }
-
-    deinit {
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
+        owner = try PacketOwner()
+        av_packet_move_ref(owner.pointer, source)
     }
 
     var count: Int { Int(packet.pointee.size) }
@@ -29,14 +25,61 @@ final class PacketReference: SharedBytes, @unchecked Sendable {
         try body(UnsafeRawBufferPointer(start: packet.pointee.data, count: count))
     }
 
-    /// Makes `destination` (blank) another reference to the buffer, with none of the packet's
-    /// times, flags or side data: the caller sets those from its `EncodedPacket`, which may have
-    /// changed them. The corresponding C function is `av_packet_ref`.
+    /// Makes `destination` (blank) another reference to the buffer, with the packet's side data
+    /// and none of its times or flags: the caller sets those from its `EncodedPacket`, which may
+    /// have changed them. The corresponding C function is `av_packet_ref`.
     func reference(into destination: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
         try check(av_packet_ref(destination, packet), "av_packet_ref")
-        av_packet_free_side_data(destination)
         destination.pointee.flags = 0
         destination.pointee.pos = -1
         destination.pointee.time_base = AVRational(num: 0, den: 1)
+    }
+}
+
+extension EncodedPacket {
+    /// A packet that takes over `source`'s reference (`PacketReference`), leaving it blank: no
+    /// byte is copied. A missing dts takes the pts and vice versa; the side data is listed in
+    /// `sideData` too, for the core to read and change.
+    init(taking source: UnsafeMutablePointer<AVPacket>, timeBase: Rational, streamIndex: Int) throws(FFmpegError) {
+        let p = source.pointee
+        let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
+        let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
+        let sideData = PacketSideData.copied(from: source)
+        self.init(shared: try PacketReference(taking: source), pts: pts, dts: dts, duration: p.duration,
+                  timeBase: timeBase, isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: streamIndex)
+        self.sideData = sideData
+        self.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
+    }
+
+    /// Fills a blank `AVPacket` with the bytes — another reference to the buffer FFmpeg made, or
+    /// a copy into its own reference-counted buffer for bytes made in Swift — with the side data
+    /// (`withSideData`), and the times rescaled into `target` once.
+    func fill(_ p: UnsafeMutablePointer<AVPacket>, rescaledTo target: Rational, streamIndex: Int32,
+              withSideData: Bool = true) throws(FFmpegError) {
+        if let reference = shared as? PacketReference {
+            try reference.reference(into: p)
+        } else {
+            let bytes = data
+            try check(av_new_packet(p, Int32(bytes.count)), "av_new_packet")
+            bytes.withUnsafeBufferPointer { src in
+                if let base = src.baseAddress, let dst = p.pointee.data { dst.update(from: base, count: src.count) }
+            }
+        }
+        do { try placeSideData(in: p, keep: withSideData) } catch { av_packet_unref(p); throw error }
+        let from = timeBase.av, to = target.av
+        p.pointee.pts = cffmpeg_rescale(pts, from, to)
+        p.pointee.dts = cffmpeg_rescale(dts, from, to)
+        p.pointee.duration = cffmpeg_rescale(duration, from, to)
+        p.pointee.stream_index = streamIndex
+        if isKeyframe { p.pointee.flags |= AV_PKT_FLAG_KEY }
+        if isHidden { p.pointee.flags |= AV_PKT_FLAG_DISCARD }
+    }
+
+    /// Leaves the side data a reference brought when it is still `sideData` (the usual case: no
+    /// copy beyond `av_packet_ref`'s), else replaces it with `sideData`; removes it all unless `keep`.
+    private func placeSideData(in p: UnsafeMutablePointer<AVPacket>, keep: Bool) throws(FFmpegError) {
+        if keep && PacketSideData.same(sideData, as: p) { return }
+        av_packet_free_side_data(p)
+        if keep { try attachSideData(to: p) }
     }
 }

@@ -1,4 +1,5 @@
 import CFFmpeg
+import Glibc
 import RecCore
 
 extension PacketSideData {
@@ -14,6 +15,22 @@ extension PacketSideData {
             let bytes = sd.data.map { Array(UnsafeBufferPointer(start: $0, count: Int(sd.size))) } ?? []
             return PacketSideData(kind: Int32(bitPattern: sd.type.rawValue), bytes: bytes)
         }
+    }
+
+    /// Whether `p` carries exactly `list`, in order; compared in place, nothing copied.
+    static func same(_ list: [PacketSideData], as p: UnsafePointer<AVPacket>) -> Bool {
+        guard Int(p.pointee.side_data_elems) == list.count else { return false }
+        guard let c = p.pointee.side_data else { return list.isEmpty }
+        for (i, sd) in list.enumerated() {
+            let item = c[i]
+            guard Int32(bitPattern: item.type.rawValue) == sd.kind, Int(item.size) == sd.bytes.count else { return false }
+            let equal = sd.bytes.withUnsafeBufferPointer { mine in
+                guard let base = mine.baseAddress else { return true }
+                return item.data.map { memcmp($0, base, mine.count) == 0 } ?? false
+            }
+            if !equal { return false }
+        }
+        return true
     }
 }
 

@@ -29,7 +29,7 @@ public enum Remuxer {
                 for ready in fillers[s, default: DurationFiller()].push(packet) { try muxer.write(ready) }
             }
             for s in fillers.keys.sorted() {
-                for ready in fillers[s]!.finish() { try muxer.write(ready) }
+                for ready in fillers[s, default: DurationFiller()].finish() { try muxer.write(ready) }
             }
             try muxer.finish()
         } catch {

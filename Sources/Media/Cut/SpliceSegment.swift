@@ -41,7 +41,7 @@ final class SpliceSegment {
     func finish() throws {
         try decoder.send(nil)
         try drainDecoder()
-        try encoder.send(nil)
+        try encoder.sendEnd()
         try drainEncoder()
     }
 
@@ -64,9 +64,7 @@ final class SpliceSegment {
             if scaler == nil { scaler = try Scaler(from: f.format, to: target) }
             f = try scaler!.scale(f)
         }
-        f.pointer.pointee.pts = Timestamp.rescale(pts, from: timeBase, to: encoder.timeBase)
-        f.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        try encoder.send(f.pointer)
+        try encoder.send(f, pts: Timestamp.rescale(pts, from: timeBase, to: encoder.timeBase))
         try drainEncoder()
     }
 }

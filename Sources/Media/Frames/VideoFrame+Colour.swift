@@ -24,13 +24,16 @@ extension VideoFrame {
         }
     }
 
-    /// Relabels a `yuvj*` frame as the plain format with the same layout and full range — no pixel
-    /// changes (see `ColourPolicy.plainFormats`). Only the frame's own fields change; a clone made
-    /// earlier (the snapshot slot's) keeps its own.
-    public func relabelJPEGFormat() {
-        guard let plain = PixelFormat(rawValue: pointer.pointee.format).plainForJPEG else { return }
-        pointer.pointee.format = plain.rawValue
-        pointer.pointee.color_range = AVCOL_RANGE_JPEG
+    /// The frame as the plain format with the same layout and full range, for a `yuvj*` frame — a
+    /// second frame over the same pictures (`av_frame_clone`: no pixel is copied) with those two
+    /// fields changed (see `ColourPolicy.plainFormats`) — or the frame itself for any other format.
+    /// This frame is not written to.
+    public func plainJPEGFormat() throws(FFmpegError) -> VideoFrame {
+        guard let plain = PixelFormat(rawValue: pointer.pointee.format).plainForJPEG else { return self }
+        let copy = try clone()
+        copy.pointer.pointee.format = plain.rawValue
+        copy.pointer.pointee.color_range = AVCOL_RANGE_JPEG
+        return copy
     }
 }
 

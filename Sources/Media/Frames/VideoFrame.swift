@@ -6,10 +6,13 @@ import RecCore
 /// Owns exactly one `AVFrame` (and, through it, reference-counted picture buffers). A frame has one
 /// owner at a time: the capture thread makes it, the bounded frame queue hands it over, and the
 /// encode thread consumes it. It is `@unchecked Sendable` for that hand-over only; no two threads
-/// touch one frame at once, and nothing mutates it after it is queued.
+/// touch one frame at once, and nothing writes to it after it is queued: the encode path reads it
+/// and gives the encoder and filter graph their own references (`av_frame_ref`) to stamp, and a
+/// relabelled copy (`plainJPEGFormat()`) when its format needs one.
 public final class VideoFrame: @unchecked Sendable {
-    /// The owned frame. Borrow it for the length of a call; never keep it.
-    public let pointer: UnsafeMutablePointer<AVFrame>
+    private let frame: FrameOwner
+    /// The owned frame, within the package only. Borrow it for the length of a call; never keep it.
+    package var pointer: UnsafeMutablePointer<AVFrame> { frame.pointer }
     /// When the frame was captured, on the session timeline (0 = the first frame), in microseconds.
     public var captureTime: Timestamp
     /// The source's sequence number for the frame (0, 1, 2, …; gaps are frames the source dropped).
@@ -18,31 +21,27 @@ public final class VideoFrame: @unchecked Sendable {
     /// A frame with freshly allocated, writable picture buffers.
     /// The corresponding C functions are `av_frame_alloc` and `av_frame_get_buffer`.
     public init(format: VideoFormat, captureTime: Timestamp = .zero, sequence: Int64 = 0) throws(FFmpegError) {
-        let frame = try allocated(av_frame_alloc(), "av_frame_alloc")
-        frame.pointee.width = Int32(format.width)
-        frame.pointee.height = Int32(format.height)
-        frame.pointee.format = format.pixelFormat.rawValue
-        let result = av_frame_get_buffer(frame, 0)
-        if result < 0 {
-            var f: UnsafeMutablePointer<AVFrame>? = frame
-            av_frame_free(&f)
-            throw FFmpegError(code: result, operation: "av_frame_get_buffer")
-        }
-        self.pointer = frame
+        let frame = try FrameOwner()
+        let f = frame.pointer
+        f.pointee.width = Int32(format.width)
+        f.pointee.height = Int32(format.height)
+        f.pointee.format = format.pixelFormat.rawValue
+        try check(av_frame_get_buffer(f, 0), "av_frame_get_buffer")
+        self.frame = frame
+        self.captureTime = captureTime
+        self.sequence = sequence
+    }
+
+    /// Takes over a frame FFmpeg gave us (from a decoder or filter graph).
+    package init(owning frame: consuming FrameOwner, captureTime: Timestamp, sequence: Int64) {
+        self.frame = frame
         self.captureTime = captureTime
         self.sequence = sequence
     }
 
     /// Takes ownership of a frame FFmpeg gave us (from a decoder or filter graph).
-    public init(taking frame: UnsafeMutablePointer<AVFrame>, captureTime: Timestamp, sequence: Int64) {
-        self.pointer = frame
-        self.captureTime = captureTime
-        self.sequence = sequence
-    }
-
-    deinit {
-        var f: UnsafeMutablePointer<AVFrame>? = pointer
-        av_frame_free(&f)
+    package convenience init(taking frame: UnsafeMutablePointer<AVFrame>, captureTime: Timestamp, sequence: Int64) {
+        self.init(owning: FrameOwner(taking: frame), captureTime: captureTime, sequence: sequence)
     }
 
     public var format: VideoFormat {

@@ -31,10 +31,9 @@ public enum JPEGWriter {
                                        pixelFormat: .yuvj420p, timeBase: Rational(1, 1), frameRate: Rational(1, 1),
                                        keyframeInterval: 1, rateControl: .qscale(qscale), globalHeader: false, threads: 1)
         let encoder = try VideoEncoder(settings)
-        let picture = frame.format == format ? try frame.clone() : try Scaler(from: frame.format, to: format).scale(frame)
-        picture.pointer.pointee.pts = 0
-        try encoder.send(picture.pointer)
-        try encoder.send(nil)
+        let picture = frame.format == format ? frame : try Scaler(from: frame.format, to: format).scale(frame)
+        try encoder.send(picture, pts: 0)
+        try encoder.sendEnd()
         guard case .output(let packet) = try encoder.receive() else {
             throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "mjpeg produced no picture")
         }

@@ -36,6 +36,8 @@ public final class Publisher: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let state = Mutex(Status())
     private let finished = DispatchSemaphore(value: 0)
+    /// Ends a connect or write that waits on a silent server the moment `stop()` is called.
+    private let interrupt = InterruptFlag()
     private let log: SessionLog?
 
     init(target: PublishTarget, parameters: @escaping @Sendable () -> CodecParameters?,
@@ -68,6 +70,7 @@ public final class Publisher: Sendable {
 
     func stop() {
         inbox.withLock { $0.stopped = true }
+        interrupt.set()
         wake.signal()
         _ = finished.wait(timeout: .now() + 5)
     }
@@ -112,7 +115,8 @@ public final class Publisher: Sendable {
                 var options = ["max_interleave_delta": "500000"]
                 if target.format == "rtsp" { options["rtsp_transport"] = "tcp" }
                 do {
-                    muxer = try Muxer(path: target.url, container: target.format, streams: streams, options: options)
+                    muxer = try Muxer(path: target.url, container: target.format, streams: streams, options: options,
+                                      interrupt: interrupt)
                     needKeyframe = true
                     state.withLock { $0.state = "publishing" }
                     log?.write("publishing to \(target.display)")
