@@ -27,7 +27,8 @@ import Testing
         for ext in clips {
             let clip = box.path("clip.\(ext)")
             let saved = try box.rec(["save", "--session", session, "--from", "3s", "--to", "6.5s", "-o", clip, "--force"])
-            try #require(saved.status == 0, "save .\(ext): \(saved.error) \(saved.output)")
+            let log = (try? String(contentsOfFile: box.path("run/rec/\(session)/log"), encoding: .utf8)) ?? "no log"
+            try #require(saved.status == 0, "save .\(ext): \(saved.error) \(saved.output) LOG: \(log)")
             let out = try SoundProbe.samples(in: clip, rate: Self.rate)
             let clipStart = try SoundProbe.audioStart(in: clip)
             let expected = Int(((3.0 + clipStart - srcStart) * Double(Self.rate)).rounded())
