@@ -8,9 +8,9 @@ import Testing
 
     @Test func theFirstChunkStartsAtItsObservedTime() {
         var clock = AudioClock(outputRate: 48_000, inputRate: 44_100)
-        let first = clock.place(observed: Self.at(0.25), samples: 441, position: nil)
-        #expect(first == AudioPlacement(start: 12_000))
-        let second = clock.place(observed: Self.at(0.26), samples: 441, position: 12_480)
+        let first = clock.place(observed: Self.at(0.05), samples: 441, position: nil)
+        #expect(first == AudioPlacement(start: 2_400))
+        let second = clock.place(observed: Self.at(0.06), samples: 441, position: 2_880)
         #expect(second == .asIs, "a chunk exactly where it belongs is placed as it is")
         #expect(clock.driftPPM == nil)
     }

@@ -50,6 +50,18 @@ public final class DeviceAudioSource: AudioSource {
     public var format: AudioFormat { openedFormat }
     public var isLive: Bool { true }
 
+    /// PulseAudio: a second of sound, then until steady, at most five. libavdevice's pulse input
+    /// stamps a new stream's first packets with a latency figure from before the server reported
+    /// one, so they read 0.45 to 0.72 s early and advance 1.5 times too fast for about a second
+    /// (measured against a null sink's monitor). ALSA's times are steady from the start: only
+    /// the half second of chunks `AudioSettling` judges steadiness over, at most five.
+    public var settling: ClosedRange<Double> {
+        switch backend {
+        case .pulse: 1...5
+        case .alsa: 0...5
+        }
+    }
+
     /// Always 0: libavdevice 5.1 tells its caller of no loss. Its pulse input skips a hole in
     /// the stream without a word (pulse_audio_dec.c, `pulse_read_packet`) and sets no overflow
     /// callback; its alsa input recovers from an xrun itself, only logging a warning

@@ -33,6 +33,8 @@ public final class FileAudioSource: AudioSource {
     public var description: String { "sound of \(path) (\(openedFormat.sampleRate) Hz, \(openedFormat.channels) ch)" }
     public var format: AudioFormat { openedFormat }
     public var isLive: Bool { false }
+    /// Timed by its own samples from the first.
+    public var settling: ClosedRange<Double> { 0...0 }
     /// A file loses nothing.
     public var overruns: Int { 0 }
 

@@ -48,6 +48,8 @@ public final class TestToneSource: AudioSource {
     }
     public var format: AudioFormat { .floatPlanar(rate: Self.sampleRate, channels: 2) }
     public var isLive: Bool { false }
+    /// Timed by its own samples from the first.
+    public var settling: ClosedRange<Double> { 0...0 }
     public var overruns: Int { 0 }
 
     public func start(epoch: UInt64) throws(RecError) {

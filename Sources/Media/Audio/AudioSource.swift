@@ -23,6 +23,12 @@ public protocol AudioSource: AnyObject {
     /// Whether chunks arrive in real time by themselves (a device). The stand-in tone and a file
     /// are paced by the audio thread to the session clock, as the capture loop paces pictures.
     var isLive: Bool { get }
+    /// How much of a live source's sound (seconds, from its first chunk) comes before its
+    /// timestamps can be trusted: at least the lower bound, then until they advance with the
+    /// samples, at most the upper (RecCore's `AudioSettling`). The chunks read meanwhile are kept
+    /// and timed back from the first trusted one. `0...0` for a source whose times are right from
+    /// its first chunk (the stand-in tone, a file).
+    var settling: ClosedRange<Double> { get }
     /// Stops and releases the device or file; safe to call more than once.
     func stop()
 }

@@ -68,7 +68,8 @@ public struct AudioClock: Sendable {
     /// (output samples since session time 0, what the resampler holds included), nil while
     /// nothing has been placed. Then the chunk starts the timeline at its observed time: the
     /// placement's `start` is the pipeline's first pts, and sound before session time 0 is
-    /// dropped (a chunk entirely before it is dropped whole, and the next one starts instead).
+    /// dropped (a chunk entirely before it is dropped whole, and the next one starts instead);
+    /// a chunk later than a gap after session time 0 starts it at 0 with silence before it.
     /// A zero-length chunk changes nothing.
     public mutating func place(observed: Timestamp, samples: Int, position: Int64?) -> AudioPlacement {
         guard samples > 0 else { return .asIs }
@@ -105,7 +106,10 @@ public struct AudioClock: Sendable {
         return corrected(index: index, samples: samples, position: position)
     }
 
-    /// The first chunk: the line starts at its observation and the timeline at its time.
+    /// The first chunk: the line starts at its observation and the timeline at its time, or at
+    /// session time 0 with silence up to the chunk when the sound starts later than a gap
+    /// (`hardLimit`): the sound then covers the pictures from the first, and what is missing is
+    /// counted as a gap like any other.
     private mutating func begin(at time: Double, samples: Int) -> AudioPlacement {
         let early = time < 0 ? min(samples, Self.int((-time * Double(inputRate) / 1e6).rounded(.up))) : 0
         guard early < samples else { return AudioPlacement(drop: samples) }
@@ -116,7 +120,10 @@ public struct AudioClock: Sendable {
         fit.add(x: 0, y: time)
         next = Int64(samples)
         started = true
-        return AudioPlacement(drop: early, start: max(0, Self.int64(target(Int64(early)))))
+        let start = max(0, Self.int64(target(Int64(early))))
+        guard Double(start) > hardLimit(samples) * Double(outputRate) else { return AudioPlacement(drop: early, start: start) }
+        noteGap(Self.int(Double(start)))
+        return AudioPlacement(silence: Self.int(Double(start)), drop: early, start: 0)
     }
 
     /// Silence or a drop for an error beyond the threshold, then compensation for the rest.

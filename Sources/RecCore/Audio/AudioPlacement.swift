@@ -20,7 +20,8 @@ public struct AudioPlacement: Sendable, Equatable {
     /// Set only on the placement that starts the timeline (the first chunk placed): the output
     /// sample, counted from session time 0 at the output rate, at which the chunk's first kept
     /// sample goes. It is the pipeline's first pts (time base 1/output rate) and never negative:
-    /// sound from before the first picture is left out with `drop`. nil on every other placement.
+    /// sound from before the first picture is left out with `drop`, and sound that starts more than a
+    /// gap after it starts at 0 behind `silence`. nil on every other placement.
     public var start: Int64?
 
     public init(silence: Int = 0, drop: Int = 0, compensation: Int = 0, compensationDistance: Int = 0,

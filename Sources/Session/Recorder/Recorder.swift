@@ -108,6 +108,7 @@ public final class Recorder: Sendable {
     public func requestStop() {
         stopRequested.store(true, ordering: .releasing)
         sourceInterrupt?.set()
+        sound?.wake()
     }
 
     /// Blocks until the recording has ended (stop requested, a limit reached, the source ended or
@@ -204,6 +205,9 @@ public final class Recorder: Sendable {
             sound?.end(at: lastTime.map { Timestamp(seconds: $0.seconds + frame) } ?? .zero)
         }
         do throws(RecError) {
+            // A sound server can take a second or more to send a new stream's first chunk: the
+            // pictures start once it has, so the sound covers them from the first.
+            sound?.waitUntilFlowing(seconds: configuration.startTimeout / 2) { stopRequested.load(ordering: .acquiring) }
             try source.start()
             let compressed = try compressedSource(source)
             if compressed == nil, source.format.pictureBytes > 0 {

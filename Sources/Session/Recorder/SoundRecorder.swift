@@ -13,29 +13,20 @@ import Synchronization
 /// audio thread: source.nextChunk → (pace a stand-in/file to the session clock) → AudioClock.place
 ///               → AudioPipeline.encode (silence for gaps, drift compensation, AAC/Opus/FLAC) → inbox
 /// ```
-/// It starts once the first picture is captured (`begin(epoch:)`: that instant is session time 0
-/// on CLOCK_MONOTONIC), so sound and pictures share one timeline; sound captured before it is
-/// left out. Nothing here ever waits for the pictures, except a stand-in or file source with
-/// `--pace off`, which is held to the newest captured picture so both advance together.
+/// A device opens at once and the pictures wait for its first chunk (`waitUntilFlowing`), since a
+/// sound server can take a second or more to send one: the first picture, session time 0 on
+/// CLOCK_MONOTONIC (`begin(epoch:)`), then always has sound under it, and sound captured before
+/// it is left out. A stand-in or file source starts at session time 0. Nothing here waits for the
+/// pictures, except a stand-in or file source with `--pace off`, which is held to the newest
+/// captured picture so both advance together. The threads share `SoundSignals`: every wait is on
+/// its condition, and a stop wakes it at once.
 final class SoundRecorder: Sendable {
     let inbox = SoundInbox()
     let stats = Mutex(SoundStats())
     let encoding: AudioEncoding
     private let pace: RecorderConfiguration.Pace
     private let policy: AudioClock.Policy
-    private let opened = Mutex<Result<CodecParameters, RecError>?>(nil)
-    private let openedSignal = DispatchSemaphore(value: 0)
-    private let epoch = Mutex<UInt64?>(nil)
-    private let epochSignal = DispatchSemaphore(value: 0)
-    private let stopRequested = Atomic<Bool>(false)
-    /// Microseconds of the newest picture captured (for `--pace off`).
-    private let pictures = Atomic<Int64>(.min)
-    /// Microseconds of the end of the last picture, once capture has ended: sound goes on up to
-    /// there and stops (`.max` while capturing).
-    private let endOfPictures = Atomic<Int64>(.max)
-    private let done = DispatchSemaphore(value: 0)
-    /// Microseconds of the end of the newest sound encoded (`.max` once the thread has ended).
-    private let progress = Atomic<Int64>(.min)
+    private let signals: SoundSignals
     /// With `--pace off`, how far the pictures may run ahead of the sound.
     static let unpacedLead: Int64 = 500_000
 
@@ -43,6 +34,7 @@ final class SoundRecorder: Sendable {
         self.encoding = encoding
         self.pace = pace
         self.policy = corrects ? .standard : .uncorrected
+        signals = SoundSignals(.init(flowing: !source.isLive))
         stats.withLock {
             $0.device = source.description
             $0.sampleRate = encoding.sampleRate
@@ -61,101 +53,116 @@ final class SoundRecorder: Sendable {
 
     /// On the capture thread, at the first picture: session time 0 is `epoch` (CLOCK_MONOTONIC ns).
     func begin(epoch value: UInt64) {
-        let first = epoch.withLock { e -> Bool in
-            defer { if e == nil { e = value } }
-            return e == nil
-        }
-        if first { epochSignal.signal() }
+        signals.update { if $0.epoch == nil { $0.epoch = value } }
     }
 
     /// On the capture thread, after each picture.
     func captured(upTo time: Timestamp) {
-        pictures.store(time.rescaled(to: .microseconds).value, ordering: .releasing)
+        let micros = time.rescaled(to: .microseconds).value
+        // Only a source held to the pictures waits for them.
+        signals.update(wakes: pace == .off) { $0.pictures = micros }
+    }
+
+    /// On the capture thread, before the source starts: waits (at most `seconds`) until the
+    /// sound source delivers, so the first picture has sound under it. Returns at once for a
+    /// stand-in or file, or when the sound has failed or `stopping()` (after `wake()`).
+    func waitUntilFlowing(seconds: Double, stopping: () -> Bool) {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        signals.wait(deadline: deadline, interrupted: stopping) { $0.flowing || $0.stopRequested }
     }
 
     /// The sound stream's parameters, once the source and encoder are open (for the file's
     /// header); the source's error if they could not be opened.
     func parameters(waitingUpTo seconds: Double) throws(RecError) -> CodecParameters {
-        if openedSignal.wait(timeout: .now() + seconds) == .timedOut {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)
+        signals.wait(deadline: deadline) { $0.opened != nil }
+        guard let opened = signals.read({ $0.opened }) else {
             throw .runtime("the sound source did not open within \(Int(seconds)) s; check it with 'rec devices', or record without --audio")
         }
-        openedSignal.signal()
-        return try opened.withLock { $0! }.get()
+        return try opened.get()
     }
 
     /// On the capture thread with `--pace off`: waits while the pictures are more than
     /// `unpacedLead` ahead of the sound (a file or the stand-in encodes faster than AAC), so both
-    /// advance together; returns at once when the sound has ended or `stopping()`.
+    /// advance together; returns when the sound has caught up or ended, or at once when
+    /// `stopping()` (after `wake()`).
     func waitForSound(before time: Timestamp, stopping: () -> Bool) {
         let due = time.rescaled(to: .microseconds).value - Self.unpacedLead
-        while progress.load(ordering: .acquiring) < due, !stopping(), !isStopping {
-            var ts = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-            nanosleep(&ts, nil)
-        }
+        signals.wait(interrupted: stopping) { $0.progress >= due || $0.stopRequested }
+    }
+
+    /// Wakes the capture thread's waits (`waitUntilFlowing`, `waitForSound`) to check their
+    /// `stopping` again: call after the recording's stop flag is set.
+    func wake() {
+        signals.wake()
     }
 
     /// On the capture thread, when capture ends: record sound up to `time`, then stop.
     func end(at time: Timestamp) {
-        endOfPictures.store(time.rescaled(to: .microseconds).value, ordering: .releasing)
-        epochSignal.signal()
+        let micros = time.rescaled(to: .microseconds).value
+        signals.update { $0.endOfPictures = micros }
     }
 
     /// Stops at once (the recording failed, or the sound did not finish in time).
     func requestStop() {
-        stopRequested.store(true, ordering: .releasing)
-        epochSignal.signal()
+        signals.update { $0.stopRequested = true }
     }
 
-    var isStopping: Bool { stopRequested.load(ordering: .acquiring) }
+    var isStopping: Bool { signals.read { $0.stopRequested } }
 
     func waitUntilFinished() {
-        done.wait()
-        done.signal()
+        signals.wait { $0.finished }
     }
 
     /// Waits at most `seconds`; false if the audio thread is still running (a device that stopped
     /// answering holds it in a read nothing can interrupt).
     func waitUntilFinished(seconds: Double) -> Bool {
-        if done.wait(timeout: .now() + seconds) == .timedOut { return false }
-        done.signal()
-        return true
+        signals.wait(deadline: DispatchTime.now().uptimeNanoseconds + UInt64(max(0, seconds) * 1e9)) { $0.finished }
     }
 
     // MARK: - The audio thread
 
     private func run(_ source: AudioSource) {
         defer {
-            progress.store(.max, ordering: .releasing)
             source.stop()
             inbox.close()
-            if opened.withLock({ $0 == nil }) { publish(.failure(.runtime("the recording stopped before its sound opened"))) }
-            done.signal()
+            signals.update {
+                $0.progress = .max
+                $0.flowing = true
+                if $0.opened == nil { $0.opened = .failure(.runtime("the recording stopped before its sound opened")) }
+                $0.finished = true
+            }
         }
-        // A device opens at once (its first second of timestamps is unreliable, see below); a
+        // A device opens at once (its first second of timestamps is unreliable, see `settle`); a
         // stand-in or file, timed by its own samples, once session time 0 is known.
         let opening = DispatchTime.now().uptimeNanoseconds
         if !source.isLive {
-            epochSignal.wait()
-            guard epoch.withLock({ $0 }) != nil, !isStopping else { return }
+            signals.wait { $0.epoch != nil || $0.endOfPictures != .max || $0.stopRequested }
+            guard signals.read({ $0.epoch != nil && !$0.stopRequested }) else { return }
         }
         let pipeline: AudioPipeline
         do throws(RecError) {
-            try source.start(epoch: source.isLive ? opening : (epoch.withLock { $0 } ?? opening))
+            try source.start(epoch: source.isLive ? opening : (signals.read { $0.epoch } ?? opening))
             stats.withLock { $0.inputFormat = source.format.description }
             do {
                 pipeline = try AudioPipeline(encoding: encoding, input: source.format)
             } catch {
                 throw RecError.runtime("cannot open the \(encoding.encoder) encoder for \(source.format)", cause: error.description)
             }
-            publish(.success(pipeline.parameters))
+            let parameters = pipeline.parameters
+            signals.update { $0.opened = .success(parameters) }
         } catch {
-            publish(.failure(error))
+            signals.update { $0.opened = .failure(error) }
             return
         }
         guard let settled = settle(source, opened: opening) else { return }
-        let shift = settled.shift
-        var backlog = settled.backlog
-        let epoch = epoch.withLock { $0 } ?? opening
+        encode(source, pipeline: pipeline, shift: settled.shift, backlog: settled.backlog)
+    }
+
+    /// Places and encodes the chunks, the backlog first, until the pictures' end or a stop.
+    private func encode(_ source: AudioSource, pipeline: AudioPipeline, shift: Int64, backlog: [AudioFrame]) {
+        var backlog = backlog[...]
+        let epoch = signals.read { $0.epoch } ?? 0
         var clock = AudioClock(outputRate: encoding.sampleRate, inputRate: source.format.sampleRate, policy: policy)
         var level = AudioLevel()
         var started = false
@@ -167,11 +174,14 @@ final class SoundRecorder: Sendable {
             while !isStopping {
                 guard let chunk = backlog.isEmpty ? try source.nextChunk() : backlog.removeFirst() else { break }
                 chunk.time = Timestamp.microseconds(chunk.time.rescaled(to: .microseconds).value - shift)
-                if chunk.time.rescaled(to: .microseconds).value >= endOfPictures.load(ordering: .acquiring) { break }
+                let begins = chunk.time.rescaled(to: .microseconds).value
                 // The sound is known to be empty up to this chunk (a file whose sound starts late
                 // or has a gap): the pictures need not wait for it, or each would wait for the other.
-                let begins = chunk.time.rescaled(to: .microseconds).value
-                if progress.load(ordering: .acquiring) < begins { progress.store(begins, ordering: .releasing) }
+                let ended = signals.update { s -> Bool in
+                    if s.progress < begins { s.progress = begins }
+                    return begins >= s.endOfPictures
+                }
+                if ended { break }
                 if !source.isLive, !wait(for: chunk.time, epoch: epoch) { break }
                 // Sound from before the first picture is not part of the session.
                 if chunk.time.seconds + chunk.duration.seconds <= 0 { continue }
@@ -179,7 +189,7 @@ final class SoundRecorder: Sendable {
                                             position: started ? pipeline.position : nil)
                 if !started {
                     // The first placement says where the timeline starts (sound before the first
-                    // picture is dropped from the chunk).
+                    // picture is dropped from the chunk; a late start is silence from 0).
                     pipeline.start(at: placement.start ?? 0)
                     started = true
                 }
@@ -198,8 +208,8 @@ final class SoundRecorder: Sendable {
                     $0.peakDBFS = level.peakDBFS
                     $0.lastTime = chunk.time
                 }
-                progress.store((chunk.time.rescaled(to: .microseconds).value + chunk.duration.rescaled(to: .microseconds).value),
-                               ordering: .releasing)
+                let end = begins + chunk.duration.rescaled(to: .microseconds).value
+                signals.update { $0.progress = max($0.progress, end) }
             }
             do { try pipeline.finish(emit: emit) } catch { throw error.recError("finishing the sound failed") }
         } catch {
@@ -209,91 +219,54 @@ final class SoundRecorder: Sendable {
         }
     }
 
-    /// libavdevice's PulseAudio input stamps a new stream's first packets with a latency figure
-    /// from before the server has reported one, so they read up to 0.72 s early and advance 1.5
-    /// times too fast for one to three seconds, while the samples themselves arrive complete and in
-    /// real time (measured against a null sink's monitor, whose first chunk took 1.9 s). A device
-    /// is therefore opened as soon as the recording starts and read until session time 0 is known
-    /// and its timestamps have settled (`SettlingWindow`); the chunks read meanwhile are kept and
-    /// timed back from the first settled one by their lengths (no sample is lost between them),
-    /// so the sound still starts with the pictures. Returns the shift from the opening instant to
-    /// session time 0 (µs) and those chunks; nil if stopped first or the device ended.
+    /// A live device is read from the moment the recording starts, and its first chunk lets the
+    /// pictures start (`flowing`). Its first timestamps are unreliable (`AudioSource.settling`,
+    /// RecCore's `AudioSettling`): the chunks are kept until session time 0 is known and the
+    /// times have settled, then timed back from the first settled one by their lengths (no sample
+    /// is lost between them), so the sound starts with the pictures. Returns the shift from the
+    /// opening instant to session time 0 (µs) and those chunks; nil if stopped first or the
+    /// device ended.
     private func settle(_ source: AudioSource, opened: UInt64) -> (shift: Int64, backlog: [AudioFrame])? {
         guard source.isLive else { return (0, []) }
-        var steady = SettlingWindow()
+        var settling = AudioSettling(bounds: source.settling)
         var backlog: [AudioFrame] = []
         while !isStopping {
-            let known = epoch.withLock { $0 }
-            if known == nil && endOfPictures.load(ordering: .acquiring) != .max { return nil }
-            let waited = DispatchTime.now().uptimeNanoseconds - opened
-            let least = (source as? DeviceAudioSource)?.backend == .pulse ? Self.deviceSettling.lowerBound : 0
-            if let known, waited >= least, steady.isSteady || waited >= Self.deviceSettling.upperBound {
-                // Each earlier chunk ends where the next begins.
-                for i in backlog.indices.dropLast().reversed() {
-                    let next = backlog[i + 1].time.rescaled(to: .microseconds).value
-                    backlog[i].time = .microseconds(next - backlog[i].duration.rescaled(to: .microseconds).value)
-                }
-                // Sound read before session time 0 is of no use (the clock drops it): at most the
-                // last 1000 chunks are kept.
-                return ((Int64(known) - Int64(opened)) / 1000, backlog)
-            }
+            if signals.read({ $0.epoch == nil && $0.endOfPictures != .max }) { return nil }
+            let chunk: AudioFrame
             do throws(RecError) {
-                guard let chunk = try source.nextChunk() else { return nil }
-                steady.add(time: chunk.time.seconds, length: chunk.duration.seconds)
-                backlog.append(chunk)
-                if backlog.count > 1000 { backlog.removeFirst(backlog.count - 1000) }
+                guard let next = try source.nextChunk() else { return nil }
+                chunk = next
             } catch {
                 stats.withLock { $0.failure = "the sound from \($0.device) failed before it started: \(error.description); the recording has no sound" }
                 return nil
             }
+            if settling.delivered == 0 { signals.update { $0.flowing = true } }
+            settling.add(time: chunk.time.seconds, length: chunk.duration.seconds)
+            backlog.append(chunk)
+            // Sound read before session time 0 is of no use (the clock drops it): at most the
+            // last 1000 chunks are kept.
+            if backlog.count > 1000 { backlog.removeFirst(backlog.count - 1000) }
+            guard settling.isSettled, let known = signals.read({ $0.epoch }) else { continue }
+            let times = AudioSettling.backdated(lengths: backlog.map { $0.duration.rescaled(to: .microseconds).value },
+                                                last: chunk.time.rescaled(to: .microseconds).value)
+            for (chunk, time) in zip(backlog, times) { chunk.time = .microseconds(time) }
+            return ((Int64(known) - Int64(opened)) / 1000, backlog)
         }
         return nil
     }
 
-    /// How long a device's sound is read and left out after it opens: at least the lower bound,
-    /// and until its timestamps advance with its samples (`SettlingWindow`), at most the upper.
-    static let deviceSettling: ClosedRange<UInt64> = 1_000_000_000...5_000_000_000
-
-    private func publish(_ result: Result<CodecParameters, RecError>) {
-        opened.withLock { $0 = result }
-        openedSignal.signal()
-    }
-
-    /// Holds a chunk of the stand-in tone or a file until its time: the wall clock with
-    /// `--pace realtime`, the newest captured picture with `--pace off`. False if stopped.
+    /// Holds a chunk of the stand-in tone or a file until its time: the session clock with
+    /// `--pace realtime` (as the capture loop paces pictures), the newest captured picture with
+    /// `--pace off`. False if stopped.
     private func wait(for time: Timestamp, epoch: UInt64) -> Bool {
         let due = time.rescaled(to: .microseconds).value
-        while !isStopping {
-            switch pace {
-            case .realtime:
-                let now = Int64(DispatchTime.now().uptimeNanoseconds) - Int64(epoch)
-                if now >= due * 1000 { return true }
-                var ts = timespec(tv_sec: 0, tv_nsec: Int(min(due * 1000 - now, 20_000_000)))
-                nanosleep(&ts, nil)
-            case .off:
-                if pictures.load(ordering: .acquiring) >= due || endOfPictures.load(ordering: .acquiring) != .max { return true }
-                var ts = timespec(tv_sec: 0, tv_nsec: 1_000_000)
-                nanosleep(&ts, nil)
-            }
+        switch pace {
+        case .realtime:
+            let deadline = UInt64(max(0, Int64(epoch) + due * 1000))
+            return !signals.wait(deadline: deadline) { $0.stopRequested }
+        case .off:
+            signals.wait { $0.pictures >= due || $0.endOfPictures != .max || $0.stopRequested }
+            return !isStopping
         }
-        return false
-    }
-}
-
-/// Whether a device's timestamps have settled: over the last half second of chunks they advanced
-/// by as much as the chunks' own length, within 5 ms. (libavdevice's pulse input first stamps
-/// them 1.5 times too fast while its latency estimate converges: measured.)
-struct SettlingWindow {
-    private var chunks: [(time: Double, length: Double)] = []
-
-    mutating func add(time: Double, length: Double) {
-        chunks.append((time, length))
-        while chunks.count > 1, chunks[chunks.count - 1].time - chunks[0].time > 0.5 { chunks.removeFirst() }
-    }
-
-    var isSteady: Bool {
-        guard let first = chunks.first, let last = chunks.last, last.time - first.time >= 0.4 else { return false }
-        let played = chunks.dropLast().reduce(0) { $0 + $1.length }
-        return abs((last.time - first.time) - played) <= 0.005
     }
 }
