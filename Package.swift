@@ -39,6 +39,8 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // pidfd_open(2) through syscall(2), which Swift cannot call: waiting for a process to exit.
+        .systemLibrary(name: "CProcess"),
         .target(name: "RecCore"),
         // sd_notify (service readiness) and sd-bus (desktop notifications), over libsystemd.
         .target(name: "SystemIntegration", dependencies: ["CSystemd", "RecCore"]),
@@ -54,7 +56,7 @@ let package = Package(
         // CV4L2 declares libv4l2 but does not link it: cameras (Capture) do.
         .target(name: "Capture", dependencies: ["CV4L2", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
                 linkerSettings: [.linkedLibrary("avdevice"), .linkedLibrary("v4l2")]),
-        .target(name: "SessionControl", dependencies: ["RecCore"]),
+        .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
         .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Live", "Capture", "Encoding", "Media", "RecCore"]),

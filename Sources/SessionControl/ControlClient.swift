@@ -20,26 +20,4 @@ public enum ControlClient {
         defer { connection.close() }
         return try connection.send(command, timeout: timeout)
     }
-
-    /// Waits until session `name` answers `hello` (for `rec start`, after launching the session
-    /// process), trying every 50 ms. Fails early when `isAlive` says the process has exited, and
-    /// after `timeout` otherwise; both messages point at the session's log.
-    public static func waitForSession(_ name: String, runtime: RuntimeDirectory = .current(),
-                                      timeout: Duration = defaultTimeout,
-                                      isAlive: () -> Bool = { true }) throws(RecError) -> HelloBody {
-        let deadline = ContinuousClock.now + timeout
-        let log = (try? runtime.folder(named: name).logPath) ?? runtime.path
-        while true {
-            if case .ok(.hello(let hello))? = try? send(.hello, session: name, runtime: runtime, timeout: timeout) {
-                return hello
-            }
-            guard isAlive() else {
-                throw .runtime("session '\(name)' exited while starting; see \(log)")
-            }
-            guard ContinuousClock.now < deadline else {
-                throw .runtime("session '\(name)' did not come up within \(timeout); see \(log)")
-            }
-            usleep(50_000)
-        }
-    }
 }

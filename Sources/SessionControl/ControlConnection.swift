@@ -90,6 +90,21 @@ public final class ControlConnection {
         }
     }
 
+    /// Waits up to `timeout` for the session to close this connection (it does as it exits);
+    /// true if it did. Whatever it sends meanwhile is read and dropped.
+    public func waitForClose(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while fd >= 0 {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero, UnixSocket.waitReadable(fd, milliseconds: max(1, UnixSocket.milliseconds(left))) else { return false }
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return true }
+        }
+        return true
+    }
+
     private static func connectError(_ error: Errno, session: String, path: String) -> RecError {
         switch error.code {
         case ENOENT, ENOTDIR:

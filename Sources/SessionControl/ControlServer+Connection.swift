@@ -12,7 +12,7 @@ extension ControlServer {
                 state.slots.remove(id)
                 close(fd)
             }
-            threadEnded.signal()
+            threadEnded.pulse()
         }
         UnixSocket.setSendTimeout(fd, options.sendTimeout)
         let policy = PeerPolicy(allowedUID: options.allowedUID)

@@ -35,8 +35,10 @@ public final class ControlServer: Sendable {
     let handler: any ControlHandler
     let options: Options
     let state: Mutex<State>
-    /// Signalled by each thread as it ends, so `stop()` can wait without spinning.
-    let threadEnded = DispatchSemaphore(value: 0)
+    /// Pulsed by each thread as it ends, so `stop()` waits for the last one without a clock.
+    let threadEnded = Latch()
+    /// Released by `stop()`: wakes the accept thread's back-off when descriptors run out.
+    let stopping = Latch()
 
     struct State {
         enum Phase { case idle, listening, stopping, stopped }
@@ -118,12 +120,12 @@ public final class ControlServer: Sendable {
             return true
         }
         if wasListening { unlink(socketPath) }
-        while true {
-            let done = state.withLock { state in
+        stopping.release()
+        // Every reply being written is out when its thread ends: a `stop` reply reaches its client.
+        _ = threadEnded.wait {
+            state.withLock { state in
                 !state.accepting && state.connections.values.allSatisfy { $0.thread.map { pthread_equal($0, me) != 0 } ?? false }
             }
-            if done { break }
-            _ = threadEnded.wait(timeout: .now() + .milliseconds(200))
         }
         state.withLock { $0.phase = .stopped }
     }
@@ -151,7 +153,7 @@ public final class ControlServer: Sendable {
                 close(listenFD)
                 state.listenFD = -1
             }
-            threadEnded.signal()
+            threadEnded.pulse()
         }
         while state.withLock({ $0.phase == .listening }) {
             guard UnixSocket.waitReadable(listenFD, milliseconds: 500) else { continue }
@@ -159,7 +161,12 @@ public final class ControlServer: Sendable {
             if fd < 0 {
                 switch errno {
                 case EINTR, ECONNABORTED, EAGAIN: continue
-                case EMFILE, ENFILE, ENOBUFS, ENOMEM: usleep(50_000); continue
+                case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+                    // Out of descriptors or memory: back off until a client leaves (freeing
+                    // one) or 50 ms pass; a stop ends the wait at once.
+                    let ended = threadEnded.pulses
+                    _ = stopping.wait(until: .after(0.05)) { threadEnded.pulses != ended }
+                    continue
                 default: return
                 }
             }

@@ -70,6 +70,8 @@ final class FakeV4L2System: VideoDeviceSystem {
     var handles: [Int32: FakeHandle] = [:]
     var mappings: [UnsafeMutableRawPointer: Int] = [:]
     var calls: [String] = []
+    /// Called in each wait for an unplugged camera, after the fake clock moved.
+    var onAwaitDevices: ((Latch) -> Void)?
     var jpegs: [FrameSize: [UInt8]] = [:]
     private var nextFD: Int32 = 10
     private var jitterState: UInt32 = 12345
@@ -170,7 +172,11 @@ final class FakeV4L2System: VideoDeviceSystem {
 
     func processesHolding(_ path: String) -> [String] { faults.holders }
     func monotonicMicroseconds() -> Int64 { clock }
-    func sleep(milliseconds: Int) { clock += Int64(milliseconds) * 1_000 }
+    /// Time passes on the fake clock only; `onAwaitDevices` sees the wait (a test may block in it).
+    func awaitDevices(milliseconds: Int, stop: Latch) {
+        clock += Int64(milliseconds) * 1_000
+        onAwaitDevices?(stop)
+    }
 
     func unplug(_ camera: FakeCamera) {
         camera.present = false

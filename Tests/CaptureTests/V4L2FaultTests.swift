@@ -1,3 +1,4 @@
+import Foundation
 @testable import Capture
 import Media
 import RecCore
@@ -110,6 +111,27 @@ struct V4L2FaultTests {
         #expect(throws: RecError.self) { try camera.nextFrame() }
         let error = #expect(throws: RecError.self) { try camera.reopen(waitingUpTo: 3) }
         #expect(error?.message == "/dev/v4l/by-id/usb-Fake_HD_Pro_Webcam_C920-video-index0 did not come back within 3 s; plug it in and start again")
+        S.expectReleased(system)
+    }
+
+    @Test func aStopWakesTheWaitForAnUnpluggedCameraAtOnce() throws {
+        let system = FakeV4L2System.webcam(faults: FakeFaults(unplugAfterFrames: 1))
+        let camera = S.camera(system, "640x480", 30)
+        try camera.start()
+        _ = try camera.nextFrame()
+        #expect(throws: RecError.self) { try camera.nextFrame() }
+        var waits = 0
+        // The first wait blocks with no deadline of its own: only the stop, released from another
+        // thread while it waits, can end it.
+        system.onAwaitDevices = { stop in
+            waits += 1
+            Thread { stop.release() }.start()
+            stop.wait()
+        }
+        let start = system.monotonicMicroseconds()
+        try camera.reopen(waitingUpTo: 10, stop: Latch())
+        #expect(waits == 1, "the stop ended the first wait; the camera was not looked for again")
+        #expect(system.monotonicMicroseconds() - start == 250_000, "no deadline passed: the stop ended the wait")
         S.expectReleased(system)
     }
 

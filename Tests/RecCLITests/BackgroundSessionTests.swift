@@ -185,8 +185,9 @@ import Testing
         #expect(try box.rec(["start", "--source", "test:320x240@30", "--no-file"]).status == 0)
         let pidText = try String(contentsOfFile: box.folder + "/run/rec/default/pid", encoding: .utf8)
         let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let exit = try #require(Observe.exit(of: pid))
         kill(pid, SIGKILL)
-        for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
+        #expect(exit.wait(timeout: .seconds(10)))
         #expect(try box.rec(["status"]).status == 1)
         let restart = try box.rec(["start", "--source", "test:320x240@30", "--no-file"])
         #expect(restart.status == 0, "\(restart.error)")
@@ -205,7 +206,10 @@ import Testing
     @Test func durationStopsTheSessionByItself() throws {
         let box = try Sandbox()
         #expect(try box.rec(["start", "--source", "test:320x240@30", "--duration", "1s", "--output", "short.mp4"]).status == 0)
-        for _ in 0..<200 where try box.rec(["status"]).status == 0 { usleep(50_000) }
+        let pidText = try String(contentsOfFile: box.folder + "/run/rec/default/pid", encoding: .utf8)
+        let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let exit = try #require(Observe.exit(of: pid))
+        #expect(exit.wait(timeout: .seconds(60)), "the session ends by itself after its second")
         #expect(try box.rec(["status"]).status == 1)
         #expect(try box.stamps("short.mp4") == (0..<30).map { Optional($0) })
     }

@@ -227,7 +227,7 @@ final class ListingSystem: VideoDeviceSystem {
     }
     func processesHolding(_ path: String) -> [String] { [] }
     func monotonicMicroseconds() -> Int64 { 0 }
-    func sleep(milliseconds: Int) {}
+    func awaitDevices(milliseconds: Int, stop: Latch) {}
 
     /// Writes `text` NUL-terminated into a fixed C char array.
     static func fill<T>(_ field: inout T, _ text: String) {

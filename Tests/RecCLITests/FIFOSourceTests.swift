@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Media
+import SessionControl
 import Testing
 
 /// A FIFO given to `--source file:` is read as a live stream, and a stop ends rec promptly whether
@@ -10,6 +11,7 @@ import Testing
     final class Running {
         let process = Process()
         private let out = Pipe(), err = Pipe()
+        private var exited: ProcessExit?
 
         init(_ arguments: [String], in folder: RecFolder) throws {
             process.executableURL = RecBinary.url
@@ -19,15 +21,14 @@ import Testing
             process.standardOutput = out
             process.standardError = err
             try process.run()
+            exited = Observe.exit(of: process.processIdentifier)
         }
 
         func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
         /// Waits at most `seconds` for rec to exit; a rec still running is killed and the test fails.
         func exit(within seconds: Double) throws -> RecBinary.Result {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning {
+            if exited?.wait(timeout: .seconds(seconds)) == false {
                 kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
                 Issue.record("rec did not exit within \(seconds) s")

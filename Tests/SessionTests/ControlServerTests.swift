@@ -187,28 +187,3 @@ struct ControlServerTests {
         #expect(try running.connect().send(.hello) == .ok(.hello(HelloBody(session: "default", pid: getpid()))))
     }
 }
-
-@Suite("ControlClient.waitForSession")
-struct ControlWaitTests {
-    @Test("returns the hello of a session that comes up while waiting")
-    func comesUp() throws {
-        let temp = TempRuntime()
-        let folder = try temp.runtime.claim("late", source: "testsrc")
-        let server = ControlServer(folder: folder, handler: ClosureControlHandler { _ in .runtime("unused") })
-        defer { server.stop() }
-        Thread {
-            usleep(100_000)
-            try? server.start()
-        }.start()
-        let hello = try ControlClient.waitForSession("late", runtime: temp.runtime, timeout: .seconds(20))
-        #expect(hello == HelloBody(session: "late", pid: getpid()))
-    }
-
-    @Test("fails at once, naming the log, when the session process has exited")
-    func exited() {
-        let temp = TempRuntime()
-        #expect(throws: RecError.runtime("session 'gone' exited while starting; see \(temp.runtime.path)/gone/log")) {
-            try ControlClient.waitForSession("gone", runtime: temp.runtime, timeout: .seconds(20), isAlive: { false })
-        }
-    }
-}

@@ -1,6 +1,7 @@
 import CV4L2
 import Foundation
 import Glibc
+import RecCore
 import VideoDevices
 
 /// The real seam: libv4l2 (which converts exotic formats and works around driver quirks) for
@@ -78,5 +79,5 @@ public final class LibV4L2System: VideoDeviceSystem, Sendable {
         return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
     }
 
-    public func sleep(milliseconds: Int) { usleep(UInt32(milliseconds) * 1_000) }
+    public func awaitDevices(milliseconds: Int, stop: Latch) { stop.wait(until: .after(Double(milliseconds) / 1_000)) }
 }

@@ -34,7 +34,7 @@ extension V4L2Camera: CompressedFrameSource, ReconnectingSource, ClockedSource {
         try reopen(waitingUpTo: seconds)
     }
 
-    public func reconnect(waitingUpTo seconds: Double, stopping: () -> Bool) throws(RecError) {
-        try reopen(waitingUpTo: seconds, stopping: stopping)
+    public func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {
+        try reopen(waitingUpTo: seconds, stop: stop)
     }
 }

@@ -114,14 +114,14 @@ public final class V4L2Camera: FrameSource {
     /// /dev/v4l/by-id name when it has one, so a new /dev/videoN number does not matter) to come
     /// back, then opens it in the same mode. Transient failures of a camera that is just coming
     /// back (EBUSY, EIO, ETIMEDOUT, no permission yet) are retried until the deadline. Returns
-    /// early, closed, when `stopping()` turns true. Capture times and sequence numbers continue
-    /// from before.
-    public func reopen(waitingUpTo seconds: Double = 10, stopping: () -> Bool = { false }) throws(RecError) {
+    /// early, closed, as soon as `stop` is released, even mid-wait. Capture times and sequence
+    /// numbers continue from before.
+    public func reopen(waitingUpTo seconds: Double = 10, stop stopping: Latch = Latch()) throws(RecError) {
         stop()
         let target = info?.stablePath ?? path
         let deadline = system.monotonicMicroseconds() + Int64(seconds * 1_000_000)
         var lastFailure: RecError?
-        while !stopping() {
+        while !stopping.isReleased {
             if system.videoDeviceNodes().contains(target) || system.stableLinks().contains(where: { $0.link == target }) {
                 do throws(RecError) {
                     clock.resume()
@@ -141,7 +141,7 @@ public final class V4L2Camera: FrameSource {
                 throw lastFailure.map { CameraFault.didNotRecover(target, seconds: seconds, $0) }
                     ?? CameraFault.didNotReturn(target, seconds: seconds)
             }
-            system.sleep(milliseconds: 250)
+            system.awaitDevices(milliseconds: 250, stop: stopping)
         }
     }
 

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import RecCore
 import VideoDevices
 
 /// The system calls a V4L2 camera makes, as one small protocol (swift-system's `Syscalls.swift`
@@ -20,8 +21,9 @@ public protocol VideoDeviceSystem: DeviceControl {
     func processesHolding(_ path: String) -> [String]
     /// CLOCK_MONOTONIC now, in microseconds: the clock V4L2 timestamps use.
     func monotonicMicroseconds() -> Int64
-    /// Sleeps, for waiting on an unplugged camera to come back.
-    func sleep(milliseconds: Int)
+    /// Waits up to `milliseconds` before the next look for an unplugged camera, returning at once
+    /// when `stop` is released.
+    func awaitDevices(milliseconds: Int, stop: Latch)
 }
 
 extension VideoDeviceSystem {

@@ -37,15 +37,15 @@ public enum BackgroundWork {
 /// A result handed from the worker thread to the waiting one.
 private final class Outcome<T: Sendable>: Sendable {
     private let state = Mutex<Result<T, RecError>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    private let done = Latch()
 
     func finish(_ result: Result<T, RecError>) {
         state.withLock { $0 = result }
-        done.signal()
+        done.release()
     }
 
     func wait() -> Result<T, RecError> {
         done.wait()
-        return state.withLock { $0! }
+        return state.withLock { $0 } ?? .failure(.runtime("the save's thread ended without a result"))
     }
 }

@@ -56,15 +56,15 @@ public protocol ReconnectingSource: FrameSource {
     /// Waits up to `seconds` for the same device to return and resumes streaming on the same
     /// timeline; throws if it does not come back.
     func reconnect(waitingUpTo seconds: Double) throws(RecError)
-    /// The same, returning early (with the device closed) once `stopping()` is true, so a stop
-    /// while waiting ends at once.
-    func reconnect(waitingUpTo seconds: Double, stopping: () -> Bool) throws(RecError)
+    /// The same, returning early (with the device closed) once `stop` is released: a stop while
+    /// waiting ends the wait at once.
+    func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError)
 }
 
 extension ReconnectingSource {
     public func disconnectText(_ error: RecError) -> String { "was unplugged" }
 
-    public func reconnect(waitingUpTo seconds: Double, stopping: () -> Bool) throws(RecError) {
+    public func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {
         try reconnect(waitingUpTo: seconds)
     }
 }

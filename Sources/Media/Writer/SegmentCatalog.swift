@@ -5,6 +5,8 @@ import Synchronization
 /// them finished and deletes expired ones, and `rec status` and saves read them.
 public final class SegmentCatalog: Sendable {
     private let list: Mutex<SegmentList>
+    /// Pulsed after every change: a save waiting for a segment to be finished wakes on it.
+    public let changes = Latch()
 
     public init(settings: SegmentSettings) {
         list = Mutex(SegmentList(settings: settings))
@@ -19,6 +21,7 @@ public final class SegmentCatalog: Sendable {
     public func covering(_ range: Range<Timestamp>) -> [SegmentRecord] { list.withLock { $0.covering(range) } }
 
     func update<Result: Sendable>(_ body: (inout SegmentList) -> Result) -> Result {
-        list.withLock { body(&$0) }
+        defer { changes.pulse() }
+        return list.withLock { body(&$0) }
     }
 }

@@ -11,7 +11,7 @@ final class SegmentFinisher: @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [AssetWriter] = []
     private var closed = false
-    private let exited = DispatchSemaphore(value: 0)
+    private let exited = Latch()
     /// Called on the finisher thread after each file, with its path and the error if it failed.
     private let onFinished: @Sendable (String, FFmpegError?) -> Void
 
@@ -37,7 +37,6 @@ final class SegmentFinisher: @unchecked Sendable {
         condition.signal()
         condition.unlock()
         exited.wait()
-        exited.signal()
     }
 
     private func run() {
@@ -54,6 +53,6 @@ final class SegmentFinisher: @unchecked Sendable {
             do { try writer.finish() } catch { failure = error }
             onFinished(writer.path, failure)
         }
-        exited.signal()
+        exited.release()
     }
 }

@@ -9,7 +9,8 @@ import Session
 /// The child is this same executable running `rec start --foreground` with `REC_SESSION_CHILD=1`:
 /// it leaves the terminal's session (setsid), and keeps its stderr on a pipe to us until its first
 /// frame is in and its socket listens, so any start-up error reaches the user here; then it moves
-/// its output to the session log and we return.
+/// its output to the session log, closing the pipe: that close is the readiness signal (or, with
+/// an error on the pipe, its exit), and one `status` request says which.
 enum SessionLauncher {
     static let childVariable = "REC_SESSION_CHILD"
 
@@ -29,27 +30,26 @@ enum SessionLauncher {
             throw .runtime("cannot launch the session process", cause: "\(error)")
         }
         // Read the child's stderr as it comes, so a chatty start can never fill the pipe and block it.
+        // The child closes the pipe when it is ready (`detachOutput`) or when it exits: either way
+        // the reader's latch opens, and nothing is polled.
         let collected = ErrorText()
         let reader = Thread { collected.read(errors.fileHandleForReading) }
         reader.start()
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if !process.isRunning {
-                let text = collected.wait()
-                let message = text.split(separator: "\n").first { $0.hasPrefix("rec: ") }.map { String($0.dropFirst(5)) }
-                throw RecError(process.terminationStatus == 64 ? .usage : .runtime,
-                               message ?? "the session exited while starting (status \(process.terminationStatus))")
-            }
+        if collected.closed.wait(until: .after(timeout)) {
+            // Ready: the socket listens. Exited: the status fails and its own message says why.
             if case .ok(.status(let status))? = try? ControlClient.send(.status, session: session, runtime: runtime,
                                                                          timeout: .seconds(2)) {
                 return status
             }
-            usleep(30_000)
+            process.waitUntilExit()
+            let text = collected.wait()
+            let message = text.split(separator: "\n").first { $0.hasPrefix("rec: ") }.map { String($0.dropFirst(5)) }
+            throw RecError(process.terminationStatus == 64 ? .usage : .runtime,
+                           message ?? "the session exited while starting (status \(process.terminationStatus))")
         }
         // Give up: stop the child, and make sure of it, and clear what it may have left.
         kill(process.processIdentifier, SIGTERM)
-        for _ in 0..<40 where process.isRunning { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if !collected.closed.wait(until: .after(2)) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         if case .stale = (try? runtime.inspect(session)) ?? .absent, let folder = try? runtime.folder(named: session) {
             folder.remove()
@@ -72,10 +72,10 @@ enum SessionLauncher {
 }
 
 /// The launching side's copy of the child's stderr, read on its own thread until the child
-/// closes it (on exit, or when it moves its output to the session log).
+/// closes it (on exit, or when it moves its output to the session log): `closed` opens then.
 final class ErrorText: Sendable {
     private let text = Mutex(Data())
-    private let done = DispatchSemaphore(value: 0)
+    let closed = Latch()
 
     func read(_ handle: FileHandle) {
         while true {
@@ -83,13 +83,12 @@ final class ErrorText: Sendable {
             if chunk.isEmpty { break }
             text.withLock { if $0.count < 1 << 20 { $0.append(chunk) } }
         }
-        done.signal()
+        closed.release()
     }
 
     /// Everything read, once the other end is closed.
     func wait() -> String {
-        done.wait()
-        done.signal()
+        closed.wait()
         return String(decoding: text.withLock { $0 }, as: UTF8.self)
     }
 }

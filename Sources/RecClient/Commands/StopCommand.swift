@@ -20,12 +20,19 @@ struct StopCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
         let runtime = RuntimeDirectory.current()
-        let pid = try? runtime.folder(named: session).readPID()
-        let reply = try ControlClient.send(.stop, session: session, runtime: runtime, timeout: .seconds(600))
+        // Opened before the stop, so the wait below is for this session's process and no other.
+        let exit = (try? runtime.folder(named: session).readPID()).map { ProcessExit.open(pid: $0) }
+        let connection = try ControlClient.connect(session: session, runtime: runtime)
+        defer { connection.close() }
+        let reply = try connection.send(.stop, timeout: .seconds(600))
         guard case .stop(let summary) = try reply.get() else { throw .runtime("the session answered stop with something else") }
-        // The process exits once its reply is out; wait (bounded) so a following 'rec start' finds the name free.
-        if let pid {
-            for _ in 0..<100 where kill(pid, 0) == 0 { usleep(50_000) }
+        // The process exits once its reply is out; wait (bounded) so a following 'rec start'
+        // finds the name free: on its pidfd, or, where the kernel has none, until the session
+        // closes this connection on its way out.
+        switch exit {
+        case .watching(let process)?: _ = process.wait(timeout: .seconds(5))
+        case .gone?: break
+        case .refused?, nil: _ = connection.waitForClose(timeout: .seconds(5))
         }
         context.console.print(json ? StopText(summary).json : StopText(summary).text)
         return summary.error == nil ? 0 : 1

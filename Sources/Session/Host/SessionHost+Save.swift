@@ -90,20 +90,20 @@ extension SessionHost {
 
     /// Waits until the ring holds every packet presented before `end`, or the recording ends.
     /// Packets arrive in decode order and a frame decodes no later than it is presented, so once
-    /// a packet decoding at or after `end` is in, every frame before `end` is.
+    /// a packet decoding at or after `end` is in, every frame before `end` is. Wakes on each packet
+    /// (`progress`), at once when the recording ends (a stop), and when `peer` hangs up.
     func waitForRing(until end: Timestamp, peer: ControlPeer) throws(RecError) {
         func done() -> Bool { newestDecodeTime.value.withLock { $0 }.map { $0 >= end } ?? false }
         if done() { return waitForSound(until: end, peer: peer) }
         let current = ring.stats.end ?? .zero
-        let deadline = Date().addingTimeInterval(max(0, end.seconds - current.seconds) + 15)
         if end.seconds - current.seconds > 1 {
             log?.write("waiting \(String(format: "%.1f", end.seconds - current.seconds)) s for the end of a save")
         }
-        while Date() < deadline {
-            if done() || recorder.isFinished { return waitForSound(until: end, peer: peer) }
-            if peer.hasHungUp(waiting: 10) { throw Self.hungUp }
+        let deadline = Latch.Deadline.after(max(0, end.seconds - current.seconds) + 15)
+        switch try waitForProgress(until: deadline, peer: peer, done) {
+        case .met, .released: waitForSound(until: end, peer: peer)
+        case .timedOut: throw .runtime("the session did not reach \(end.clockText) in time; is the source still delivering frames?")
         }
-        throw .runtime("the session did not reach \(end.clockText) in time; is the source still delivering frames?")
     }
 
     /// Sound usually reaches the ring before the pictures (the video encoder looks ahead
@@ -111,23 +111,29 @@ extension SessionHost {
     private func waitForSound(until end: Timestamp, peer: ControlPeer) {
         guard recorder.soundCodecParameters != nil, recorder.currentStats.sound?.failure == nil else { return }
         let need = Timestamp(seconds: end.seconds + RingState.soundLead.seconds)
-        let deadline = Date().addingTimeInterval(1)
-        while Date() < deadline, !recorder.isFinished {
-            if let sound = ring.stats.soundEnd, sound >= need { return }
-            if peer.hasHungUp(waiting: 10) { return }
-        }
+        _ = try? waitForProgress(until: .after(1), peer: peer) { (ring.stats.soundEnd.map { $0 >= need }) ?? false }
     }
 
     /// Waits until the recording file holds every frame before `end`: a fragment (MP4) or
     /// cluster (Matroska) reaches the disk when the next keyframe arrives.
     func waitForFile(until end: Timestamp, peer: ControlPeer) throws(RecError) {
-        let deadline = Date().addingTimeInterval(max(0, end.seconds - (recorder.fileComplete?.seconds ?? 0)) + 10)
-        while Date() < deadline {
-            if recorder.isFinished { return }
-            if let complete = recorder.fileComplete, complete >= end { return }
-            if peer.hasHungUp(waiting: 20) { throw Self.hungUp }
+        let deadline = Latch.Deadline.after(max(0, end.seconds - (recorder.fileComplete?.seconds ?? 0)) + 10)
+        let outcome = try waitForProgress(until: deadline, peer: peer) { (recorder.fileComplete.map { $0 >= end }) ?? false }
+        if outcome == .timedOut {
+            throw .runtime("the recording file has not reached \(end.clockText) yet; try again in a moment")
         }
-        throw .runtime("the recording file has not reached \(end.clockText) yet; try again in a moment")
+    }
+
+    /// Waits on `progress` until `condition` holds, the recording ends (`.released`) or
+    /// `deadline`; throws `hungUp` as soon as `peer` closes its connection.
+    func waitForProgress(until deadline: Latch.Deadline, peer: ControlPeer,
+                         _ condition: () -> Bool) throws(RecError) -> Latch.Outcome {
+        let progress = self.progress
+        let watch = peer.watchHangUp { progress.pulse() }
+        defer { watch.cancel() }
+        let outcome = progress.wait(until: deadline) { condition() || watch.hasHungUp }
+        if watch.hasHungUp { throw Self.hungUp }
+        return outcome
     }
 
     /// Why a save stopped waiting: its client went away (nobody reads this; the log does).

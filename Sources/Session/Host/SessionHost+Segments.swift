@@ -21,17 +21,18 @@ extension SessionHost {
     }
 
     /// The packets of `range` from the segment files that hold it, on the session timeline.
-    /// Waits (bounded) for a rotated-out segment in the range to be finished first.
+    /// Waits (bounded, woken as each file is finished) for a rotated-out segment in the range to
+    /// be finished first.
     func segmentSource(_ range: Range<Timestamp>, newest: Timestamp) throws(RecError) -> SegmentClip {
         guard let catalog = recorder.segmentCatalog else { throw .runtime("this session records no segments") }
-        let deadline = Date().addingTimeInterval(60)
         var parts = catalog.covering(range)
-        while parts.contains(where: { $0.state == .finishing }) {
-            guard Date() < deadline else {
-                throw .runtime("the segment holding \(range.lowerBound.clockText) is still being finished; try again in a moment")
-            }
-            usleep(20_000)
+        // The finisher thread pulses the catalog as each file is done.
+        let finished = catalog.changes.wait(until: .after(60)) {
             parts = catalog.covering(range)
+            return !parts.contains { $0.state == .finishing }
+        }
+        guard finished == .met else {
+            throw .runtime("the segment holding \(range.lowerBound.clockText) is still being finished; try again in a moment")
         }
         guard let first = parts.first, first.start <= range.lowerBound else {
             throw .unavailableRange(from: range.lowerBound, to: range.upperBound, holder: "the segments this session keeps",

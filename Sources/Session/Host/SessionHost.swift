@@ -12,7 +12,12 @@ public final class SessionHost: ControlHandler {
     public let recorder: Recorder
     public let ring: PacketRing
     let log: SessionLog?
-    private let stopped = DispatchSemaphore(value: 0)
+    /// Released by the first `stop()`.
+    private let stopped = Latch()
+    /// Pulsed by the encode thread after every packet it hands the ring (and the file); released
+    /// when the recording has ended, so a save waiting for the future wakes as the ring moves and
+    /// at once when a stop ends the recording.
+    let progress = Latch()
     private let stopOnce = Mutex(false)
     /// The decode time of the newest packet in the ring: every frame presented before it is in.
     let newestDecodeTime: NewestDecodeTime
@@ -30,11 +35,23 @@ public final class SessionHost: ControlHandler {
         self.newestDecodeTime = newest
         let services = SessionServices()
         self.services = services
-        self.recorder = Recorder(source: source, sound: sound, configuration: configuration.recorder) { packet in
+        let progress = self.progress
+        let recorder = Recorder(source: source, sound: sound, configuration: configuration.recorder) { packet in
             ring.append(packet)
             if packet.streamIndex == 0 { newest.value.withLock { $0 = packet.decodeTime } }
             services.fanOut(packet)
+            progress.pulse()
         }
+        self.recorder = recorder
+        // Waits for the recording to end: a recording that ended by itself (its `--duration`, the
+        // source's end) stops the session; a failed one waits for `stop`, so its ring stays saveable.
+        let watcher = Thread { [weak self] in
+            recorder.waitUntilFinished()
+            progress.release()
+            if recorder.currentStats.state == .finished { _ = self?.stop() }
+        }
+        watcher.name = "rec-session-end"
+        watcher.start()
     }
 
     public func handle(_ request: ControlRequest) -> ControlReply {
@@ -79,7 +96,7 @@ public final class SessionHost: ControlHandler {
         if first {
             log?.write("stopped: \(s.framesCaptured) frames, dropped \(s.droppedLate) late + \(s.droppedBySource) by the source"
                        + (s.lastError.map { ", error: \($0)" } ?? ""))
-            stopped.signal()
+            stopped.release()
         }
         return summary
     }
@@ -87,12 +104,7 @@ public final class SessionHost: ControlHandler {
     /// Blocks until `stop` has been asked for, or the recording ended by itself (its `--duration`
     /// or the source's end) — a failed recording waits for `stop`, so its ring stays saveable.
     public func waitUntilStopRequested() {
-        while stopped.wait(timeout: .now() + 0.25) == .timedOut {
-            if recorder.isFinished && recorder.currentStats.state == .finished {
-                _ = stop()
-                return
-            }
-        }
+        stopped.wait()
     }
 
     func frameDuration(_ s: RecorderStats) -> Double {

@@ -54,8 +54,8 @@ public enum SessionProcess {
         host.waitUntilStopRequested()
         ServiceNotifier.stopping()
         let summary = host.stop()
-        // Let the reply to `rec stop` reach its client before the socket goes.
-        usleep(200_000)
+        // Returns once every connection's thread has ended, each after writing the reply it was
+        // handling: the reply to `rec stop` is out before the socket goes.
         server.stop()
         host.stopServices()
         folder.remove()

@@ -33,9 +33,11 @@ public final class Publisher: Sendable {
     private let sound: @Sendable () -> LiveSound
     /// Sound before the first keyframe is queued too: a connection's first sound comes from it.
     private let inbox = Mutex(PacketInbox(limit: Publisher.inboxLimit, startAtKeyframe: false))
-    private let wake = DispatchSemaphore(value: 0)
+    /// Pulsed by each packet queued, released by `stop()`: every wait of the publish thread
+    /// (for packets, for the encoders to open, a retry's back-off) ends at once on a stop.
+    private let wake = Latch()
     private let state = Mutex(Status())
-    private let finished = DispatchSemaphore(value: 0)
+    private let finished = Latch()
     /// Ends a connect or write that waits on a silent server the moment `stop()` is called.
     private let interrupt = InterruptFlag()
     private let log: SessionLog?
@@ -50,7 +52,7 @@ public final class Publisher: Sendable {
         let thread = Thread { [self] in
             ThreadName.set("rec.publish")
             self.run()
-            self.finished.signal()
+            self.finished.release()
         }
         thread.name = "rec.publish"
         thread.start()
@@ -65,14 +67,14 @@ public final class Publisher: Sendable {
     /// Called on the encode thread: a lock and an append. A full queue (the server is slow or
     /// gone) is emptied and refilled from the next keyframe.
     func offer(_ packet: EncodedPacket) {
-        if inbox.withLock({ $0.offer(packet) }) { wake.signal() }
+        if inbox.withLock({ $0.offer(packet) }) { wake.pulse() }
     }
 
     func stop() {
         inbox.withLock { $0.stopped = true }
         interrupt.set()
-        wake.signal()
-        _ = finished.wait(timeout: .now() + 5)
+        wake.release()
+        _ = finished.wait(until: .after(5))
     }
 
     private var stopped: Bool { inbox.withLock { $0.stopped } }
@@ -109,7 +111,12 @@ public final class Publisher: Sendable {
         var backlog = SoundBacklog()
         while !stopped {
             if muxer == nil {
-                guard let streams = streams() else { _ = wake.wait(timeout: .now() + 0.2); continue }
+                guard let streams = streams() else {
+                    // The encoders are still opening: look again when the next packet comes.
+                    let seen = wake.pulses
+                    _ = wake.wait { wake.pulses != seen }
+                    continue
+                }
                 state.withLock { $0.state = retries == 0 ? "connecting" : "reconnecting" }
                 // Half a second at most between the streams: a sound that fails holds no picture back.
                 var options = ["max_interleave_delta": "500000"]
@@ -127,7 +134,7 @@ public final class Publisher: Sendable {
                     continue
                 }
             }
-            _ = wake.wait(timeout: .now() + 0.5)
+            _ = wake.wait { inbox.withLock { !$0.packets.isEmpty } }
             let sending = muxer!.streamTimeBases.count
             let batch = inbox.withLock { $0.take() }
             // A connection starts at a picture keyframe, with the sound that plays from it.
@@ -178,11 +185,6 @@ public final class Publisher: Sendable {
 
     /// Waits `seconds`, waking at once for a stop; false if stopped.
     private func pause(_ seconds: Double) -> Bool {
-        let deadline = DispatchTime.now() + seconds
-        while DispatchTime.now() < deadline {
-            if stopped { return false }
-            _ = wake.wait(timeout: min(deadline, .now() + 0.2))
-        }
-        return !stopped
+        !wake.wait(until: .after(seconds))
     }
 }

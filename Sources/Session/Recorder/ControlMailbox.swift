@@ -11,14 +11,14 @@ public final class ControlMailbox: Sendable {
     /// One request and its answer: nil settings ask for the current values only.
     final class Job: Sendable {
         let settings: [ControlSetting]?
-        let answered = DispatchSemaphore(value: 0)
+        let answered = Latch()
         let result = Mutex<Result<[CameraControl], RecError>?>(nil)
 
         init(_ settings: [ControlSetting]?) { self.settings = settings }
 
         func answer(_ r: Result<[CameraControl], RecError>) {
             result.withLock { $0 = r }
-            answered.signal()
+            answered.release()
         }
     }
 
@@ -55,7 +55,7 @@ public final class ControlMailbox: Sendable {
             }
         }
         if let refusal { throw refusal }
-        if job.answered.wait(timeout: .now() + timeout) == .timedOut {
+        if !job.answered.wait(until: .after(timeout)) {
             let withdrawn = state.withLock { s in
                 guard let i = s.pending.firstIndex(where: { $0 === job }) else { return false }
                 s.pending.remove(at: i)

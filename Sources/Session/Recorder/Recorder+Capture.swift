@@ -36,7 +36,7 @@ extension Recorder {
                     $0.lastGap = what
                     $0.lastError = "\(source.description) \(what); waiting up to \(Int(seconds)) s for it to return"
                 }
-                try r.reconnect(waitingUpTo: seconds) { stopRequested.load(ordering: .acquiring) }
+                try r.reconnect(waitingUpTo: seconds, stop: stopping)
                 stats.withLock { $0.lastError = $0.fileError }
                 // A stop while waiting ends the recording cleanly with what it holds.
                 if stopRequested.load(ordering: .acquiring) { return nil }

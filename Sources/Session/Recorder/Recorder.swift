@@ -27,13 +27,15 @@ public final class Recorder: Sendable {
     public let configuration: RecorderConfiguration
     let stats = Mutex(RecorderStats())
     let stopRequested = Atomic<Bool>(false)
+    /// Released with `stopRequested`: wakes a wait for an unplugged camera at once.
+    let stopping = Latch()
     /// Wakes a source blocked in a read (a FIFO with no writer) when a stop is requested.
     private let sourceInterrupt: InterruptFlag?
     private let queue: FrameQueue<CaptureItem>
     private let latestPacket = Mutex<EncodedPacket?>(nil)
     private let latest = LatestFrame()
-    private let firstFrame = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    private let firstFrame = Latch()
+    private let done = Latch()
     private let onPacket: @Sendable (EncodedPacket) -> Void
     private let startupError = Mutex<RecError?>(nil)
     let encoderParameters = Mutex<CodecParameters?>(nil)
@@ -92,7 +94,7 @@ public final class Recorder: Sendable {
     /// Waits until the first frame is captured and the encoder runs (the "camera started" signal).
     /// Throws the source's or encoder's error, or a timeout; the recording is then stopped.
     public func waitUntilStarted() throws(RecError) {
-        if firstFrame.wait(timeout: .now() + configuration.startTimeout) == .timedOut {
+        if !firstFrame.wait(until: .after(configuration.startTimeout)) {
             requestStop()
             waitUntilFinished()
             if let error = startupError.withLock({ $0 }) { throw error }
@@ -107,6 +109,7 @@ public final class Recorder: Sendable {
     /// Asks both threads to stop; the file is finished by the encode thread. Returns at once.
     public func requestStop() {
         stopRequested.store(true, ordering: .releasing)
+        stopping.release()
         sourceInterrupt?.set()
         sound?.wake()
     }
@@ -115,14 +118,11 @@ public final class Recorder: Sendable {
     /// failed) and the file is finished.
     public func waitUntilFinished() {
         done.wait()
-        done.signal()
     }
 
     /// Waits at most `seconds`; true if the recording has finished.
     public func waitUntilFinished(seconds: Double) -> Bool {
-        if done.wait(timeout: .now() + seconds) == .timedOut { return false }
-        done.signal()
-        return true
+        done.wait(until: .after(seconds))
     }
 
     public var isFinished: Bool {
@@ -348,12 +348,12 @@ public final class Recorder: Sendable {
                 if !started {
                     started = true
                     stats.withLock { if $0.state == .starting { $0.state = .recording } }
-                    firstFrame.signal()
+                    firstFrame.release()
                 }
             } catch {
                 failed = true
                 fail(error)
-                if !started { firstFrame.signal() }
+                if !started { firstFrame.release() }
             }
         }
         if let pipeline, !failed || writer != nil {
@@ -378,9 +378,9 @@ public final class Recorder: Sendable {
         }
         if !started {
             startupError.withLock { if $0 == nil { $0 = .runtime("the source ended before its first frame") } }
-            firstFrame.signal()
+            firstFrame.release()
         }
-        done.signal()
+        done.release()
     }
 
     /// The file for a `copy` recording: the source's compressed stream, no encoder.

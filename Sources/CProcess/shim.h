@@ -1,0 +1,21 @@
+// Shims for process handles: syscall(2) is variadic, which Swift does not import, and glibc's
+// own pidfd_open wrapper (2.36) is in a header the Glibc module does not include.
+#ifndef CPROCESS_SHIM_H
+#define CPROCESS_SHIM_H
+
+#include <errno.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434 /* the same number on every architecture (Linux 5.3) */
+#endif
+
+/// A descriptor that polls readable once process `pid` has exited; -1 with errno set when the
+/// kernel refuses (ENOSYS before Linux 5.3, or a seccomp filter), or ESRCH if it is gone.
+static inline int cprocess_pidfd_open(pid_t pid) {
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+#endif

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// Issue 20, item 4: threads wait on conditions (a `Latch`, a pipe, a pidfd, a socket), never on a
+/// clock in a loop. Scans Sources for the calls that sleep and for semaphores used as hand-made
+/// latches; only paced capture may sleep.
+@Suite struct ClockWaitScanTests {
+    static let sources = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources")
+
+    /// Files allowed to sleep, and why.
+    static let pacing: Set<String> = [
+        // Paced capture: a frame is taken when its time comes (test pattern, file pacing).
+        "Session/Recorder/Recorder.swift",
+        "Session/Recorder/Recorder+Capture.swift",
+        // Its 1 ms loops are being removed in another change of the same issue.
+        "Session/Recorder/SoundRecorder.swift",
+        // JavaScript in the live page (`await sleep(250)` in the browser), not Swift.
+        "Live/LivePage.swift",
+    ]
+
+    /// Files still allowed a `DispatchSemaphore(value: 0)`: the sound recorder (changed elsewhere)
+    /// and the live fan-out's wake-ups, which count packets rather than latch an event.
+    static let semaphores: Set<String> = [
+        // The latch itself: one semaphore per sleeping waiter, made for that wait.
+        "RecCore/Threads/Latch.swift",
+        "Session/Recorder/SoundRecorder.swift",
+        "Live/LiveViewer.swift",
+        "Live/LiveBroadcast.swift",
+    ]
+
+    static func files() throws -> [(path: String, text: String)] {
+        let enumerator = FileManager.default.enumerator(atPath: sources.path)
+        var out: [(String, String)] = []
+        while let path = enumerator?.nextObject() as? String {
+            guard path.hasSuffix(".swift") else { continue }
+            out.append((path, try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)))
+        }
+        return out
+    }
+
+    static func matches(_ text: String, _ pattern: String) -> [String] {
+        text.split(separator: "\n").filter { $0.range(of: pattern, options: .regularExpression) != nil }.map(String.init)
+    }
+
+    @Test func theScanSeesTheSources() throws {
+        #expect(try Self.files().count > 100)
+    }
+
+    @Test func onlyPacedCaptureSleeps() throws {
+        for (path, text) in try Self.files() where !Self.pacing.contains(path) {
+            let found = Self.matches(text, #"usleep|Thread\.sleep|sleep\("#)
+            #expect(found.isEmpty, "\(path) waits on a clock: \(found)")
+        }
+    }
+
+    @Test func noSemaphoreServesAsALatch() throws {
+        for (path, text) in try Self.files() where !Self.semaphores.contains(path) {
+            let found = Self.matches(text, #"DispatchSemaphore\(value: 0\)"#)
+            #expect(found.isEmpty, "\(path) makes its own latch; use RecCore's Latch: \(found)")
+        }
+    }
+}
