@@ -12,17 +12,14 @@ import RecCore
 /// Durations: encoders leave packet durations empty, so a frame's duration is the gap to the next
 /// frame (variable frame rate kept), and a packet is handed on once its frame's duration is known —
 /// usually at once, since encoders hold frames back longer than one frame; the last frame lasts as
-/// long as the one before it (or one nominal frame).
+/// long as the one before it (or one nominal frame). `DurationFiller` keeps that account.
 public final class EncodingPipeline {
     public let encoder: VideoEncoder
     private let filter: FilterGraph?
     private var scaler: Scaler?
     private var lastPTS: Int64 = .min
-    /// Frame durations by pts, known once the next frame arrives, and packets waiting for theirs.
-    private var durations: [Int64: Int64] = [:]
-    private var lastDuration: Int64 = 0
-    private var waiting: [EncodedPacket] = []
-    private var waitingHead = 0
+    /// Frames' presentation times as they go in, and packets waiting for their durations.
+    private var durations = DurationFiller()
     public private(set) var framesIn = 0
     public private(set) var framesEncoded = 0
 
@@ -104,12 +101,9 @@ public final class EncodingPipeline {
             for f in try filter.process(nil) { try encodeFiltered(f, emit: emit) }
         }
         try encoder.sendEnd()
-        if lastPTS != .min {
-            durations[lastPTS] = lastDuration > 0 ? lastDuration
-                : Timestamp.rescale(1, from: encoder.settings.frameRate.inverted, to: encoder.timeBase)
-        }
         try drain(emit: emit)
-        try release(emit: emit, all: true)
+        let oneFrame = Timestamp.rescale(1, from: encoder.settings.frameRate.inverted, to: encoder.timeBase)
+        for packet in durations.finish(lone: oneFrame) { try emit(packet) }
     }
 
     private func encodeFiltered(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
@@ -127,11 +121,8 @@ public final class EncodingPipeline {
         }
         var pts = frame.captureTime.rescaled(to: encoder.timeBase).value
         if pts <= lastPTS { pts = lastPTS + 1 }
-        if lastPTS != .min {
-            lastDuration = pts - lastPTS
-            durations[lastPTS] = lastDuration
-        }
         lastPTS = pts
+        for packet in durations.present(pts) { try emit(packet) }
         try encoder.send(frame, pts: pts)
         framesEncoded += 1
         try drain(emit: emit)
@@ -140,24 +131,9 @@ public final class EncodingPipeline {
     private func drain(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         while true {
             switch try encoder.receive() {
-            case .output(let packet): waiting.append(packet)
-            case .needsInput, .endOfStream: return try release(emit: emit, all: false)
+            case .output(let packet): for ready in durations.push(packet) { try emit(ready) }
+            case .needsInput, .endOfStream: return
             }
-        }
-    }
-
-    /// Hands on waiting packets, in order, whose durations are known (all of them at the end).
-    private func release(emit: (EncodedPacket) throws(FFmpegError) -> Void, all: Bool) throws(FFmpegError) {
-        while waitingHead < waiting.count {
-            var packet = waiting[waitingHead]
-            guard let duration = durations.removeValue(forKey: packet.pts) ?? (all ? lastDuration : nil) else { break }
-            packet.duration = duration
-            waitingHead += 1
-            try emit(packet)
-        }
-        if waitingHead == waiting.count {
-            waiting.removeAll(keepingCapacity: true)
-            waitingHead = 0
         }
     }
 }

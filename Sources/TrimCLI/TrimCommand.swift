@@ -15,14 +15,10 @@ public struct TrimCommand: ParsableCommand {
         ]
     )
     public static let arguments: [ArgumentSpec] = [
-        .positional("input", help: "The recording to cut."),
+        .input,
         .from, .to, .last,
         .output("The file to write the clip to."),
-        .keyframe,
-        .flag("edit-list", help: "In MP4/MOV, copy only and hide the frames outside the range with an edit list, which not every player honours."),
-        .flag("reencode", help: "Re-encode the whole clip instead of copying packets."),
-        .preset,
-        .flag("dry-run", help: "Print which frames would be copied or re-encoded, and write nothing."),
+        .keyframe, .editList, .reencode, .preset, .dryRun,
         .force, .json,
     ]
 
@@ -38,16 +34,16 @@ public struct TrimCommand: ParsableCommand {
     var json: Bool
 
     public init(_ values: ParsedValues) throws(RecError) {
-        input = try values.require("input")
+        input = try values.require(.input)
         range = try ClipRange(values)
-        output = try values.value("output")
-        keyframe = values.flag("keyframe")
-        editList = values.flag("edit-list")
-        reencode = values.flag("reencode")
-        preset = try values.value("preset")
-        dryRun = values.flag("dry-run")
-        force = values.flag("force")
-        json = values.flag("json")
+        output = try values.value(.outputFile)
+        keyframe = values.flag(.keyframe)
+        editList = values.flag(.editList)
+        reencode = values.flag(.reencode)
+        preset = try values.value(.preset)
+        dryRun = values.flag(.dryRun)
+        force = values.flag(.force)
+        json = values.flag(.json)
     }
 
     public func validate() throws(RecError) {
@@ -130,4 +126,13 @@ public struct TrimCommand: ParsableCommand {
         if !json { for note in report.leftOut { console.print("  left out: \(note)") } }
         return 0
     }
+}
+
+private extension ArgumentSpec {
+    static let input = positional("input", help: "The recording to cut.")
+    static let editList = flag(
+        "edit-list", help: "In MP4/MOV, copy only and hide the frames outside the range with an edit list, which not every player honours."
+    )
+    static let reencode = flag("reencode", help: "Re-encode the whole clip instead of copying packets.")
+    static let dryRun = flag("dry-run", help: "Print which frames would be copied or re-encoded, and write nothing.")
 }

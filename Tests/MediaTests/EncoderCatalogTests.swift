@@ -82,16 +82,4 @@ struct EncoderCatalogTests {
         #expect(library.names.count == BuiltinPresets.names.count + 1)
         #expect(throws: RecError.self) { try library.resolve(config.path + "/missing.json", files: .local) }
     }
-
-    /// presets/*.json are the built-ins users read and copy; they must equal the compiled-in text.
-    @Test func presetFilesEqualTheBuiltins() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let folder = root.appendingPathComponent("presets")
-        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
-        #expect(Set(files.map { String($0.dropLast(5)) }) == Set(BuiltinPresets.names))
-        for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            #expect(text == BuiltinPresets.json[String(file.dropLast(5))], "presets/\(file) differs from BuiltinPresets.swift")
-        }
-    }
 }

@@ -61,6 +61,29 @@ struct CommandDeclarationTests {
         #expect(start.startTimeout == "5s")
     }
 
+    /// `rec start` spells the session out again for its detached process through the same
+    /// declarations, so the child parses back exactly what the parent was given.
+    @Test func startsChildParsesBackTheSameSession() throws {
+        let start = try StartCommand.parse([
+            "--session", "desk", "--source", "test", "--preset", "small", "--size", "640x480", "--fps", "25",
+            "--pixel-format", "MJPG", "--filter", "hflip", "--filter", "vflip", "--control", "gain=3", "--duration", "1m",
+            "--audio", "test", "--on-unplug", "wait", "--buffer", "30s", "--buffer-size", "64M", "-o", "/tmp/desk.mkv",
+            "--segment", "1h", "--keep", "7d", "--max-disk", "5G", "--http", "8080", "--publish", "srt://127.0.0.1:9000",
+            "--start-timeout", "9s", "--on-save", "true", "--usr1-last", "10s", "--notify", "--force",
+        ])
+        let arguments = start.childArguments(output: "/tmp/desk.mkv")
+        #expect(arguments.first == "start")
+        let child = try StartCommand.parse(Array(arguments.dropFirst()))
+        #expect(child.foreground && !start.foreground)
+        #expect(child.capture == start.capture && child.segments == start.segments && child.live == start.live)
+        #expect([child.session, child.buffer, child.bufferSize, child.startTimeout, child.usr1Last]
+                == [start.session, start.buffer, start.bufferSize, start.startTimeout, start.usr1Last])
+        #expect(child.output == start.output && child.onSave == start.onSave)
+        #expect(child.notify && child.force && !child.noFile)
+        let ringOnly = try StartCommand.parse(["--no-file"]).childArguments(output: nil)
+        #expect(try StartCommand.parse(Array(ringOnly.dropFirst())).noFile)
+    }
+
     @Test("validate() rejects contradictions", arguments: [
         (TrimCommand.self as any ParsableCommand.Type, ["in.mkv", "--keyframe", "--reencode"]),
         (TrimCommand.self, ["in.mkv", "--last", "2s", "--from", "1s"]),

@@ -128,4 +128,40 @@ import Testing
         #expect(out.count == input.count)
         #expect(out.allSatisfy { $0.duration == 3000 })
     }
+
+    /// An encoder's frames are presented in order before their packets come out: a packet goes on
+    /// as soon as the frame after its own is presented, with the gap between them, whatever the
+    /// window's depth.
+    @Test func presentedFramesReleaseEachPacketOnceTheNextFrameIsIn() {
+        var filler = DurationFiller()
+        #expect(filler.present(0).isEmpty)
+        #expect(filler.push(Self.packets(pts: [0])[0]).isEmpty, "its frame's successor is not in yet")
+        let first = filler.present(20)
+        #expect(first.map(\.pts) == [0] && first.map(\.duration) == [20])
+        #expect(filler.push(Self.packets(pts: [20])[0]).isEmpty)
+        let second = filler.present(70)
+        #expect(second.map(\.duration) == [50])
+        #expect(filler.push(Self.packets(pts: [70])[0]).isEmpty)
+        #expect(filler.finish(lone: 33).map(\.duration) == [50], "the last lasts as long as the one before it")
+    }
+
+    /// Reordered packets (I0 P60 B10 B30, variable rate) keep their decode order and take the gaps
+    /// of their frames, not of their neighbours in the stream; an encoder's own guess gives way.
+    @Test func presentedFramesWithReordering() {
+        var filler = DurationFiller()
+        var out: [EncodedPacket] = []
+        for pts: Int64 in [0, 10, 30, 60] { out += filler.present(pts) }
+        for p in Self.packets(pts: [0, 60, 10, 30], durations: [1, 1, 1, 1]) { out += filler.push(p) }
+        out += filler.finish(lone: 33)
+        #expect(out.map(\.pts) == [0, 60, 10, 30])
+        #expect(out.map(\.duration) == [10, 30, 20, 30])
+    }
+
+    /// One frame alone has no neighbour to go by: it lasts what the caller says one frame lasts.
+    @Test func aLoneFrameLastsWhatFinishSays() {
+        var filler = DurationFiller()
+        _ = filler.present(500)
+        _ = filler.push(Self.packets(pts: [500])[0])
+        #expect(filler.finish(lone: 40).map(\.duration) == [40])
+    }
 }

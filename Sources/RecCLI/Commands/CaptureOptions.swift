@@ -6,16 +6,7 @@ import RecCore
 struct CaptureOptions: Sendable, Equatable {
     /// The arguments behind these options, in help order.
     static let arguments: [ArgumentSpec] = [
-        .source, .preset, .size, .fps,
-        .option("pixel-format", value: "format", help: "The pixel format to ask the camera for, such as YUYV or MJPG."),
-        .filter,
-        .option("control", value: "name=value", repeatable: true,
-                help: "A camera control to set, such as exposure_time_absolute=250; repeat it for more (see 'rec devices')."),
-        .duration,
-        .option("audio", value: "source", default: "none",
-                help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, file (a file: source's own sound) or test (see 'rec devices')."),
-        .option("on-unplug", value: "action", default: "stop", choices: ["stop", "wait"],
-                help: "What to do when the camera is unplugged: stop, or wait up to a minute for it to return."),
+        .source, .preset, .size, .fps, .pixelFormat, .filter, .control, .duration, .audio, .onUnplug,
     ]
 
     var source: String?
@@ -30,15 +21,31 @@ struct CaptureOptions: Sendable, Equatable {
     var audio: String
 
     init(_ values: ParsedValues) throws(RecError) {
-        source = try values.value("source")
-        preset = try values.value("preset")
-        size = try values.value("size")
-        fps = try values.value("fps")
-        filters = try values.values("filter")
-        controls = try values.values("control")
-        duration = try values.value("duration")
-        pixelFormat = try values.value("pixel-format")
-        onUnplug = try values.require("on-unplug")
-        audio = try values.require("audio")
+        source = try values.value(.source)
+        preset = try values.value(.preset)
+        size = try values.value(.size)
+        fps = try values.value(.fps)
+        filters = try values.values(.filter)
+        controls = try values.values(.control)
+        duration = try values.value(.duration)
+        pixelFormat = try values.value(.pixelFormat)
+        onUnplug = try values.require(.onUnplug)
+        audio = try values.require(.audio)
     }
+}
+
+extension ArgumentSpec {
+    static let pixelFormat = option("pixel-format", value: "format", help: "The pixel format to ask the camera for, such as YUYV or MJPG.")
+    static let control = option(
+        "control", value: "name=value", repeatable: true,
+        help: "A camera control to set, such as exposure_time_absolute=250; repeat it for more (see 'rec devices')."
+    )
+    static let audio = option(
+        "audio", value: "source", default: "none",
+        help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, file (a file: source's own sound) or test (see 'rec devices')."
+    )
+    static let onUnplug = option(
+        "on-unplug", value: "action", default: "stop", choices: ["stop", "wait"],
+        help: "What to do when the camera is unplugged: stop, or wait up to a minute for it to return."
+    )
 }

@@ -13,9 +13,11 @@ struct ConfigCommand: ParsableCommand {
             Example("See what 'rec start --session garage' would use.", "rec config --session garage"),
         ]
     )
-    static let arguments: [ArgumentSpec] = [.session] + UserConfig.keys.map { key in
+    /// One option for each configuration key, in `UserConfig.keys` order.
+    static let settingArguments: [ArgumentSpec] = UserConfig.keys.map { key in
         key.kind == .flag ? .flag(key.name, help: key.help) : .option(key.name, value: key.kind == .pattern ? "file" : "value", help: key.help)
-    } + [.json]
+    }
+    static let arguments: [ArgumentSpec] = [.session] + settingArguments + [.json]
     static let readsConfig = true
 
     /// Each setting's value and origin, in `UserConfig.keys` order.
@@ -31,18 +33,18 @@ struct ConfigCommand: ParsableCommand {
     var file: String?
 
     init(_ values: ParsedValues) throws(RecError) {
-        session = try values.require("session")
-        json = values.flag("json")
+        session = try values.require(.session)
+        json = values.flag(.json)
         file = values.configPath
-        settings = try UserConfig.keys.map { key throws(RecError) in
-            let origin = values.origin(key.name)
+        settings = try zip(UserConfig.keys, Self.settingArguments).map { key, spec throws(RecError) in
+            let origin = values.origin(spec)
             var value: String?
             switch (key.kind, origin) {
-            case (.flag, _): value = values.flag(key.name) ? "true" : "false"
+            case (.flag, _): value = values.flag(spec) ? "true" : "false"
             case (.pattern, "built-in"): value = Self.builtIn(key.name)
-            case (.pattern, "command line"): value = try values.value(key.name)
+            case (.pattern, "command line"): value = try values.value(spec)
             case (.pattern, _): value = values.outputPattern
-            default: value = try values.value(key.name) ?? Self.builtIn(key.name)
+            default: value = try values.value(spec) ?? Self.builtIn(key.name)
             }
             return Setting(name: key.name, value: value, origin: origin)
         }

@@ -24,7 +24,7 @@ struct DevicesCommand: ParsableCommand {
     var json: Bool
 
     init(_ values: ParsedValues) throws(RecError) {
-        json = values.flag("json")
+        json = values.flag(.json)
     }
 
     init(json: Bool) {

@@ -5,18 +5,15 @@ import Session
 /// `--http` and `--publish` for `rec start`: the live page and the servers the packets go to.
 struct LiveOptions: Sendable, Equatable {
     static let arguments: [ArgumentSpec] = [
-        .option("http", value: "[addr:]port",
-                help: "Serve a live page with a timeline at this port, on loopback unless an address is given (see 'rec view')."),
-        .option("publish", value: "url", repeatable: true,
-                help: "Also send the encoded video to this rtmp://, srt:// or rtsp:// server; repeat it for several."),
+        .http, .publish,
     ]
 
     var http: String?
     var publish: [String]
 
     init(_ values: ParsedValues) throws(RecError) {
-        http = try values.value("http")
-        publish = try values.values("publish")
+        http = try values.value(.http)
+        publish = try values.values(.publish)
     }
 
     /// Checks the values and puts them into the session's configuration.
@@ -27,6 +24,17 @@ struct LiveOptions: Sendable, Equatable {
 
     /// The options again, for the detached session's own command line.
     var arguments: [String] {
-        (http.map { ["--http", $0] } ?? []) + publish.flatMap { ["--publish", $0] }
+        (http.map { [ArgumentSpec.http.displayName, $0] } ?? []) + publish.flatMap { [ArgumentSpec.publish.displayName, $0] }
     }
+}
+
+extension ArgumentSpec {
+    static let http = option(
+        "http", value: "[addr:]port",
+        help: "Serve a live page with a timeline at this port, on loopback unless an address is given (see 'rec view')."
+    )
+    static let publish = option(
+        "publish", value: "url", repeatable: true,
+        help: "Also send the encoded video to this rtmp://, srt:// or rtsp:// server; repeat it for several."
+    )
 }

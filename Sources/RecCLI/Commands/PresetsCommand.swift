@@ -17,7 +17,7 @@ struct PresetsCommand: ParsableCommand {
     var probe = HardwareProbe.machine
 
     init(_ values: ParsedValues) throws(RecError) {
-        json = values.flag("json")
+        json = values.flag(.json)
     }
 
     /// Each preset that needs hardware, with the device it would use or what is missing.

@@ -8,7 +8,7 @@ struct PresetsShowCommand: ParsableCommand {
         abstract: "Show the settings of one encoding preset."
     )
     static let arguments: [ArgumentSpec] = [
-        .positional("name", help: "The preset to show, as listed by 'rec presets'."),
+        .presetName,
         .json,
     ]
 
@@ -16,8 +16,8 @@ struct PresetsShowCommand: ParsableCommand {
     var json: Bool
 
     init(_ values: ParsedValues) throws(RecError) {
-        name = try values.require("name")
-        json = values.flag("json")
+        name = try values.require(.presetName)
+        json = values.flag(.json)
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
@@ -26,4 +26,8 @@ struct PresetsShowCommand: ParsableCommand {
         context.console.writeOutput(json ? entry.preset.jsonText : PresetLibrary.showText(entry))
         return 0
     }
+}
+
+private extension ArgumentSpec {
+    static let presetName = positional("name", help: "The preset to show, as listed by 'rec presets'.")
 }

@@ -15,11 +15,7 @@ struct RecordCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = CaptureOptions.arguments + [
-        .option(
-            "pace", value: "pace", default: Pace.realtime.rawValue, choices: Pace.allValueStrings,
-            help: "Whether a test pattern or file delivers frames at their frame rate or as fast as possible."
-        ),
-        .option("frames", value: "count", help: "Stop after this many frames."),
+        .pace, .frames,
         .output("The file to record into; its extension picks the container."),
     ] + SegmentOptions.arguments + [
         .force, .json,
@@ -42,12 +38,12 @@ struct RecordCommand: ParsableCommand {
 
     init(_ values: ParsedValues) throws(RecError) {
         capture = try CaptureOptions(values)
-        pace = try values.require("pace")
-        frames = try values.value("frames")
-        output = try values.value("output")
+        pace = try values.require(.pace)
+        frames = try values.value(.frames)
+        output = try values.value(.outputFile)
         segments = try SegmentOptions(values)
-        force = values.flag("force")
-        json = values.flag("json")
+        force = values.flag(.force)
+        json = values.flag(.json)
     }
 
     func validate() throws(RecError) {
@@ -94,4 +90,12 @@ struct RecordCommand: ParsableCommand {
         }
         return 0
     }
+}
+
+private extension ArgumentSpec {
+    static let pace = option(
+        "pace", value: "pace", default: RecordCommand.Pace.realtime.rawValue, choices: RecordCommand.Pace.allValueStrings,
+        help: "Whether a test pattern or file delivers frames at their frame rate or as fast as possible."
+    )
+    static let frames = option("frames", value: "count", help: "Stop after this many frames.")
 }

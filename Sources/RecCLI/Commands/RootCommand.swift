@@ -16,12 +16,7 @@ struct RootCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = [
-        .flag("version", help: "Show the version."),
-        .option("generate-manual", value: "folder", help: "Write the man pages (rec.1, rec-trim.1, …) into this folder.").hidden(),
-        .option("generate-completion-script", value: "shell", choices: ["bash", "zsh", "fish"],
-                help: "Print the completion script for this shell.").hidden(),
-        .option("complete", value: "what", choices: ValueCompletion.dynamicKinds,
-                help: "Print the names a completion offers, one a line.").hidden(),
+        .version, .generateManual, .completionScript, .complete,
     ]
 
     var showVersion: Bool
@@ -30,10 +25,10 @@ struct RootCommand: ParsableCommand {
     var completeKind: String?
 
     init(_ values: ParsedValues) throws(RecError) {
-        showVersion = values.flag("version")
-        manualFolder = try values.value("generate-manual")
-        completionShell = try values.value("generate-completion-script")
-        completeKind = try values.value("complete")
+        showVersion = values.flag(.version)
+        manualFolder = try values.value(.generateManual)
+        completionShell = try values.value(.completionScript)
+        completeKind = try values.value(.complete)
     }
 
     /// `rec --version` prints the version; plain `rec` prints help to stderr and fails.
@@ -57,4 +52,18 @@ struct RootCommand: ParsableCommand {
         context.console.writeError(HelpFormatter.help(for: [RootCommand.self]))
         return RecError.Code.usage.exitStatus
     }
+}
+
+private extension ArgumentSpec {
+    static let version = flag("version", help: "Show the version.")
+    static let generateManual = option(
+        "generate-manual", value: "folder", help: "Write the man pages (rec.1, rec-trim.1, …) into this folder."
+    ).hidden()
+    static let completionScript = option(
+        "generate-completion-script", value: "shell", choices: ["bash", "zsh", "fish"],
+        help: "Print the completion script for this shell."
+    ).hidden()
+    static let complete = option(
+        "complete", value: "what", choices: ValueCompletion.dynamicKinds, help: "Print the names a completion offers, one a line."
+    ).hidden()
 }

@@ -7,11 +7,7 @@ import Session
 /// `--segment`, `--keep` and `--max-disk`, shared by `rec record` and `rec start`.
 struct SegmentOptions: Sendable, Equatable {
     static let arguments: [ArgumentSpec] = [
-        .option("segment", value: "time",
-                help: "Start a new file every this long, such as 1h, named with its start time (-o may use %Y %m %d %H %M %S)."),
-        .option("keep", value: "time", help: "With --segment, delete this recording's segments older than this, such as 7d."),
-        .option("max-disk", value: "bytes",
-                help: "With --segment, delete this recording's oldest segments while all take more than this, such as 50G."),
+        .segment, .keep, .maxDisk,
     ]
 
     var segment: String?
@@ -19,9 +15,9 @@ struct SegmentOptions: Sendable, Equatable {
     var maxDisk: String?
 
     init(_ values: ParsedValues) throws(RecError) {
-        segment = try values.value("segment")
-        keep = try values.value("keep")
-        maxDisk = try values.value("max-disk")
+        segment = try values.value(.segment)
+        keep = try values.value(.keep)
+        maxDisk = try values.value(.maxDisk)
     }
 
     /// The settings, or nil without `--segment`; usage errors for values out of range.
@@ -31,8 +27,8 @@ struct SegmentOptions: Sendable, Equatable {
 
     /// The options again, for a detached session's own command line.
     var arguments: [String] {
-        [("--segment", segment), ("--keep", keep), ("--max-disk", maxDisk)].flatMap { name, value in
-            value.map { [name, $0] } ?? []
+        [(ArgumentSpec.segment, segment), (.keep, keep), (.maxDisk, maxDisk)].flatMap { spec, value in
+            value.map { [spec.displayName, $0] } ?? []
         }
     }
 
@@ -48,4 +44,12 @@ struct SegmentOptions: Sendable, Equatable {
                                      force: false)
         return .init(path: path, container: container, segments: settings)
     }
+}
+
+extension ArgumentSpec {
+    static let keep = option("keep", value: "time", help: "With --segment, delete this recording's segments older than this, such as 7d.")
+    static let maxDisk = option(
+        "max-disk", value: "bytes",
+        help: "With --segment, delete this recording's oldest segments while all take more than this, such as 50G."
+    )
 }

@@ -14,17 +14,11 @@ struct StartCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = [.session] + CaptureOptions.arguments + [
-        .option("buffer", value: "time", default: "5m", help: "How much recent video to keep in memory."),
-        .option("buffer-size", value: "bytes", default: "1G", help: "The most memory the buffer may use, such as 256M."),
+        .buffer, .bufferSize,
         .output("The file that also receives the whole recording."),
-        .flag("no-file", help: "Keep frames only in the buffer and write no recording file."),
+        .noFile,
     ] + SegmentOptions.arguments + LiveOptions.arguments + [
-        .flag("foreground", help: "Run the session in this process instead of in the background."),
-        .option("start-timeout", value: "time", default: "5s", help: "How long to wait for the first frame before giving up."),
-        .option("on-save", value: "command", help: "A command to run after each save, given the clip's path."),
-        .option("usr1-last", value: "time", default: "30s",
-                help: "How much to save when the session receives SIGUSR1, named from the configured output pattern."),
-        .flag("notify", help: "Send a desktop notification with the clip's path after each SIGUSR1 save."),
+        .foreground, .startTimeout, .onSave, .usr1Last, .signalNotify,
         .force, .json,
     ]
 
@@ -49,22 +43,22 @@ struct StartCommand: ParsableCommand {
     var json: Bool
 
     init(_ values: ParsedValues) throws(RecError) {
-        session = try values.require("session")
+        session = try values.require(.session)
         capture = try CaptureOptions(values)
-        buffer = try values.require("buffer")
-        bufferSize = try values.require("buffer-size")
-        output = try values.value("output")
-        noFile = values.flag("no-file")
+        buffer = try values.require(.buffer)
+        bufferSize = try values.require(.bufferSize)
+        output = try values.value(.outputFile)
+        noFile = values.flag(.noFile)
         segments = try SegmentOptions(values)
         live = try LiveOptions(values)
-        foreground = values.flag("foreground")
-        startTimeout = try values.require("start-timeout")
-        onSave = try values.value("on-save")
-        usr1Last = try values.require("usr1-last")
-        notify = values.flag("notify")
+        foreground = values.flag(.foreground)
+        startTimeout = try values.require(.startTimeout)
+        onSave = try values.value(.onSave)
+        usr1Last = try values.require(.usr1Last)
+        notify = values.flag(.signalNotify)
         clipPattern = values.outputPattern
-        force = values.flag("force")
-        json = values.flag("json")
+        force = values.flag(.force)
+        json = values.flag(.json)
     }
 
     func validate() throws(RecError) {
@@ -129,26 +123,31 @@ struct StartCommand: ParsableCommand {
     }
 
     /// The same session, spelled out for the detached process: every path already absolute.
-    private func childArguments(output: String?) -> [String] {
-        var a = ["start", "--session", session, "--foreground", "--buffer", buffer, "--buffer-size", bufferSize,
-                 "--start-timeout", startTimeout]
-        if let s = capture.source {
-            a += ["--source", s.hasPrefix("file:") ? "file:" + OutputFile.absolute(String(s.dropFirst(5))) : s]
-        }
-        if let p = capture.preset { a += ["--preset", p.contains("/") ? OutputFile.absolute(p) : p] }
-        if let s = capture.size { a += ["--size", s] }
-        if let f = capture.fps { a += ["--fps", String(f)] }
-        for f in capture.filters { a += ["--filter", f] }
-        for c in capture.controls { a += ["--control", c] }
-        if let d = capture.duration { a += ["--duration", d] }
-        if let p = capture.pixelFormat { a += ["--pixel-format", p] }
-        a += ["--on-unplug", capture.onUnplug]
-        a += ["--audio", capture.audio]
-        if let output { a += ["--output", output] + segments.arguments } else { a.append("--no-file") }
-        if let onSave { a += ["--on-save", onSave] }
-        a += ["--usr1-last", usr1Last] + (notify ? ["--notify"] : [])
+    func childArguments(output: String?) -> [String] {
+        var a = [Self.configuration.name]
+        func add(_ spec: ArgumentSpec, _ value: String?) { if let value { a += [spec.displayName, value] } }
+        func add(_ spec: ArgumentSpec, if given: Bool) { if given { a.append(spec.displayName) } }
+        add(.session, session)
+        add(.foreground, if: true)
+        add(.buffer, buffer)
+        add(.bufferSize, bufferSize)
+        add(.startTimeout, startTimeout)
+        add(.source, capture.source.map { s in s.hasPrefix("file:") ? "file:" + OutputFile.absolute(String(s.dropFirst(5))) : s })
+        add(.preset, capture.preset.map { p in p.contains("/") ? OutputFile.absolute(p) : p })
+        add(.size, capture.size)
+        add(.fps, capture.fps.map { String($0) })
+        for f in capture.filters { add(.filter, f) }
+        for c in capture.controls { add(.control, c) }
+        add(.duration, capture.duration)
+        add(.pixelFormat, capture.pixelFormat)
+        add(.onUnplug, capture.onUnplug)
+        add(.audio, capture.audio)
+        if let output { add(.outputFile, output); a += segments.arguments } else { add(.noFile, if: true) }
+        add(.onSave, onSave)
+        add(.usr1Last, usr1Last)
+        add(.signalNotify, if: notify)
         a += live.arguments
-        if force { a.append("--force") }
+        add(.force, if: force)
         return a
     }
 
@@ -166,4 +165,19 @@ struct StartCommand: ParsableCommand {
         console.print("  log     \(folder.logPath)")
         if let url = folder.readLiveURL() { console.print("  live    \(url)") }
     }
+}
+
+extension ArgumentSpec {
+    static let buffer = option("buffer", value: "time", default: "5m", help: "How much recent video to keep in memory.")
+    static let bufferSize = option("buffer-size", value: "bytes", default: "1G", help: "The most memory the buffer may use, such as 256M.")
+    static let foreground = flag("foreground", help: "Run the session in this process instead of in the background.")
+    static let startTimeout = option(
+        "start-timeout", value: "time", default: "5s", help: "How long to wait for the first frame before giving up."
+    )
+    static let onSave = option("on-save", value: "command", help: "A command to run after each save, given the clip's path.")
+    static let usr1Last = option(
+        "usr1-last", value: "time", default: "30s",
+        help: "How much to save when the session receives SIGUSR1, named from the configured output pattern."
+    )
+    static let signalNotify = flag("notify", help: "Send a desktop notification with the clip's path after each SIGUSR1 save.")
 }

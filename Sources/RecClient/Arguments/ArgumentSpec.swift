@@ -1,8 +1,10 @@
 /// One declared command-line argument: an option with a value (`--source NAME`, `-o FILE`,
 /// `--from=12s`), a flag (`--force`), or a positional argument (`rec trim INPUT`).
 ///
-/// A command lists its arguments in `static let arguments: [ArgumentSpec]`; the parser reads the
-/// command line against that list and the command reads typed values back by `name`.
+/// Each argument is declared once, as a static constant (`static let buffer = ArgumentSpec.option("buffer", …)`
+/// in an `ArgumentSpec` extension); a command lists those in `static let arguments: [ArgumentSpec]`,
+/// the parser reads the command line against that list, and the command reads typed values back
+/// through the same constants (`values.require(.buffer)`), so a name is never spelled twice.
 public struct ArgumentSpec: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case option

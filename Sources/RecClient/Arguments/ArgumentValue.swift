@@ -1,6 +1,6 @@
 /// A type that can be read from one command-line value, as `Int` reads `--fps 30`.
 ///
-/// Conform your own types to read them directly: `try values.value("from", as: TimeSpec.self)`.
+/// Conform your own types to read them directly: `try values.value(.from, as: TimeSpec.self)`.
 public protocol ArgumentValue: Sendable {
     /// The value parsed from `argument`, or `nil` if it does not convert.
     init?(argument: String)

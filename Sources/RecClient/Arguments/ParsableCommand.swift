@@ -14,7 +14,7 @@ public protocol ParsableCommand: Sendable {
     /// (`~/.config/rec/config.json`) before their built-in defaults.
     static var readsConfig: Bool { get }
 
-    /// Reads typed values, e.g. `fps = try values.value("fps", as: Int.self)`.
+    /// Reads typed values through the declarations, e.g. `fps = try values.value(.fps, as: Int.self)`.
     init(_ values: ParsedValues) throws(RecError)
     /// Checks that the values make sense together; throw `.usage` if not.
     func validate() throws(RecError)

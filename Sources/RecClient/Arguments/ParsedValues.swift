@@ -1,8 +1,8 @@
 import RecCore
 
-/// The values given on the command line for one command, read back by argument name with a type.
-///
-/// Asking for a name the command did not declare is a programmer error and traps.
+/// The values given on the command line for one command, read back with a type through the
+/// declarations themselves: `values.value(.source)` for `static let source = ArgumentSpec.option("source", …)`,
+/// so each name is written once, where it is declared.
 public struct ParsedValues: Sendable {
     let specs: [ArgumentSpec]
     /// The raw strings given for each name, in command-line order; flags store one "" per use.
@@ -20,29 +20,25 @@ public struct ParsedValues: Sendable {
         self.given = given
     }
 
-    /// Whether the flag was given.
-    public func flag(_ name: String) -> Bool {
-        precondition(spec(name).kind == .flag, "'\(name)' is not a flag")
-        return given[name] != nil || configured[name]?.value == "true"
+    /// Whether the flag was given (or set to true in the configuration file).
+    public func flag(_ spec: ArgumentSpec) -> Bool {
+        given[spec.name] != nil || configured[spec.name]?.value == "true"
     }
 
     /// Whether the option or argument was given on the command line (its default does not count).
-    public func isSet(_ name: String) -> Bool {
-        _ = spec(name)
-        return given[name] != nil
+    public func isSet(_ spec: ArgumentSpec) -> Bool {
+        given[spec.name] != nil
     }
 
     /// The value of an option or positional argument, its default if absent, or `nil`.
-    public func value<T: ArgumentValue>(_ name: String, as type: T.Type = T.self) throws(RecError) -> T? {
-        let spec = spec(name)
-        guard let text = given[name]?.last ?? configured[name]?.value ?? spec.defaultValue else { return nil }
+    public func value<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> T? {
+        guard let text = given[spec.name]?.last ?? configured[spec.name]?.value ?? spec.defaultValue else { return nil }
         return try convert(text, for: spec)
     }
 
     /// Like `value(_:as:)`, but a missing value is a usage error.
-    public func require<T: ArgumentValue>(_ name: String, as type: T.Type = T.self) throws(RecError) -> T {
-        guard let value = try value(name, as: type) else {
-            let spec = spec(name)
+    public func require<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> T {
+        guard let value = try value(spec, as: type) else {
             let what = spec.kind == .positional ? "argument" : "option"
             throw .usage("missing \(what) '\(spec.synopsis)'")
         }
@@ -50,20 +46,18 @@ public struct ParsedValues: Sendable {
     }
 
     /// Every value of a repeatable option in command-line order, or its default, or none.
-    public func values<T: ArgumentValue>(_ name: String, as type: T.Type = T.self) throws(RecError) -> [T] {
-        let spec = spec(name)
-        let texts = given[name] ?? (configured[name]?.value ?? spec.defaultValue).map { [$0] } ?? []
+    public func values<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> [T] {
+        let texts = given[spec.name] ?? (configured[spec.name]?.value ?? spec.defaultValue).map { [$0] } ?? []
         var result: [T] = []
         for text in texts { result.append(try convert(text, for: spec)) }
         return result
     }
 
-    /// Where the value of `name` comes from: the command line, the configuration file's line, or
+    /// Where the value of `spec` comes from: the command line, the configuration file's line, or
     /// the built-in default (`rec config` prints it).
-    public func origin(_ name: String) -> String {
-        _ = spec(name)
-        if given[name] != nil { return "command line" }
-        if let entry = configured[name], let configPath { return "\(configPath):\(entry.line)" }
+    public func origin(_ spec: ArgumentSpec) -> String {
+        if given[spec.name] != nil { return "command line" }
+        if let entry = configured[spec.name], let configPath { return "\(configPath):\(entry.line)" }
         return "built-in"
     }
 
@@ -72,15 +66,16 @@ public struct ParsedValues: Sendable {
     /// at this moment unless `--segment` names files itself.
     mutating func apply(_ config: UserConfig, environment: [String: String]) throws(RecError) {
         configPath = config.path
-        let session = given["session"]?.last ?? specs.first { $0.name == "session" }?.defaultValue ?? "default"
+        let session = given[ArgumentSpec.session.name]?.last ?? ArgumentSpec.session.defaultValue ?? "default"
         let entries = config.entries(session: session)
-        outputPattern = entries["output"].map { UserConfig.expandTilde($0.value, environment: environment) }
+        let output = ArgumentSpec.outputFile.name
+        outputPattern = entries[output].map { UserConfig.expandTilde($0.value, environment: environment) }
         for (key, entry) in entries where given[key] == nil {
-            guard specs.contains(where: { $0.name == key }), key != "output" || given["no-file"] == nil else { continue }
+            guard specs.contains(where: { $0.name == key }), key != output || !isSet(.noFile) else { continue }
             var value = entry.value
-            if key == "output" {
+            if key == output {
                 value = UserConfig.expandTilde(value, environment: environment)
-                if given["segment"] == nil { value = try UserConfig.fileName(pattern: value) }
+                if !isSet(.segment) { value = try UserConfig.fileName(pattern: value) }
             }
             configured[key] = (value, entry.line)
         }
@@ -91,12 +86,5 @@ public struct ParsedValues: Sendable {
             throw .usage("invalid value '\(text)' for '\(spec.displayName)': expected \(T.expectedValue)")
         }
         return value
-    }
-
-    private func spec(_ name: String) -> ArgumentSpec {
-        guard let spec = specs.first(where: { $0.name == name }) else {
-            preconditionFailure("no argument named '\(name)' is declared")
-        }
-        return spec
     }
 }

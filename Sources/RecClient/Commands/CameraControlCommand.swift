@@ -14,8 +14,7 @@ struct CameraControlCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = [
-        .positional("setting", optional: true, repeatable: true,
-                    help: "A control to set, as NAME=VALUE (names and ranges as 'rec devices' lists them)."),
+        .setting,
         .session, .json,
     ]
 
@@ -25,10 +24,10 @@ struct CameraControlCommand: ParsableCommand {
 
     init(_ values: ParsedValues) throws(RecError) {
         var parsed: [ControlSetting] = []
-        for text in try values.values("setting", as: String.self) { parsed.append(try ControlSetting.parse(text)) }
+        for text in try values.values(.setting, as: String.self) { parsed.append(try ControlSetting.parse(text)) }
         settings = parsed
-        session = try values.require("session")
-        json = values.flag("json")
+        session = try values.require(.session)
+        json = values.flag(.json)
     }
 
     func validate() throws(RecError) {
@@ -54,4 +53,11 @@ struct CameraControlCommand: ParsableCommand {
         }
         return 0
     }
+}
+
+private extension ArgumentSpec {
+    static let setting = positional(
+        "setting", optional: true, repeatable: true,
+        help: "A control to set, as NAME=VALUE (names and ranges as 'rec devices' lists them)."
+    )
 }

@@ -9,9 +9,9 @@ public struct ClipRange: Sendable, Equatable {
     public var last: String?
 
     public init(_ values: ParsedValues) throws(RecError) {
-        from = try values.value("from")
-        to = try values.value("to")
-        last = try values.value("last")
+        from = try values.value(.from)
+        to = try values.value(.to)
+        last = try values.value(.last)
     }
 
     /// The parsed selection; `-30s` counts back from the end, `now` and `+T` only in sessions.

@@ -17,9 +17,7 @@ struct SaveCommand: ParsableCommand {
     static let arguments: [ArgumentSpec] = [
         .from, .to, .last,
         .output("The file to write the clip to."),
-        .keyframe,
-        .flag("clear", help: "Drop the buffer up to the end of the saved range, so the next save repeats nothing."),
-        .flag("notify", help: "Send a desktop notification with the clip's path when the save is done."),
+        .keyframe, .clear, .notify,
         .json, .session, .force,
     ]
 
@@ -36,13 +34,13 @@ struct SaveCommand: ParsableCommand {
 
     init(_ values: ParsedValues) throws(RecError) {
         range = try ClipRange(values)
-        output = try values.value("output")
-        keyframe = values.flag("keyframe")
-        clear = values.flag("clear")
-        notify = values.flag("notify")
-        json = values.flag("json")
-        session = try values.require("session")
-        force = values.flag("force")
+        output = try values.value(.outputFile)
+        keyframe = values.flag(.keyframe)
+        clear = values.flag(.clear)
+        notify = values.flag(.notify)
+        json = values.flag(.json)
+        session = try values.require(.session)
+        force = values.flag(.force)
     }
 
     func validate() throws(RecError) {
@@ -80,4 +78,9 @@ struct SaveCommand: ParsableCommand {
         }
         return 0
     }
+}
+
+private extension ArgumentSpec {
+    static let clear = flag("clear", help: "Drop the buffer up to the end of the saved range, so the next save repeats nothing.")
+    static let notify = flag("notify", help: "Send a desktop notification with the clip's path when the save is done.")
 }

@@ -28,6 +28,18 @@ extension ArgumentSpec {
 
     /// `-o, --output <file>` with the command's own description of the file.
     public static func output(_ help: String) -> ArgumentSpec {
-        option("output", short: "o", value: "file", help: help)
+        var spec = outputFile
+        spec.help = help
+        return spec
     }
+    /// `--output` as every command declares it but for its sentence: read it with
+    /// `values.value(.outputFile)`, and the configuration's `output` pattern applies to it.
+    public static let outputFile = option("output", short: "o", value: "file", help: "The file to write.")
+    /// `rec start --no-file`; a configured `output` pattern does not apply with it.
+    public static let noFile = flag("no-file", help: "Keep frames only in the buffer and write no recording file.")
+    /// `--segment` of `rec record` and `rec start`; a configured `output` pattern keeps its time fields with it.
+    public static let segment = option(
+        "segment", value: "time",
+        help: "Start a new file every this long, such as 1h, named with its start time (-o may use %Y %m %d %H %M %S)."
+    )
 }

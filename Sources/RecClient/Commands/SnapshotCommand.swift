@@ -18,9 +18,9 @@ struct SnapshotCommand: ParsableCommand {
     var force: Bool
 
     init(_ values: ParsedValues) throws(RecError) {
-        output = try values.value("output")
-        session = try values.require("session")
-        force = values.flag("force")
+        output = try values.value(.outputFile)
+        session = try values.require(.session)
+        force = values.flag(.force)
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {

@@ -10,7 +10,7 @@ struct StatusCommand: ParsableCommand {
     )
     static let arguments: [ArgumentSpec] = [
         .session,
-        .flag("all", help: "Show every running session."),
+        .all,
         .json,
     ]
 
@@ -19,9 +19,9 @@ struct StatusCommand: ParsableCommand {
     var json: Bool
 
     init(_ values: ParsedValues) throws(RecError) {
-        session = try values.require("session")
-        all = values.flag("all")
-        json = values.flag("json")
+        session = try values.require(.session)
+        all = values.flag(.all)
+        json = values.flag(.json)
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
@@ -62,4 +62,8 @@ struct StatusCommand: ParsableCommand {
         context.console.print(json ? StatusText.json(status) : StatusText.text(status))
         return 0
     }
+}
+
+private extension ArgumentSpec {
+    static let all = flag("all", help: "Show every running session.")
 }

@@ -14,8 +14,8 @@ struct StopCommand: ParsableCommand {
     var json: Bool
 
     init(_ values: ParsedValues) throws(RecError) {
-        session = try values.require("session")
-        json = values.flag("json")
+        session = try values.require(.session)
+        json = values.flag(.json)
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {

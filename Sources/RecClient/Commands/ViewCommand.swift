@@ -11,15 +11,15 @@ struct ViewCommand: ParsableCommand {
     )
     static let arguments: [ArgumentSpec] = [
         .session,
-        .flag("no-open", help: "Only print the address; do not start a browser."),
+        .noOpen,
     ]
 
     var session: String
     var noOpen: Bool
 
     init(_ values: ParsedValues) throws(RecError) {
-        session = try values.require("session")
-        noOpen = values.flag("no-open")
+        session = try values.require(.session)
+        noOpen = values.flag(.noOpen)
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
@@ -47,4 +47,8 @@ struct ViewCommand: ParsableCommand {
         process.standardError = FileHandle.nullDevice
         try? process.run()
     }
+}
+
+private extension ArgumentSpec {
+    static let noOpen = flag("no-open", help: "Only print the address; do not start a browser.")
 }

@@ -31,9 +31,9 @@ public struct PresetLibrary: Sendable {
 
     /// The built-in presets alone.
     public static func builtins() -> PresetLibrary {
-        let entries = BuiltinPresets.names.map { name in
+        let entries = BuiltinPresets.json.map { name, text in
             // The built-ins are checked by the tests; a failure here is a bug in rec, not bad input.
-            let preset = try! Preset.parse(BuiltinPresets.json[name]!, name: name, origin: "built-in")
+            let preset = try! Preset.parse(text, name: name, origin: "built-in")
             return Entry(preset: preset, source: .builtin)
         }
         return PresetLibrary(entries: entries.sorted { $0.preset.name < $1.preset.name }, userDirectory: nil)

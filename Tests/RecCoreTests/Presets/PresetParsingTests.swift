@@ -62,7 +62,7 @@ struct PresetParsingTests {
         (#"{"container": "mp4", "encoder": "libx264", "preset": "veryfasst"}"#, #"libx264 has no preset "veryfasst"; did you mean "veryfast"? it takes ultrafast,"#),
         (#"{"container": "mp4", "encoder": "libx265", "tune": "film"}"#, #"libx265 has no tune "film"; it takes psnr"#),
         (#"{"container": "mkv", "encoder": "copy", "crf": 20, "filter": "hflip"}"#, #"encoder "copy" stores the camera's MJPEG as it comes, so "crf", "filter" cannot apply"#),
-        (#"{"base": "defualt"}"#, #""base" names no built-in preset 'defualt'; built-ins are default, quality"#),
+        (#"{"base": "defualt"}"#, #""base" names no built-in preset 'defualt'; built-ins are camera-copy, default, lossless"#),
         (#"{"container": "mp4", "encoder": "libx264", "filter": ""}"#, #""filter" is empty"#),
         (#"{"description": "a\nb", "container": "mp4", "encoder": "libx264"}"#, #""description" must be one line"#),
     ])
