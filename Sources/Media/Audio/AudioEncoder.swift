@@ -141,6 +141,8 @@ final class AudioEncoder {
         try check(r, "avcodec_receive_packet(\(encoding.encoder))")
         defer { av_packet_unref(packet) }
         var out = EncodedPacket(avPacket: packet, timeBase: timeBase, streamIndex: 1)
+        // The first sound until its owner names it (a session's second microphone is `.sound(1)`).
+        out.stream = .sound(0)
         out.isKeyframe = true
         out.captureTime = out.presentationTime
         out.sideData = PacketSideData.copied(from: packet)

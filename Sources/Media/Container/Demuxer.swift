@@ -7,6 +7,9 @@ import RecCore
 public final class Demuxer {
     public struct Stream: Sendable {
         public var index: Int
+        /// The stream by kind and number among the file's streams of that kind (the file's
+        /// second audio stream is `.sound(1)`); its packets carry it.
+        public var id = StreamID.video
         public var parameters: CodecParameters
         public var timeBase: Rational
         /// The stream's average frame rate, if the container says.
@@ -96,6 +99,10 @@ public final class Demuxer {
         }
         self.context = ctx
         self.packet = pkt!
+        for i in streams.indices {
+            let kind = streams[i].parameters.streamKind
+            streams[i].id = StreamID(kind, streams[..<i].count { $0.parameters.streamKind == kind })
+        }
         self.streams = streams
     }
 
@@ -189,11 +196,11 @@ public final class Demuxer {
             if payload {
                 let sideData = PacketSideData.copied(from: packet)
                 e = EncodedPacket(shared: try PacketReference(taking: packet), pts: pts, dts: dts, duration: p.duration,
-                                  timeBase: tb, isKeyframe: key, streamIndex: index)
+                                  timeBase: tb, isKeyframe: key, streamIndex: index, stream: streams[index].id)
                 e.sideData = sideData
             } else {
                 e = EncodedPacket(data: [], pts: pts, dts: dts, duration: p.duration, timeBase: tb, isKeyframe: key,
-                                  streamIndex: index)
+                                  streamIndex: index, stream: streams[index].id)
             }
             e.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
             return e

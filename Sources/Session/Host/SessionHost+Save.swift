@@ -45,7 +45,8 @@ extension SessionHost {
         // its first frame's pts (the encoder delay), which is session time 0.
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let start = ring.stats.start, range.lowerBound >= start {
-            let (packets, sound) = try ring.snapshotWithSound(from: range.lowerBound, to: range.upperBound)
+            let all = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
+            let (packets, sound) = (all.filter(\.stream.isVideo), all.filter(\.stream.isSound))
             let soundStream = recorder.soundCodecParameters.flatMap { p in sound.isEmpty ? nil : ClipSource.Stream(parameters: p, packets: sound) }
             source = ClipSource(video: .init(parameters: parameters, packets: packets), others: soundStream.map { [$0] } ?? [])
             origin = "ring"
@@ -110,7 +111,7 @@ extension SessionHost {
     /// further); this waits, at most a second, for the sound a clip ending at `end` plays.
     private func waitForSound(until end: Timestamp, peer: ControlPeer) {
         guard recorder.soundCodecParameters != nil, recorder.currentStats.sound?.failure == nil else { return }
-        let need = Timestamp(seconds: end.seconds + RingState.soundLead.seconds)
+        let need = Timestamp(seconds: end.seconds + RingState.leadTime.seconds)
         let deadline = Date().addingTimeInterval(1)
         while Date() < deadline, !recorder.isFinished {
             if let sound = ring.stats.soundEnd, sound >= need { return }
