@@ -140,7 +140,7 @@ final class AudioEncoder {
         if r == FFmpegError.eof { return .endOfStream }
         try check(r, "avcodec_receive_packet(\(encoding.encoder))")
         defer { av_packet_unref(packet) }
-        var out = EncodedPacket(avPacket: packet, timeBase: timeBase, streamIndex: 1)
+        var out = EncodedPacket(avPacket: packet, timeBase: timeBase, streamIndex: 0)
         // The first sound until its owner names it (a session's second microphone is `.sound(1)`).
         out.stream = .sound(0)
         out.isKeyframe = true

@@ -12,8 +12,8 @@ struct CaptureOptions: Sendable, Equatable {
         .option("control", value: "name=value", repeatable: true,
                 help: "A camera control to set, such as exposure_time_absolute=250; repeat it for more (see 'rec devices')."),
         .duration,
-        .option("audio", value: "source", default: "none",
-                help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, file (a file: source's own sound) or test (see 'rec devices')."),
+        .option("audio", value: "source", default: "none", repeatable: true,
+                help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, file (every sound track of a file: source) or test; repeat it to record more than one (see 'rec devices')."),
         .option("on-unplug", value: "action", default: "stop", choices: ["stop", "wait"],
                 help: "What to do when the camera is unplugged: stop, or wait up to a minute for it to return."),
     ]
@@ -27,7 +27,7 @@ struct CaptureOptions: Sendable, Equatable {
     var duration: String?
     var pixelFormat: String?
     var onUnplug: String
-    var audio: String
+    var audio: [String]
 
     init(_ values: ParsedValues) throws(RecError) {
         source = try values.value("source")
@@ -39,6 +39,6 @@ struct CaptureOptions: Sendable, Equatable {
         duration = try values.value("duration")
         pixelFormat = try values.value("pixel-format")
         onUnplug = try values.require("on-unplug")
-        audio = try values.require("audio")
+        audio = try values.values("audio")
     }
 }

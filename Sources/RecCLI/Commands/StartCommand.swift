@@ -111,7 +111,7 @@ struct StartCommand: ParsableCommand {
             if child { setsid() }
             let summary = try SessionProcess.run(configuration: configuration,
                                                  source: try setup.makeSource { context.console.printError("rec: warning: \($0)") },
-                                                 sound: try setup.makeSound(), runtime: runtime) { folder, status in
+                                                 sounds: try setup.makeSounds(), runtime: runtime) { folder, status in
                 if child {
                     SessionLauncher.detachOutput(log: folder.logPath)
                 } else {
@@ -143,7 +143,7 @@ struct StartCommand: ParsableCommand {
         if let d = capture.duration { a += ["--duration", d] }
         if let p = capture.pixelFormat { a += ["--pixel-format", p] }
         a += ["--on-unplug", capture.onUnplug]
-        a += ["--audio", capture.audio]
+        for s in capture.audio { a += ["--audio", s] }
         if let output { a += ["--output", output] + segments.arguments } else { a.append("--no-file") }
         if let onSave { a += ["--on-save", onSave] }
         a += ["--usr1-last", usr1Last] + (notify ? ["--notify"] : [])

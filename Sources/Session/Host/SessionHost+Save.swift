@@ -45,10 +45,9 @@ extension SessionHost {
         // its first frame's pts (the encoder delay), which is session time 0.
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let start = ring.stats.start, range.lowerBound >= start {
-            let all = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
-            let (packets, sound) = (all.filter(\.stream.isVideo), all.filter(\.stream.isSound))
-            let soundStream = recorder.soundCodecParameters.flatMap { p in sound.isEmpty ? nil : ClipSource.Stream(parameters: p, packets: sound) }
-            source = ClipSource(video: .init(parameters: parameters, packets: packets), others: soundStream.map { [$0] } ?? [])
+            // Every stream of the range: the pictures and each sound.
+            source = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
+                                described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
             origin = "ring"
         } else if let file, file.segments != nil {
             try waitForFile(until: range.upperBound, peer: peer)
@@ -110,7 +109,8 @@ extension SessionHost {
     /// Sound usually reaches the ring before the pictures (the video encoder looks ahead
     /// further); this waits, at most a second, for the sound a clip ending at `end` plays.
     private func waitForSound(until end: Timestamp, peer: ControlPeer) {
-        guard recorder.soundCodecParameters != nil, recorder.currentStats.sound?.failure == nil else { return }
+        let sounds = recorder.currentStats.sounds
+        guard recorder.soundCodecParameters != nil, sounds.allSatisfy({ $0.failure == nil }) else { return }
         let need = Timestamp(seconds: end.seconds + RingState.leadTime.seconds)
         let deadline = Date().addingTimeInterval(1)
         while Date() < deadline, !recorder.isFinished {

@@ -20,7 +20,7 @@ public final class SessionHost: ControlHandler {
     let services: SessionServices
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
-    public init(configuration: SessionConfiguration, source: sending FrameSource, sound: sending AudioSource? = nil,
+    public init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
                 log: SessionLog? = nil) {
         self.configuration = configuration
         let ring = PacketRing(limits: configuration.ring)
@@ -30,9 +30,9 @@ public final class SessionHost: ControlHandler {
         self.newestDecodeTime = newest
         let services = SessionServices()
         self.services = services
-        self.recorder = Recorder(source: source, sound: sound, configuration: configuration.recorder) { packet in
+        self.recorder = Recorder(source: source, sounds: sounds, configuration: configuration.recorder) { packet in
             ring.append(packet)
-            if packet.streamIndex == 0 { newest.value.withLock { $0 = packet.decodeTime } }
+            if packet.stream == .video { newest.value.withLock { $0 = packet.decodeTime } }
             services.fanOut(packet)
         }
     }
