@@ -16,6 +16,9 @@ extension SessionHost {
         try checkNotASegment(request.output)
         try OutputPath.checkWritable(request.output, force: request.force)
         let container = try ContainerFormat.forClip(path: request.output)
+        // Asked as the session starts (`--to +3s` right after `rec start`): the first pictures are
+        // still in the encoder; wait for them as for any end in the future.
+        if ring.stats.start == nil, !recorder.isFinished { try waitForRing(until: .zero, peer: peer) }
         guard let parameters = recorder.codecParameters, let ringStart = ring.stats.start, let ringEnd = ring.stats.end else {
             throw .runtime("nothing is recorded yet; try again once the session has frames")
         }
