@@ -118,6 +118,7 @@ public final class SessionHost: ControlHandler {
                                   "ring_end": String(format: "%.3f", r.end?.seconds ?? 0),
                                   "gaps": String(s.gaps)].merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
         body.audio = s.sound.map(\.status)
+        if s.sounds.count > 1 { body.audioTracks = s.sounds.map(\.status) }
         return body
     }
 

@@ -74,6 +74,8 @@ import Testing
         let started = try box.rec(["start", "--session", "tracks", "--source", "file:" + source, "--audio", "file", "--no-file"])
         try #require(started.status == 0, "rec start: \(started.error)")
         defer { _ = try? box.rec(["stop", "--session", "tracks"]) }
+        let tracks = try #require(try box.status("tracks")["audio_tracks"] as? [[String: Any]])
+        #expect(tracks.count == 2 && tracks.allSatisfy { ($0["device"] as? String)?.contains("two-tracks.mp4") == true }, "\(tracks)")
         for (ext, tolerance) in [("mp4", 1), ("mkv", 24)] {
             let clip = box.path("clip.\(ext)")
             let saved = try box.rec(["save", "--session", "tracks", "--from", "+0.5s", "--to", "+3s", "-o", clip, "--json"])
