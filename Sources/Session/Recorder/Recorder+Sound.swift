@@ -14,6 +14,29 @@ extension Recorder {
         return parameters.enumerated().map { StreamParameters(.sound($0), $1) }
     }
 
+    /// Every stream the recording makes, once its encoders run: the pictures, then each sound.
+    public var streams: [StreamParameters] {
+        guard let video = codecParameters else { return [] }
+        return [StreamParameters(.video, video)] + soundParameters.withLock { $0 }.enumerated().map { StreamParameters(.sound($0), $1) }
+    }
+
+    /// Hands `emit` every sound packet waiting, each named by its input's stream; returns the
+    /// streams whose sound has ended (its source finished or failed) since the last call, adding
+    /// them to `ended`.
+    func takeSound(ended: inout Set<StreamID>, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) -> [StreamID] {
+        var newlyEnded: [StreamID] = []
+        for (i, sound) in sounds.enumerated() {
+            let id = StreamID.sound(i)
+            let closed = sound.inbox.isClosed
+            for var p in sound.inbox.takeAll() {
+                p.stream = id
+                try emit(p)
+            }
+            if closed && ended.insert(id).inserted { newlyEnded.append(id) }
+        }
+        return newlyEnded
+    }
+
     /// Once the pictures are done: lets each sound run up to their end (bounded), then writes what
     /// it made, leaving out packets that start after the last picture ends.
     /// A device that stopped answering holds the audio thread in a read nothing interrupts: after

@@ -166,12 +166,6 @@ public final class Recorder: Sendable {
     /// The first sound encoder's stream parameters, once it runs; nil without sound.
     public var soundCodecParameters: CodecParameters? { soundParameters.withLock { $0.first } }
 
-    /// Every stream the recording makes, once its encoders run: the pictures, then each sound.
-    public var streams: [StreamParameters] {
-        guard let video = codecParameters else { return [] }
-        return [StreamParameters(.video, video)] + soundParameters.withLock { $0 }.enumerated().map { StreamParameters(.sound($0), $1) }
-    }
-
     // MARK: - Threads
 
     private func startThreads(_ transfer: Transfer<FrameSource>) {
@@ -319,18 +313,8 @@ public final class Recorder: Sendable {
         var soundEnded = Set<StreamID>()
         let emitPicture: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
             // Sound first: it comes ahead of the encoder's look-ahead, and the muxer interleaves.
-            for (i, sound) in sounds.enumerated() {
-                let id = StreamID.sound(i)
-                let closed = sound.inbox.isClosed
-                for var p in sound.inbox.takeAll() {
-                    p.stream = id
-                    try emitVideo(p)
-                }
-                if closed && soundEnded.insert(id).inserted {
-                    // No more sound will come (it failed): the other streams are no longer held for it.
-                    writer?.ended(id)
-                }
-            }
+            // A sound that ended (failed) holds the other streams back no longer.
+            for id in try takeSound(ended: &soundEnded, emit: emitVideo) { writer?.ended(id) }
             videoEnd = max(videoEnd ?? packet.endTime, packet.endTime)
             try emitVideo(packet)
         }
