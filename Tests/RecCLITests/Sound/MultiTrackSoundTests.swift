@@ -85,4 +85,21 @@ import Testing
             try Self.check(clip, against: source, from: from, tolerance: tolerance, label: "ring clip .\(ext)")
         }
     }
+
+    /// `--audio` given twice records two inputs, each a track of its own; `none` with another, or
+    /// the same input twice, is a usage error.
+    @Test func audioGivenTwiceRecordsTwoTracks() throws {
+        let box = try BackgroundSessionTests.Sandbox()
+        let file = box.path("two.mkv")
+        let r = try box.rec(["record", "--source", "test:160x120@30", "--audio", "test", "--audio", "test:skew=0.001",
+                             "--pace", "off", "--duration", "2s", "-o", file])
+        try #require(r.status == 0, "\(r.error)")
+        #expect(try Self.soundTracks(in: file) == 2)
+        for track in 0..<2 { #expect(try Self.samples(in: file, track: track).count >= 2 * Self.rate - 1024) }
+        for bad in [["none", "test"], ["test", "test"]] {
+            let refused = try box.rec(["record", "--source", "test", "--duration", "1s", "-o", box.path("x.mkv")]
+                                      + bad.flatMap { ["--audio", $0] })
+            #expect(refused.status == 64, "\(bad): \(refused.error)")
+        }
+    }
 }
