@@ -8,7 +8,8 @@ import Synchronization
 /// a bounded inbox to one fan-out thread ("rec.live") that owns a `FragmentMuxer` while anyone
 /// watches and gives each viewer the same moof + mdat fragments, one a picture with the sound
 /// before it. No second encode; one mux for all viewers. When the sound fails, the stream starts
-/// again with pictures only: the viewers' streams end and the page reconnects.
+/// again with pictures only: the viewers' streams end and the page reconnects. A browser plays
+/// one sound track: a session with several sound streams is watched with its first.
 public final class LiveBroadcast: Sendable {
     public static let maxViewers = 24
     /// About 3 s of 30 fps pictures with 48 kHz AAC beside them.
@@ -87,8 +88,8 @@ public final class LiveBroadcast: Sendable {
                 packets.forEach { backlog.add($0) }
                 continue
             }
-            for packet in packets {
-                if packet.streamIndex != 0 {
+            for packet in packets where packet.stream == backlog.pictures || packet.stream == backlog.sound {
+                if packet.stream == backlog.sound {
                     backlog.add(packet)
                     if muxer?.hasSound == true, pendingSound.count < 200 { pendingSound.append(packet) }
                     continue

@@ -20,7 +20,10 @@ public struct EncodedPacket: Sendable {
     public var duration: Int64
     public var timeBase: Rational
     public var isKeyframe: Bool
-    /// Which stream of its file or session the packet belongs to.
+    /// The stream the packet belongs to: what decides where it goes and how it is cut.
+    public var stream: StreamID
+    /// The packet's index in the container it was read from or is being written to: a muxer's
+    /// business only (each writer maps `stream` to an index of its own), never a decision.
     public var streamIndex: Int
     /// When the frame was captured, on the session's timeline (0 = first frame), if known.
     public var captureTime: Timestamp?
@@ -32,7 +35,7 @@ public struct EncodedPacket: Sendable {
     public var sideData: [PacketSideData] = []
 
     public init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
-                isKeyframe: Bool, streamIndex: Int = 0, captureTime: Timestamp? = nil) {
+                isKeyframe: Bool, streamIndex: Int = 0, stream: StreamID = .video, captureTime: Timestamp? = nil) {
         self.owned = data
         self.pts = pts
         self.dts = dts
@@ -40,6 +43,7 @@ public struct EncodedPacket: Sendable {
         self.timeBase = timeBase
         self.isKeyframe = isKeyframe
         self.streamIndex = streamIndex
+        self.stream = stream
         self.captureTime = captureTime
     }
 
@@ -50,9 +54,9 @@ public struct EncodedPacket: Sendable {
 
     /// A packet whose bytes stay with `bytes`' owner.
     public init(shared bytes: any SharedBytes, pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
-                isKeyframe: Bool, streamIndex: Int = 0) {
+                isKeyframe: Bool, streamIndex: Int = 0, stream: StreamID = .video) {
         self.init(data: [], pts: pts, dts: dts, duration: duration, timeBase: timeBase, isKeyframe: isKeyframe,
-                  streamIndex: streamIndex)
+                  streamIndex: streamIndex, stream: stream)
         shared = bytes
     }
 }

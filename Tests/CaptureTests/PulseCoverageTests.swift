@@ -41,7 +41,7 @@ struct PulseCoverageTests {
             output: .init(path: path, container: container), pace: .realtime, durationLimit: Timestamp(seconds: 3))
         configuration.audio = AudioEncoding.standard(for: container)
         let recorder = Recorder(source: TestPatternSource(width: 320, height: 240, fps: 30),
-                                sound: DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address),
+                                sounds: [DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address)],
                                 configuration: configuration)
         try recorder.waitUntilStarted()
         recorder.waitUntilFinished()

@@ -31,7 +31,7 @@ struct PulseRecordingTests {
             output: .init(path: path, container: container), pace: .realtime, frameLimit: 180)
         configuration.audio = AudioEncoding.standard(for: container)
         let recorder = Recorder(source: TestPatternSource(width: 320, height: 240, fps: 30),
-                                sound: DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address),
+                                sounds: [DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address)],
                                 configuration: configuration)
         try recorder.waitUntilStarted()
         recorder.waitUntilFinished()
@@ -75,7 +75,7 @@ struct PulseRecordingTests {
             output: .init(path: path, container: .mkv), pace: .realtime, frameLimit: 240)
         configuration.audio = AudioEncoding.standard(for: .mkv)
         let recorder = Recorder(source: TestPatternSource(width: 320, height: 240, fps: 30),
-                                sound: DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address),
+                                sounds: [DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address)],
                                 configuration: configuration)
         try recorder.waitUntilStarted()
         sleep(4)

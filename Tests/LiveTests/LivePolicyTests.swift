@@ -68,7 +68,7 @@ import Testing
     @Test func soundNeverStartsTheInboxOrAnOverflow() {
         var inbox = PacketInbox(limit: 3)
         var sound = packet(0, key: true)
-        sound.streamIndex = 1
+        sound.stream = .sound(0)
         var outcomes = [inbox.offer(sound)]
         #expect(inbox.waitingForKeyframe)
         outcomes += [inbox.offer(packet(1, key: true)), inbox.offer(sound), inbox.offer(sound)]
@@ -76,7 +76,7 @@ import Testing
         #expect(inbox.packets.isEmpty && inbox.waitingForKeyframe)
         outcomes += [inbox.offer(sound), inbox.offer(packet(2, key: true)), inbox.offer(sound)]
         #expect(outcomes == [false, true, true, true, false, false, true, true])
-        #expect(inbox.take().map(\.streamIndex) == [0, 1])
+        #expect(inbox.take().map(\.stream) == [.video, .sound(0)])
     }
 
     /// A stream that starts at a keyframe takes its first sound from the backlog: the sound that
@@ -84,13 +84,13 @@ import Testing
     @Test func aStreamStartsAtAKeyframeWithTheSoundThatPlaysFromIt() {
         func sound(_ n: Int) -> EncodedPacket {
             var p = packet(n, key: true)
-            p.streamIndex = 1
+            p.stream = .sound(0)
             return p
         }
         var backlog = SoundBacklog(seconds: 2)
         #expect(backlog.start(with: [sound(0), sound(1), packet(1, key: false)]) == nil)
         let started = backlog.start(with: [sound(40), sound(41), packet(30, key: true), sound(42), packet(31, key: false)])
-        #expect(started?.map { [$0.streamIndex, Int($0.pts)] } == [[0, 30], [1, 40], [1, 41], [1, 42], [0, 31]])
+        #expect(started?.map { [$0.stream.isSound ? 1 : 0, Int($0.pts)] } == [[0, 30], [1, 40], [1, 41], [1, 42], [0, 31]])
         // Sound older than 2 s before the newest is let go; pictures are never kept.
         backlog.add(sound(100))
         #expect(backlog.packets.map(\.pts) == [40, 41, 42, 100])

@@ -22,7 +22,7 @@ import Testing
         // The fixture's own packets with its own parameters (length-prefixed H.264 and its avcC).
         let reader = try Demuxer(path: fixture)
         let path = folder + "/rec.mp4"
-        let writer = try AssetWriter(path: path, container: .mp4, video: reader.streams[0].parameters)
+        let writer = try AssetWriter(path: path, container: .mp4, streams: [StreamParameters(.video, reader.streams[0].parameters)])
         while let p = try reader.read() { try writer.append(p) }
         let before = try Self.threadWriteBytes()
         try writer.finish()
@@ -51,7 +51,7 @@ import Testing
         let reader = try Demuxer(path: input)
         let path = (input as NSString).deletingPathExtension + "-rec.mp4"
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try AssetWriter(path: path, container: .mp4, video: reader.streams[0].parameters)
+        let writer = try AssetWriter(path: path, container: .mp4, streams: [StreamParameters(.video, reader.streams[0].parameters)])
         while let p = try reader.read() { try writer.append(p) }
         let before = try AssetWriterFinishTests.threadWriteBytes()
         let clock = ContinuousClock()

@@ -30,8 +30,8 @@ import Testing
         #expect(reader.reading == .normal)
         #expect(skimmed.timings.count > 400)
         #expect(skimmed.timings == full.timings)
-        #expect(skimmed.others.map(\.soundTimings) == full.others.map(\.soundTimings))
-        #expect(skimmed.others.map(\.packetCount) == full.others.map(\.packetCount))
+        #expect(skimmed.tracks.map(\.soundTimings) == full.tracks.map(\.soundTimings))
+        #expect(skimmed.tracks.map(\.packetCount) == full.tracks.map(\.packetCount))
         // The sample table and the boxes are read; of the samples, only what the opening probe decoded.
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
         let read = try #require(skimmer.demuxer.bytesRead)

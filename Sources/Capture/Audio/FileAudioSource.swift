@@ -3,8 +3,9 @@ import Foundation
 import Media
 import RecCore
 
-/// The sound of a `file:` source (`--audio file`): the file's audio stream, decoded, on the
-/// same timeline as `FileSource`'s pictures. It reads the file with its own `Demuxer`.
+/// The sound of a `file:` source (`--audio file`): one of the file's audio streams, decoded, on
+/// the same timeline as `FileSource`'s pictures. It reads the file with its own `Demuxer`; a file
+/// with several sound tracks is read by one of these for each (`AudioSourceFactory.makeAll`).
 ///
 /// Times: `FileSource` puts a picture at pts − the first picture's pts (the first decoded frame
 /// with a timestamp, edit lists applied by libavcodec). This source finds that same first
@@ -15,6 +16,8 @@ import RecCore
 /// and the audio thread paces it (`isLive` false).
 public final class FileAudioSource: AudioSource {
     public let path: String
+    /// Which of the file's audio streams, counted in file order; nil for the one marked default.
+    public let track: Int?
     private var demuxer: Demuxer?
     private var decoder: AudioDecoder?
     private var audioIndex = 0
@@ -26,11 +29,17 @@ public final class FileAudioSource: AudioSource {
     private var lastEnd: Timestamp?
     private var openedFormat = AudioFormat.floatPlanar(rate: 48000, channels: 2)
 
-    public init(path: String) {
+    public init(path: String, track: Int? = nil) {
         self.path = path
+        self.track = track
     }
 
-    public var description: String { "sound of \(path) (\(openedFormat.sampleRate) Hz, \(openedFormat.channels) ch)" }
+    /// How many audio streams the file at `path` has; nil if it cannot be read.
+    public static func soundTracks(in path: String) -> Int? {
+        (try? Demuxer(path: path)).map { $0.streams.count { $0.parameters.streamKind == .sound } }
+    }
+
+    public var description: String { "sound\(track.map { " track \($0 + 1)" } ?? "") of \(path) (\(openedFormat.sampleRate) Hz, \(openedFormat.channels) ch)" }
     public var format: AudioFormat { openedFormat }
     public var isLive: Bool { false }
     /// Timed by its own samples from the first.
@@ -48,7 +57,9 @@ public final class FileAudioSource: AudioSource {
             guard let video = demuxer.bestVideoStream else {
                 throw RecError.usage("\(path) has no video stream; give a video file to --source file:")
             }
-            guard let audio = Self.bestAudioStream(in: demuxer) else {
+            let chosen = track.map { n in demuxer.streams.filter { $0.parameters.streamKind == .sound }.dropFirst(n).first?.index }
+                ?? Self.bestAudioStream(in: demuxer)
+            guard let audio = chosen else {
                 throw RecError.usage("\(path) has no sound; record without --audio, or give --source a file:PATH with an audio track")
             }
             let decoder = try AudioDecoder(parameters: demuxer.streams[audio].parameters)

@@ -120,7 +120,9 @@ final class AudioEncoder {
         if r == FFmpegError.again { return .needsInput }
         if r == FFmpegError.eof { return .endOfStream }
         try check(r, "avcodec_receive_packet(\(encoding.encoder))")
-        var out = try EncodedPacket(taking: packet.pointer, timeBase: timeBase, streamIndex: 1)
+        var out = try EncodedPacket(taking: packet.pointer, timeBase: timeBase, streamIndex: 0)
+        // The first sound until its owner names it (a session's second microphone is `.sound(1)`).
+        out.stream = .sound(0)
         out.isKeyframe = true
         out.captureTime = out.presentationTime
         return .output(out)

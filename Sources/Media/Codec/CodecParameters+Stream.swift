@@ -37,6 +37,14 @@ extension CodecParameters {
         default: "unknown"
         }
     }
+    /// What the stream carries, as a `StreamID` names it: subtitles, timecode and the rest are data.
+    public var streamKind: StreamKind {
+        switch pointer.pointee.codec_type {
+        case AVMEDIA_TYPE_VIDEO: .video
+        case AVMEDIA_TYPE_AUDIO: .sound
+        default: .data
+        }
+    }
     /// The four-character tag the container gave the stream ("tmcd" for a QuickTime timecode track).
     public var codecTag: String {
         let t = pointer.pointee.codec_tag

@@ -7,6 +7,9 @@ import RecCore
 public final class Demuxer {
     public struct Stream: Sendable {
         public var index: Int
+        /// The stream by kind and number among the file's streams of that kind (the file's
+        /// second audio stream is `.sound(1)`); its packets carry it.
+        public var id = StreamID.video
         public var parameters: CodecParameters
         public var timeBase: Rational
         /// The stream's average frame rate, if the container says.
@@ -86,6 +89,10 @@ public final class Demuxer {
                 startTime: st.pointee.start_time == CFFMPEG_NOPTS ? nil : st.pointee.start_time,
                 duration: st.pointee.duration == CFFMPEG_NOPTS ? nil : st.pointee.duration,
                 disposition: st.pointee.disposition))
+        }
+        for i in streams.indices {
+            let kind = streams[i].parameters.streamKind
+            streams[i].id = StreamID(kind, streams[..<i].count { $0.parameters.streamKind == kind })
         }
         self.streams = streams
     }
@@ -169,9 +176,13 @@ public final class Demuxer {
             let p = packet.pointer.pointee
             let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
             let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
-            if payload { return try EncodedPacket(taking: packet.pointer, timeBase: tb, streamIndex: index) }
+            if payload {
+                var e = try EncodedPacket(taking: packet.pointer, timeBase: tb, streamIndex: index)
+                e.stream = streams[index].id
+                return e
+            }
             var e = EncodedPacket(data: [], pts: pts, dts: dts, duration: p.duration, timeBase: tb,
-                                  isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: index)
+                                  isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: index, stream: streams[index].id)
             e.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
             return e
         }

@@ -26,8 +26,8 @@ final class ClipJob {
     private var router: SegmentRouter<EncodedPacket>
     private var splices: [Int: SpliceSegment] = [:]
     private var otherDTS: [Int: Int64] = [:]
-    /// Sound tracks cut to the sample, by input stream index.
-    private var sound: [Int: SoundTrackCut] = [:]
+    /// Sound tracks cut to the sample, by stream.
+    private var sound: [StreamID: SoundTrackCut] = [:]
     private var kept = 0
     private var muxer: Muxer?
 
@@ -44,12 +44,11 @@ final class ClipJob {
         router = SegmentRouter(plan.segments)
     }
 
-    /// The other streams the container takes (by their index in the input, from 1), and a note
-    /// for each it does not.
-    private(set) lazy var keptStreams: [(index: Int, track: ClipTrack)] = input.others.enumerated()
-        .filter { container.cannotHold($0.element.parameters) == nil }.map { ($0.offset + 1, $0.element) }
-    private lazy var outputIndex: [Int: Int] = Dictionary(uniqueKeysWithValues: keptStreams.enumerated().map { ($1.index, $0 + 1) })
-    var leftOut: [String] { input.others.compactMap { container.cannotHold($0.parameters) } }
+    /// The streams beside the video that the container takes, and a note for each it does not.
+    private(set) lazy var keptStreams: [ClipTrack] = input.tracks.dropFirst().filter { container.cannotHold($0.parameters) == nil }
+    /// Each stream's track in the clip: the video is the muxer's first, the kept streams follow.
+    private lazy var outputIndex: [StreamID: Int] = Dictionary([(input.video.stream, 0)] + keptStreams.enumerated().map { ($1.stream, $0 + 1) }) { a, _ in a }
+    var leftOut: [String] { input.tracks.dropFirst().compactMap { container.cannotHold($0.parameters) } }
     /// The clip's track IDs (1-based) of the sound tracks cut to the sample: their edit lists end
     /// where the pictures do.
     var soundTrackIDs: [UInt32] { sound.keys.compactMap { outputIndex[$0].map { UInt32($0 + 1) } }.sorted() }
@@ -68,29 +67,29 @@ final class ClipJob {
             muxerOptions["movie_timescale"] = String(movieTimeScale)
             // Fast start without a second pass: room for the index is kept at the front (about
             // 40 bytes a sample is plenty: size, offset, times, flags).
-            let samples = input.video.packetCount + keptStreams.reduce(0) { $0 + $1.track.packetCount }
+            let samples = input.video.packetCount + keptStreams.reduce(0) { $0 + $1.packetCount }
             muxerOptions["moov_size"] = String(16_384 + 48 * samples)
         }
         var streams = [videoParameters]
-        for (index, track) in keptStreams {
+        for track in keptStreams {
             if let cut = SoundTrackCut.plan(track, from: plan.presentedStart, to: plan.presentedEnd, container: container) {
-                sound[index] = cut
+                sound[track.stream] = cut
                 streams.append(try cut.parameters(track.parameters))
             } else {
                 streams.append(track.parameters)
             }
         }
         let muxer = try Muxer(path: path, container: container.muxerName, streams: streams, options: muxerOptions,
-                              dispositions: [input.video.disposition] + keptStreams.map(\.track.disposition))
+                              dispositions: [input.video.disposition] + keptStreams.map(\.disposition))
         self.muxer = muxer
         var k = 0
         try input.replay { p in
-            if p.streamIndex == 0 {
+            if p.stream == input.video.stream {
                 try video(p, index: k)
                 k += 1
-            } else if let out = outputIndex[p.streamIndex] {
-                if sound[p.streamIndex] != nil {
-                    if var placed = sound[p.streamIndex]!.place(p) {
+            } else if let out = outputIndex[p.stream] {
+                if sound[p.stream] != nil {
+                    if var placed = sound[p.stream]!.place(p) {
                         placed.streamIndex = out
                         try muxer.write(placed)
                         kept += 1
@@ -154,7 +153,7 @@ final class ClipJob {
     /// where a re-encoded segment (no reordering) meets a copied one (B-frame delay): Matroska
     /// keeps no dts, and MP4 only needs them increasing and not after pts.
     private func write(_ p: inout EncodedPacket) throws {
-        p.streamIndex = 0
+        p.streamIndex = outputIndex[input.video.stream] ?? 0
         p.move(back: Timestamp(value: offset, timeBase: plan.timeBase), after: &lastDTS)
         if p.dts > p.pts && plan.strategy == .spliceReencode {
             p.dts = p.pts

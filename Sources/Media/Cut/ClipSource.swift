@@ -2,6 +2,8 @@ import RecCore
 
 /// One track of what a clip is cut from: its parameters, and what its header should say.
 public struct ClipTrack: Sendable {
+    /// The stream this track is: its packets in `replay` name it.
+    public var stream: StreamID
     public var parameters: CodecParameters
     /// The stream's nominal frame rate, if known: a re-encoder writes it into its own headers.
     public var frameRate: Rational?
@@ -14,8 +16,9 @@ public struct ClipTrack: Sendable {
     public var soundTimings: [PacketTiming] = []
     public var soundTimeBase: Rational?
 
-    public init(parameters: CodecParameters, frameRate: Rational? = nil, disposition: Int32 = 0, packetCount: Int = 0,
-                soundTimings: [PacketTiming] = [], soundTimeBase: Rational? = nil) {
+    public init(stream: StreamID = .video, parameters: CodecParameters, frameRate: Rational? = nil, disposition: Int32 = 0,
+                packetCount: Int = 0, soundTimings: [PacketTiming] = [], soundTimeBase: Rational? = nil) {
+        self.stream = stream
         self.parameters = parameters
         self.frameRate = frameRate
         self.disposition = disposition
@@ -29,28 +32,37 @@ public struct ClipTrack: Sendable {
 /// (packet metadata, no payloads); `replay` then hands every packet over once, so a cut holds at
 /// most what it re-encodes plus a bounded window, however long the clip.
 public protocol ClipInput: Sendable {
-    var video: ClipTrack { get }
-    /// The other streams (audio, subtitles), as `streamIndex` 1, 2, … in `replay`.
-    var others: [ClipTrack] { get }
-    /// The video packets' times in decode order, durations filled and decode times valid.
+    /// Every stream of the clip, in the order the clip lists them. The first is the video stream
+    /// the cut is planned on (`timings`); each of the others is planned by its kind: sound to the
+    /// sample (`SoundTrackCut`), anything else by packet.
+    var tracks: [ClipTrack] { get }
+    /// The first track's packets' times in decode order, durations filled and decode times valid.
     var timings: [PacketTiming] { get }
     var timeBase: Rational { get }
     /// Calls `body` with every packet in the order they are stored (times interleaved across
-    /// streams): video packets in decode order with stream index 0 and the times of `timings`,
-    /// the others with stream index 1 + their index in `others`.
+    /// streams), each naming its track's stream: the first track's in decode order with the times
+    /// of `timings`.
     func replay(_ body: (EncodedPacket) throws -> Void) throws
+}
+
+extension ClipInput {
+    /// The track the cut is planned on: the first. Every input has one (a programmer error else).
+    public var video: ClipTrack { tracks[0] }
 }
 
 /// A clip's source held in memory: the ring's packets (which the ring already holds: a snapshot
 /// shares their bytes), or packets a test made.
 public struct ClipSource: Sendable, ClipInput {
     public struct Stream: Sendable {
+        public var id: StreamID
         public var parameters: CodecParameters
         public var packets: [EncodedPacket]
         /// The stream's nominal frame rate, if known: a re-encoder writes it into its own headers.
         public var frameRate: Rational?
         public var disposition: Int32
-        public init(parameters: CodecParameters, packets: [EncodedPacket], frameRate: Rational? = nil, disposition: Int32 = 0) {
+        public init(id: StreamID, parameters: CodecParameters, packets: [EncodedPacket], frameRate: Rational? = nil,
+                    disposition: Int32 = 0) {
+            self.id = id
             self.parameters = parameters
             self.packets = packets
             self.frameRate = frameRate
@@ -59,26 +71,37 @@ public struct ClipSource: Sendable, ClipInput {
 
         var track: ClipTrack {
             let sound = parameters.isAudio && !packets.isEmpty
-            return ClipTrack(parameters: parameters, frameRate: frameRate, disposition: disposition, packetCount: packets.count,
-                             soundTimings: sound ? packets.map(PacketTiming.init) : [],
+            return ClipTrack(stream: id, parameters: parameters, frameRate: frameRate, disposition: disposition,
+                             packetCount: packets.count, soundTimings: sound ? packets.map(PacketTiming.init) : [],
                              soundTimeBase: sound ? packets[0].timeBase : nil)
         }
     }
 
-    public var streams: (video: Stream, others: [Stream])
+    /// The first is the video stream the cut is planned on.
+    public var streams: [Stream]
 
-    public init(video: Stream, others: [Stream] = []) {
-        streams = (video, others)
+    public init(streams: [Stream]) {
+        self.streams = streams
     }
 
-    public var video: ClipTrack { streams.video.track }
-    public var others: [ClipTrack] { streams.others.map(\.track) }
-    public var timings: [PacketTiming] { streams.video.packets.map(PacketTiming.init) }
-    public var timeBase: Rational { streams.video.packets.first?.timeBase ?? streams.video.parameters.timeBase }
+    /// A ring snapshot's packets (every stream, interleaved) as the streams `described` lists,
+    /// in that order; a stream with no packets in the range is left out, except the first.
+    public init(packets: [EncodedPacket], described: [StreamParameters]) {
+        var byStream: [StreamID: [EncodedPacket]] = [:]
+        for p in packets { byStream[p.stream, default: []].append(p) }
+        self.streams = described.enumerated().compactMap { i, d in
+            let held = byStream[d.id] ?? []
+            return i == 0 || !held.isEmpty ? Stream(id: d.id, parameters: d.parameters, packets: held) : nil
+        }
+    }
+
+    public var tracks: [ClipTrack] { streams.map(\.track) }
+    public var timings: [PacketTiming] { streams[0].packets.map(PacketTiming.init) }
+    public var timeBase: Rational { streams[0].packets.first?.timeBase ?? streams[0].parameters.timeBase }
 
     /// The streams merged by decode time, each in its own order.
     public func replay(_ body: (EncodedPacket) throws -> Void) throws {
-        let all = [streams.video.packets] + streams.others.map(\.packets)
+        let all = streams.map(\.packets)
         var next = [Int](repeating: 0, count: all.count)
         while true {
             var best: Int?
@@ -89,7 +112,7 @@ public struct ClipSource: Sendable, ClipInput {
             guard let s = best else { return }
             var p = all[s][next[s]]
             next[s] += 1
-            p.streamIndex = s
+            p.stream = streams[s].id
             try body(p)
         }
     }

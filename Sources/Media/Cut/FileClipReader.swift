@@ -166,11 +166,12 @@ public struct FileClipReader {
         let clip = FileClip(
             path: path, reading: reading == .skimming ? .unparsed : .normal, seekStream: videoIndex, seekTime: seekTime, packetsToRead: total,
             clipIndex: Dictionary(uniqueKeysWithValues: [(videoIndex, 0)] + others.enumerated().map { ($1.index, $0 + 1) }),
-            video: ClipTrack(parameters: v.parameters, frameRate: v.frameRate, disposition: v.disposition, packetCount: timings.count),
-            others: others.map {
-                ClipTrack(parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index],
-                          soundTimings: soundTimings[$0.index], soundTimeBase: $0.timeBase)
-            },
+            tracks: [ClipTrack(stream: v.id, parameters: v.parameters, frameRate: v.frameRate, disposition: v.disposition,
+                               packetCount: timings.count)]
+                + others.map {
+                    ClipTrack(stream: $0.id, parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index],
+                              soundTimings: soundTimings[$0.index], soundTimeBase: $0.timeBase)
+                },
             timings: timings, timeBase: tb)
         return (clip, absFrom, absTo)
     }
@@ -187,8 +188,7 @@ public struct FileClip: ClipInput, Sendable {
     let packetsToRead: Int
     /// The file's stream index → the clip input's (0 video, 1… others).
     let clipIndex: [Int: Int]
-    public let video: ClipTrack
-    public let others: [ClipTrack]
+    public let tracks: [ClipTrack]
     public let timings: [PacketTiming]
     public let timeBase: Rational
 
@@ -198,31 +198,27 @@ public struct FileClip: ClipInput, Sendable {
         try demuxer.seek(stream: seekStream, toKeyframeBefore: seekTime)
         var fillers = [Int: DurationFiller]()
         var videoCount = 0
-        func hand(_ packets: [EncodedPacket], index: Int) throws {
-            for var p in packets {
-                p.streamIndex = index
-                try body(p)
-            }
+        func hand(_ packets: [EncodedPacket]) throws {
+            for p in packets { try body(p) }
         }
         for _ in 0..<packetsToRead {
             guard var p = try demuxer.read() else { break }
             guard let index = clipIndex[p.streamIndex] else { continue }
-            if index == 0 {
+            if p.stream == video.stream {
                 guard videoCount < timings.count, timings[videoCount].pts == p.pts else {
                     throw RecError.runtime("\(path) read differently the second time (is it still being written?); try the cut again")
                 }
                 let t = timings[videoCount]
-                (p.dts, p.duration, p.streamIndex) = (t.dts, t.duration, 0)
+                (p.dts, p.duration) = (t.dts, t.duration)
                 videoCount += 1
                 try body(p)
             } else if fillers[index, default: DurationFiller(depth: 4)].passes(p) {
                 // Its duration known and nothing of its stream held (MP4 states every duration).
-                p.streamIndex = index
                 try body(p)
             } else {
-                try hand(fillers[index, default: DurationFiller(depth: 4)].push(p), index: index)
+                try hand(fillers[index, default: DurationFiller(depth: 4)].push(p))
             }
         }
-        for (index, var filler) in fillers.sorted(by: { $0.key < $1.key }) { try hand(filler.finish(), index: index) }
+        for (_, var filler) in fillers.sorted(by: { $0.key < $1.key }) { try hand(filler.finish()) }
     }
 }

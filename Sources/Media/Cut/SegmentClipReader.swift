@@ -48,15 +48,14 @@ public enum SegmentClipReader {
         guard var video, let timeBase else { throw .runtime("no segment file holds this range; check rec status for what is kept") }
         DecodeTimes.repair(timings: &timings)
         video.packetCount = timings.count
-        return SegmentClip(files: files, video: video, timings: timings, timeBase: timeBase)
+        return SegmentClip(files: files, tracks: [video], timings: timings, timeBase: timeBase)
     }
 }
 
 /// A cut's part of a segmented recording: the video of each file in turn, on one timeline.
 public struct SegmentClip: ClipInput, Sendable {
     let files: [FileClip]
-    public let video: ClipTrack
-    public var others: [ClipTrack] { [] }
+    public let tracks: [ClipTrack]
     public let timings: [PacketTiming]
     public let timeBase: Rational
 
@@ -64,7 +63,7 @@ public struct SegmentClip: ClipInput, Sendable {
         var k = 0
         for file in files {
             try file.replay { packet in
-                guard packet.streamIndex == 0, k < timings.count else { return }
+                guard packet.stream == video.stream, k < timings.count else { return }
                 var p = packet
                 let t = timings[k]
                 (p.pts, p.dts, p.duration, p.timeBase) = (t.pts, t.dts, t.duration, timeBase)

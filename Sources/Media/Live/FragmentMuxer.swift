@@ -18,8 +18,10 @@ public final class FragmentMuxer {
     private let timeBases: [Rational]
     /// ftyp + moov: what every viewer gets first.
     public let initSegment: [UInt8]
-    /// Whether a sound track is carried (stream 1 of the session goes to it).
+    /// Whether a sound track is carried (the session's first sound goes to it).
     public let hasSound: Bool
+    /// The streams carried, in track order: the session's pictures, and its first sound.
+    public let streams: [StreamID]
     /// Whether a fragment was made. libavformat moves the first packet's time to 0 and every
     /// other by as much, so the first fragment's first packet must be the earliest.
     public private(set) var started = false
@@ -44,6 +46,7 @@ public final class FragmentMuxer {
         packet = try PacketOwner()
         timeBases = (0..<Int(c.pointee.nb_streams)).compactMap { c.pointee.streams[$0].map { Rational($0.pointee.time_base) } }
         hasSound = sound != nil
+        streams = [.video] + (sound != nil ? [.sound(0)] : [])
         self.output = output
     }
 
@@ -53,8 +56,7 @@ public final class FragmentMuxer {
     public func fragment(_ packets: [EncodedPacket]) throws(FFmpegError) -> [UInt8] {
         let c = output.pointer
         for encoded in packets {
-            let index = encoded.streamIndex == 0 ? 0 : 1
-            guard index < timeBases.count else { continue }
+            guard let index = streams.firstIndex(of: encoded.stream), index < timeBases.count else { continue }
             try encoded.fill(packet.pointer, rescaledTo: timeBases[index], streamIndex: Int32(index))
             let written = av_write_frame(c, packet.pointer)
             av_packet_unref(packet.pointer)

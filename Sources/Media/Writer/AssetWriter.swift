@@ -29,31 +29,41 @@ public final class AssetWriter {
     public private(set) var failure: FFmpegError?
 
     private let extradataSize: Int
-    /// Ticks added to the sound's times: Matroska times an Opus block by its decoded samples,
-    /// pre-skip included (the reader subtracts CodecDelay), while the encoder stamps the first
-    /// packet at −pre-skip; libavformat 59 would otherwise move every track later by the
+    /// Each stream's output index: its place in the list the file was made with.
+    private let outputIndex: [StreamID: Int]
+    /// The stream whose packets time the fragments: the first video stream.
+    private let timeline: StreamID?
+    /// Ticks added to each Opus stream's times: Matroska times an Opus block by its decoded
+    /// samples, pre-skip included (the reader subtracts CodecDelay), while the encoder stamps the
+    /// first packet at −pre-skip; libavformat 59 would otherwise move every track later by the
     /// pre-skip and leave the sound 6.5 ms early (SoundProbeTests measures it).
-    private let soundOffset: Int64
+    private let soundOffset: [StreamID: Int64]
 
-    /// - Parameter audio: the sound's stream (index 1), if the recording has sound.
-    public init(path: String, container: ContainerFormat, video: CodecParameters,
-                audio: CodecParameters? = nil) throws(FFmpegError) {
+    /// - Parameter streams: every stream of the file, in the order the file lists them; packets
+    ///   of other streams are left out.
+    public init(path: String, container: ContainerFormat, streams: [StreamParameters]) throws(FFmpegError) {
         self.path = path
-        self.extradataSize = video.extradata.count + (audio?.extradata.count ?? 0)
+        self.extradataSize = streams.reduce(0) { $0 + $1.parameters.extradata.count }
         self.container = container
-        self.soundOffset = !container.hasEditLists && audio?.codecName == "opus" ? Int64(audio?.initialPadding ?? 0) : 0
+        self.outputIndex = Dictionary(streams.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        self.timeline = streams.first { $0.id.isVideo }?.id
+        var offsets: [StreamID: Int64] = [:]
+        for s in streams where !container.hasEditLists && s.parameters.codecName == "opus" {
+            offsets[s.id] = Int64(s.parameters.initialPadding)
+        }
+        self.soundOffset = offsets
         var options = container.crashSafeOptions
+        let interleaved = streams.count > 1
         // With sound, libavformat holds one stream's packets until the other's catch up, by
         // default up to 10 s: a sound source that fails would stop the file growing for that long.
-        if audio != nil { options["max_interleave_delta"] = "1000000" }
-        if audio != nil, let flags = options["movflags"] {
+        if interleaved { options["max_interleave_delta"] = "1000000" }
+        if streams.contains(where: \.id.isSound), let flags = options["movflags"] {
             // The header waits for the first fragment, so it can hold the edit lists that hide
             // AAC's priming and put the pictures' encoder delay at 0: without them the sound of
             // the fragmented file plays 21 ms late (measured, AudioPipelineTests).
             options["movflags"] = flags + "+delay_moov"
         }
-        let muxer = try Muxer(path: path, container: container.muxerName, streams: [video] + (audio.map { [$0] } ?? []),
-                              options: options)
+        let muxer = try Muxer(path: path, container: container.muxerName, streams: streams.map(\.parameters), options: options)
         self.muxer = muxer
         self.durableBytes = muxer.bytesWritten
     }
@@ -64,14 +74,15 @@ public final class AssetWriter {
     /// the first fragment is out).
     public var completeBefore: Timestamp? { clock.completeBefore }
 
-    /// Writes one packet (stream 0 video, 1 sound); throws the write error after cutting the file
-    /// back (see the type). The muxer interleaves the streams by decode time.
+    /// Writes one packet of any of the file's streams; throws the write error after cutting the
+    /// file back (see the type). The muxer interleaves the streams by decode time.
     public func append(_ packet: EncodedPacket) throws(FFmpegError) {
-        guard let muxer else { return }
+        guard let muxer, let index = outputIndex[packet.stream] else { return }
         var p = packet
-        if p.streamIndex != 0 && soundOffset != 0 {
-            p.pts += soundOffset
-            p.dts += soundOffset
+        p.streamIndex = index
+        if let offset = soundOffset[p.stream] {
+            p.pts += offset
+            p.dts += offset
         }
         do throws(FFmpegError) {
             try muxer.write(p)
@@ -86,7 +97,7 @@ public final class AssetWriter {
         // certain about the pictures, so the line moves at the next video packet's.
         let grew = muxer.bytesWritten > durableBytes
         durableBytes = muxer.bytesWritten
-        guard p.streamIndex == 0 else { return }
+        guard p.stream == timeline else { return }
         lastPacketEnd = max(lastPacketEnd ?? packet.endTime, packet.endTime)
         clock.wrote(p, fragmentEnded: grew)
     }

@@ -11,8 +11,9 @@ import RecCore
 /// the newest. Owned by the encode thread.
 public final class SegmentedWriter {
     public let container: ContainerFormat
-    private let video: CodecParameters
-    private let audio: CodecParameters?
+    private let streams: [StreamParameters]
+    /// The stream whose keyframes start segments: the first video stream.
+    private let timeline: StreamID?
     private let naming: SegmentNaming?
     private let catalog: SegmentCatalog?
     private let wallClockAtZero: Date
@@ -21,34 +22,35 @@ public final class SegmentedWriter {
     /// Session time of the current segment's first frame, and of the next boundary.
     private var start = Timestamp.zero
     private var boundary: Timestamp?
-    private var lastDTS = Int64.min
-    private var lastAudioDTS = Int64.min
-    /// Packets held until the other stream has caught up with them, so each sound packet goes
+    /// Each stream's last decode time in the current segment.
+    private var lastDTS: [StreamID: Int64] = [:]
+    /// Packets held until the other streams have caught up with them, so each sound packet goes
     /// into the segment whose pictures it plays with: sound comes ahead of the pictures while
-    /// recording (the encoder looks ahead) and behind them with `--pace off`. `Interleave` (below)
+    /// recording (the encoder looks ahead) and behind them with `--pace off`. `Interleave`
     /// releases them in time order, holding at most `maxHeld`.
-    private var held = Interleave()
+    private var held: Interleave
     static let maxHeld = 1.0
 
     /// One file at `path` when `catalog` is nil; else segments named by `naming`.
     /// - Parameter onProblem: called (on the finisher thread) when finishing or deleting an old
     ///   segment fails; the recording goes on.
-    public init(path: String, container: ContainerFormat, video: CodecParameters, audio: CodecParameters? = nil,
+    public init(path: String, container: ContainerFormat, streams: [StreamParameters],
                 naming: SegmentNaming? = nil, catalog: SegmentCatalog? = nil, wallClockAtZero: Date = Date(),
                 onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(FFmpegError) {
         self.container = container
-        self.video = video
-        self.audio = audio
+        self.streams = streams
+        self.timeline = streams.first { $0.id.isVideo }?.id
+        self.held = Interleave(streams: streams.map(\.id))
         self.wallClockAtZero = wallClockAtZero
         guard let naming, let catalog else {
             (self.naming, self.catalog, finisher) = (nil, nil, nil)
-            current = try AssetWriter(path: path, container: container, video: video, audio: audio)
+            current = try AssetWriter(path: path, container: container, streams: streams)
             return
         }
         self.naming = naming
         self.catalog = catalog
         let first = Self.name(naming, at: .zero, wallClockAtZero: wallClockAtZero, catalog: catalog)
-        current = try AssetWriter(path: first, container: container, video: video, audio: audio)
+        current = try AssetWriter(path: first, container: container, streams: streams)
         catalog.update { $0.begin(path: first, start: .zero, date: wallClockAtZero) }
         boundary = catalog.settings.boundary(after: .zero)
         finisher = SegmentFinisher { path, error in
@@ -72,29 +74,26 @@ public final class SegmentedWriter {
         return .microseconds(line.rescaled(to: .microseconds).value + startUS)
     }
 
-    /// Writes a video (stream 0) or sound (stream 1) packet, on the session timeline.
+    /// Writes a packet of any of the file's streams, on the session timeline.
     public func append(_ packet: EncodedPacket) throws(FFmpegError) {
-        guard audio != nil else { return try write(packet) }
+        guard streams.count > 1 else { return try write(packet) }
         held.add(packet)
         while let next = held.next(maxHeld: Self.maxHeld) { try write(next) }
     }
 
-    /// The sound has ended early (its source failed): pictures are written without waiting for it.
-    public func soundEnded() {
-        held.otherEnded = true
+    /// `stream` has ended early (its source failed): the others are written without waiting for it.
+    public func ended(_ stream: StreamID) {
+        held.ended.insert(stream)
     }
 
     private func write(_ packet: EncodedPacket) throws(FFmpegError) {
         var p = packet
-        if packet.streamIndex != 0 {
-            p.move(back: start, after: &lastAudioDTS)
-            return try current.append(p)
-        }
-        if packet.isKeyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
+        if packet.stream == timeline, packet.isKeyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
             try rotate(at: packet.presentationTime)
         }
-        p.move(back: start, after: &lastDTS)
+        p.move(back: start, after: &lastDTS[packet.stream, default: .min])
         try current.append(p)
+        guard packet.stream == timeline else { return }
         if packet.isKeyframe, let catalog {
             let bytes = current.bytesWritten
             catalog.update { $0.updateCurrent(bytes: bytes) }
@@ -117,12 +116,12 @@ public final class SegmentedWriter {
     private func rotate(at time: Timestamp) throws(FFmpegError) {
         guard let naming, let catalog, let finisher else { return }
         let path = Self.name(naming, at: time, wallClockAtZero: wallClockAtZero, catalog: catalog)
-        let next = try AssetWriter(path: path, container: container, video: video, audio: audio)
+        let next = try AssetWriter(path: path, container: container, streams: streams)
         let old = current
         current = next
         let date = wallClockAtZero.addingTimeInterval(time.seconds)
         catalog.update { $0.begin(path: path, start: time, date: date) }
-        (start, lastDTS, lastAudioDTS, boundary) = (time, .min, .min, catalog.settings.boundary(after: time))
+        (start, lastDTS, boundary) = (time, [:], catalog.settings.boundary(after: time))
         finisher.finish(old)
     }
 
@@ -159,34 +158,37 @@ public final class SegmentedWriter {
     }
 }
 
-/// Two streams' packets merged by presentation time: a packet leaves once the other stream has
-/// been seen at or past it, or once the held span grows past `maxHeld` seconds (a stream that
-/// stalls never holds the other up for long). Pure bookkeeping for `SegmentedWriter`.
+/// Any number of streams' packets merged by presentation time: the oldest packet held leaves once
+/// every other stream has been seen at or past it, or once the held span grows past `maxHeld`
+/// seconds (a stream that stalls never holds the others up for long). Pure bookkeeping for
+/// `SegmentedWriter`.
 struct Interleave {
-    private var video: [EncodedPacket] = []
-    private var sound: [EncodedPacket] = []
-    private var videoSeen = -Double.infinity
-    private var soundSeen = -Double.infinity
-    /// The sound will send nothing more: pictures leave at once.
-    var otherEnded = false
+    private let streams: [StreamID]
+    private var queues: [StreamID: [EncodedPacket]] = [:]
+    private var seen: [StreamID: Double] = [:]
+    /// Streams that will send nothing more: nothing waits for them.
+    var ended: Set<StreamID> = []
+
+    init(streams: [StreamID]) {
+        self.streams = streams
+    }
 
     mutating func add(_ packet: EncodedPacket) {
-        let t = packet.presentationTime.seconds
-        if packet.streamIndex == 0 {
-            video.append(packet)
-            videoSeen = max(videoSeen, t)
-        } else {
-            sound.append(packet)
-            soundSeen = max(soundSeen, t)
-        }
+        queues[packet.stream, default: []].append(packet)
+        seen[packet.stream] = max(seen[packet.stream] ?? -.infinity, packet.presentationTime.seconds)
     }
 
     mutating func next(maxHeld: Double, draining: Bool = false) -> EncodedPacket? {
-        let v = video.first?.presentationTime.seconds, s = sound.first?.presentationTime.seconds
-        let oldest = min(v ?? .infinity, s ?? .infinity)
-        let forced = draining || otherEnded || max(videoSeen, soundSeen) - oldest > maxHeld
-        if let v, (s.map { v <= $0 } ?? true), forced || soundSeen >= v { return video.removeFirst() }
-        if let s, forced || videoSeen >= s { return sound.removeFirst() }
-        return nil
+        // The oldest head; on a tie, the stream listed first (the pictures).
+        var oldest: (stream: StreamID, time: Double)?
+        for s in streams {
+            guard let t = queues[s]?.first?.presentationTime.seconds else { continue }
+            if oldest.map({ t < $0.time }) ?? true { oldest = (s, t) }
+        }
+        guard let (stream, time) = oldest else { return nil }
+        let newest = seen.values.max() ?? time
+        let caughtUp = streams.allSatisfy { $0 == stream || ended.contains($0) || (seen[$0] ?? -.infinity) >= time }
+        guard draining || caughtUp || newest - time > maxHeld else { return nil }
+        return queues[stream]?.removeFirst()
     }
 }

@@ -18,7 +18,7 @@ struct CaptureOptions: Sendable, Equatable {
     var duration: String?
     var pixelFormat: String?
     var onUnplug: String
-    var audio: String
+    var audio: [String]
 
     init(_ values: ParsedValues) throws(RecError) {
         source = try values.value(.source)
@@ -30,7 +30,7 @@ struct CaptureOptions: Sendable, Equatable {
         duration = try values.value(.duration)
         pixelFormat = try values.value(.pixelFormat)
         onUnplug = try values.require(.onUnplug)
-        audio = try values.require(.audio)
+        audio = try values.values(.audio)
     }
 }
 
@@ -41,8 +41,8 @@ extension ArgumentSpec {
         help: "A camera control to set, such as exposure_time_absolute=250; repeat it for more (see 'rec devices')."
     )
     static let audio = option(
-        "audio", value: "source", default: "none",
-        help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, file (a file: source's own sound) or test (see 'rec devices')."
+        "audio", value: "source", default: "none", repeatable: true,
+        help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, file (every sound track of a file: source) or test; repeat it to record more than one (see 'rec devices')."
     )
     static let onUnplug = option(
         "on-unplug", value: "action", default: "stop", choices: ["stop", "wait"],

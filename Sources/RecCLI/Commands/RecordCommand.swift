@@ -65,7 +65,7 @@ struct RecordCommand: ParsableCommand {
                                                 pace: pace == .off ? .off : .realtime)
         configuration.frameLimit = frames
         let recorder = Recorder(source: try setup.makeSource { console.printError("rec: warning: \($0)") },
-                                sound: try setup.makeSound(), configuration: configuration)
+                                sounds: try setup.makeSounds(), configuration: configuration)
         let signals = StopSignals { recorder.requestStop() }
         defer { withExtendedLifetime(signals) {} }
         try recorder.waitUntilStarted()

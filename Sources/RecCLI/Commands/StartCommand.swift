@@ -105,7 +105,7 @@ struct StartCommand: ParsableCommand {
             if child { setsid() }
             let summary = try SessionProcess.run(configuration: configuration,
                                                  source: try setup.makeSource { context.console.printError("rec: warning: \($0)") },
-                                                 sound: try setup.makeSound(), runtime: runtime) { folder, status in
+                                                 sounds: try setup.makeSounds(), runtime: runtime) { folder, status in
                 if child {
                     SessionLauncher.detachOutput(log: folder.logPath)
                 } else {
@@ -141,7 +141,7 @@ struct StartCommand: ParsableCommand {
         add(.duration, capture.duration)
         add(.pixelFormat, capture.pixelFormat)
         add(.onUnplug, capture.onUnplug)
-        add(.audio, capture.audio)
+        for s in capture.audio { add(.audio, s) }
         if let output { add(.outputFile, output); a += segments.arguments } else { add(.noFile, if: true) }
         add(.onSave, onSave)
         add(.usr1Last, usr1Last)

@@ -18,8 +18,8 @@ struct RecordingSetup {
     /// The preset's camera controls with `--control` on top, checked against the camera when it opens.
     var controls: [ControlSetting]
     var onUnplug: RecorderConfiguration.OnUnplug
-    /// `--audio`: where the sound comes from (none by default).
-    var audio: AudioSpec
+    /// `--audio`, each time it is given: where the sounds come from (none by default).
+    var audio: [AudioSpec]
 
     init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
         spec = try SourceSpec.parse(capture.source)
@@ -44,12 +44,20 @@ struct RecordingSetup {
         }
         controls = ControlSetting.merged(choice.controls, given)
         onUnplug = capture.onUnplug == "wait" ? .wait(seconds: 60) : .stop
-        audio = try AudioSpec.parse(capture.audio)
-        if case .file = audio, case .file = spec {} else if case .file = audio {
+        var sounds: [AudioSpec] = []
+        for text in capture.audio { sounds.append(try AudioSpec.parse(text)) }
+        audio = sounds.filter { !$0.isNone }
+        if audio.count < sounds.count, !audio.isEmpty {
+            throw .usage("--audio none records no sound; drop it, or drop the other --audio")
+        }
+        if let twice = audio.first(where: { a in audio.count { $0 == a } > 1 }) {
+            throw .usage("--audio \(twice) is given twice; give each sound once")
+        }
+        if audio.contains(.file), !{ if case .file = spec { true } else { false } }() {
             throw .usage("--audio file records the sound of a file: source; give --source file:PATH, or choose another --audio")
         }
-        if !audio.isNone, choice.audio == nil {
-            throw .usage("preset '\(choice.name)' records no sound (\"audio\": \"none\"); drop --audio \(audio), or choose another --preset")
+        if let first = audio.first, choice.audio == nil {
+            throw .usage("preset '\(choice.name)' records no sound (\"audio\": \"none\"); drop --audio \(first), or choose another --preset")
         }
         if let d = capture.duration {
             let parsed = try TimeParser.duration(d)
@@ -61,7 +69,7 @@ struct RecordingSetup {
     /// The container for an output path, checked against what the preset's encoder makes.
     func container(for path: String) throws(RecError) -> ContainerFormat {
         let container = try OutputFile.container(for: path, presetContainer: choice.container)
-        if !audio.isNone, let sound = choice.audio, let family = PresetAudio.families[sound.encoder],
+        if !audio.isEmpty, let sound = choice.audio, let family = PresetAudio.families[sound.encoder],
            let refusal = container.audioRefusal(of: family, encoder: sound.encoder) {
             throw .usage("\(refusal); or name the output for another container, or record without --audio")
         }
@@ -77,9 +85,12 @@ struct RecordingSetup {
         try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, controls: controls, warn: warn)
     }
 
-    /// The sound source `--audio` names, not yet started; nil for `none`.
-    func makeSound() throws(RecError) -> AudioSource? {
-        try AudioSourceFactory.make(audio, video: spec)
+    /// The sound sources `--audio` names, not yet started, in the order given (`file`: each of
+    /// the file's sound tracks); none for `none`.
+    func makeSounds() throws(RecError) -> [AudioSource] {
+        var sources: [AudioSource] = []
+        for a in audio { sources += try AudioSourceFactory.makeAll(a, video: spec) }
+        return sources
     }
 
     func configuration(output: RecorderConfiguration.Output?, pace: RecorderConfiguration.Pace) -> RecorderConfiguration {
@@ -88,7 +99,7 @@ struct RecordingSetup {
         c.durationLimit = duration
         c.onUnplug = onUnplug
         c.audio = choice.audio
-        c.correctsAudioDrift = audio.correctsDrift
+        c.correctsAudioDrift = audio.allSatisfy(\.correctsDrift)
         return c
     }
 }

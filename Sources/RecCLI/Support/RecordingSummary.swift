@@ -24,8 +24,8 @@ struct RecordingSummary: Encodable {
     var bytes: Int64
     /// With `--segment`: how many files the recording kept (`path` is the last).
     var segments: Int?
-    /// The sound (`--audio`): device, stream, drift measured, overruns and gaps.
-    var audio: StatusSound?
+    /// Each sound input (`--audio`), in stream order: device, stream, drift measured, overruns and gaps.
+    var audio: [StatusSound]
     var error: String?
 
     init(stats s: RecorderStats, preset: String, segments: Int = 0) {
@@ -46,7 +46,7 @@ struct RecordingSummary: Encodable {
         bytes = s.outputBytes
         error = s.lastError
         self.segments = segments > 0 ? segments : nil
-        audio = s.sound.map(\.status)
+        audio = s.sounds.map(\.status)
     }
 
     var json: String { JSONText.encode(self) }
@@ -59,7 +59,7 @@ struct RecordingSummary: Encodable {
         if gaps > 0 {
             lines.append("  \(gaps) gap\(gaps == 1 ? "" : "s"): the camera \(lastGap ?? "went away") and the recording resumed when it came back")
         }
-        if let a = audio {
+        for a in audio {
             let drift = a.driftPPM.map { String(format: "clock drift %+.0f ppm corrected", $0) } ?? "clock drift not measured (too short)"
             lines.append("  sound: \(a.device), \(a.encoder) \(a.rate) Hz \(a.channels) ch, \(drift), \(a.overruns) overruns, \(a.gaps) gaps"
                          + (a.gaps > 0 ? String(format: " (%.3f s filled with silence)", a.gapSeconds) : ""))

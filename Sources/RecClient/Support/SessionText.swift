@@ -25,7 +25,7 @@ public enum StatusText {
         if let n = s.extra?["segments"] {
             lines.append("  segments \(n) files kept, from \(s.extra?["segments_start"] ?? "?") s; the output above is the newest")
         }
-        if let a = s.audio {
+        for a in s.sounds {
             let drift = a.driftPPM.map { String(format: "%+.0f ppm", $0) } ?? "not measured yet"
             lines.append("  audio    \(a.device), \(a.rate) Hz, \(a.channels) ch, \(a.encoder); clock drift \(drift)")
             lines.append("  level    \(AudioLevel.bar(a.peakDBFS, width: 30)); \(a.overruns) overruns, \(a.gaps) gaps"

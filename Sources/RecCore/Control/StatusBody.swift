@@ -33,8 +33,13 @@ public struct StatusBody: Sendable, Equatable, Codable {
     public var lastError: String?
     /// Anything else, as text, for fields not (yet) named here.
     public var extra: [String: String]?
-    /// The sound, when the session records any.
+    /// The sound, when the session records any: its first input (`.sound(0)`).
     public var audio: StatusSound?
+    /// Every sound input in stream order, when the session records more than one.
+    public var audioTracks: [StatusSound]?
+
+    /// Each sound input: `audioTracks`, or `audio` alone.
+    public var sounds: [StatusSound] { audioTracks ?? audio.map { [$0] } ?? [] }
 
     public init(state: SessionState, session: String? = nil, source: String? = nil, mode: String? = nil,
                 uptime: Double? = nil, frames: Int? = nil, fps: Double? = nil, droppedLate: Int? = nil,
@@ -65,7 +70,7 @@ public struct StatusBody: Sendable, Equatable, Codable {
         case droppedLate = "dropped_late", droppedByDriver = "dropped_by_driver"
         case encoderLagFrames = "encoder_lag_frames", bitrate
         case ringSpan = "ring_span", ringBytes = "ring_bytes"
-        case output, outputBytes = "output_bytes", lastError = "last_error", extra, audio
+        case output, outputBytes = "output_bytes", lastError = "last_error", extra, audio, audioTracks = "audio_tracks"
     }
 
     /// Times (`uptime`, `ring_span`) and `fps` go out rounded to the millisecond (3 decimals), so
@@ -91,6 +96,7 @@ public struct StatusBody: Sendable, Equatable, Codable {
         try c.encodeIfPresent(lastError, forKey: .lastError)
         try c.encodeIfPresent(extra, forKey: .extra)
         try c.encodeIfPresent(audio, forKey: .audio)
+        try c.encodeIfPresent(audioTracks, forKey: .audioTracks)
     }
 }
 

@@ -19,7 +19,7 @@ public struct PacketInbox: Sendable {
     /// True if the packet was queued (wake the consumer).
     public mutating func offer(_ packet: EncodedPacket) -> Bool {
         if stopped { return false }
-        let startsGroup = packet.streamIndex == 0 && packet.isKeyframe
+        let startsGroup = packet.stream == .video && packet.isKeyframe
         if waitingForKeyframe {
             guard startsGroup else { return false }
             waitingForKeyframe = false

@@ -3,16 +3,21 @@
 /// since the video encoder looks ahead, so the stream takes its first sound from here. Pure.
 public struct SoundBacklog: Sendable {
     public let seconds: Double
+    /// The sound stream kept (a live view or a publisher carries one), and the pictures it starts at.
+    public let sound: StreamID
+    public let pictures: StreamID
     public private(set) var packets: [EncodedPacket] = []
 
-    public init(seconds: Double = 2) {
+    public init(seconds: Double = 2, sound: StreamID = .sound(0), pictures: StreamID = .video) {
         self.seconds = seconds
+        self.sound = sound
+        self.pictures = pictures
     }
 
-    /// Keeps `packet` if it is sound (stream index ≠ 0), and lets go of sound more than `seconds`
+    /// Keeps `packet` if it is of the `sound` stream, and lets go of sound more than `seconds`
     /// older than it.
     public mutating func add(_ packet: EncodedPacket) {
-        guard packet.streamIndex != 0 else { return }
+        guard packet.stream == sound else { return }
         packets.append(packet)
         let horizon = Timestamp(seconds: packet.presentationTime.seconds - seconds)
         if let keep = packets.firstIndex(where: { $0.presentationTime >= horizon }), keep > 0 { packets.removeFirst(keep) }
@@ -28,7 +33,7 @@ public struct SoundBacklog: Sendable {
     /// before the keyframe) that plays at or after it, and the rest of `batch`. Every sound packet
     /// of `batch` is kept. Nil, and nothing to send, while `batch` has no picture keyframe.
     public mutating func start(with batch: [EncodedPacket]) -> [EncodedPacket]? {
-        guard let k = batch.firstIndex(where: { $0.streamIndex == 0 && $0.isKeyframe }) else {
+        guard let k = batch.firstIndex(where: { $0.stream == pictures && $0.isKeyframe }) else {
             batch.forEach { add($0) }
             return nil
         }

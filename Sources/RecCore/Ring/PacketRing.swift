@@ -23,22 +23,6 @@ public final class PacketRing: Sendable {
         return try result.get()
     }
 
-    /// The video packets and the sound a cut of `[from, to)` needs, taken under one lock so the
-    /// two cover the same span. See `RingState.snapshot(from:to:)` and `soundSnapshot(from:to:)`.
-    public func snapshotWithSound(from: Timestamp, to: Timestamp) throws(RecError) -> (video: [EncodedPacket], sound: [EncodedPacket]) {
-        let result = state.withLock { ring in
-            Result { () throws(RecError) in
-                let video = try ring.snapshot(from: from, to: to)
-                // The pictures may present from their keyframe (--keyframe) and to their last
-                // frame's end: the sound covers whatever they can.
-                let start = min(from, video.map(\.presentationTime).min() ?? from)
-                let end = max(to, video.map(\.endTime).max() ?? to)
-                return (video, ring.soundSnapshot(from: start, to: end))
-            }
-        }
-        return try result.get()
-    }
-
     /// See `RingState.clear(upTo:)`.
     @discardableResult
     public func clear(upTo time: Timestamp) -> Int {

@@ -1,6 +1,9 @@
 extension RingState {
-    /// The packets a cut of `[from, to)` needs, in decode order: from the keyframe at or before
-    /// `from` through the last packet (in decode order) whose pts is before `to`.
+    /// The packets a cut of `[from, to)` needs, of every stream, in the order they came: the
+    /// timeline's from the keyframe at or before `from` through the last packet (in decode order)
+    /// whose pts is before `to`, and every other stream's that play within the span those
+    /// pictures present, widened by `leadTime` at each end (the clip writer cuts sound to the
+    /// sample, and its decoder needs the packet or two before the first sample).
     ///
     /// That end rule is exact with B-frames: every frame presented before `to` is included, and so
     /// is every reference it has, because references are decoded before the frames using them.
@@ -23,8 +26,18 @@ extension RingState {
         let slotAfter = firstKeyframeSlot(after: to, inclusive: true)
         let bound = slotAfter + 1 < keyframeIndices.count ? keyframeIndices[slotAfter + 1] : packets.count
         var last = bound - 1
-        while last > first && !(packets[last].presentationTime < to) { last -= 1 }
-        return Array(packets[first...last])
+        while last > first && !(packets[last].stream == timeline && packets[last].presentationTime < to) { last -= 1 }
+        let pictures = packets[first...last].filter { $0.stream == timeline }
+        // The pictures may present from their keyframe (--keyframe) and to their last frame's
+        // end: the other streams cover whatever they can.
+        let low = leadLine(before: min(from, pictures.map(\.presentationTime).min() ?? from))
+        let highUS = max(to, pictures.map(\.endTime).max() ?? to).rescaled(to: .microseconds).value
+        let high = Timestamp.microseconds(highUS + Self.leadTime.rescaled(to: .microseconds).value)
+        return packets.indices.compactMap { i in
+            let p = packets[i]
+            if p.stream == timeline { return first <= i && i <= last ? p : nil }
+            return low < p.endTime && p.presentationTime < high ? p : nil
+        }
     }
 
     /// Drops the whole GOPs that end before `time` (for `rec save --clear`), keeping the GOP that
@@ -34,7 +47,6 @@ extension RingState {
         guard let slot = keyframeSlot(atOrBefore: time) else { return 0 }
         let dropped = dropLeading(upTo: keyframeIndices[slot])
         countCleared(dropped)
-        trimSound()
         return dropped
     }
 
@@ -43,6 +55,7 @@ extension RingState {
     /// no capture times. A linear scan: it runs once per save.
     public func presentationTime(atCapture captureTime: Timestamp) -> Timestamp? {
         packets.lazy
+            .filter { $0.stream == timeline }
             .filter { $0.captureTime.map { $0 >= captureTime } ?? false }
             .map(\.presentationTime)
             .min()

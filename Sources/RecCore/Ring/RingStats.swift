@@ -13,7 +13,11 @@ public struct RingStats: Sendable, Equatable {
     public var clearedPackets: Int
     /// Sound packets held (0 without sound), and the end of the newest.
     public var soundPackets: Int = 0
+    /// The end of the newest sound packet of the sound stream furthest behind: every sound
+    /// stream is held up to here.
     public var soundEnd: Timestamp?
+    /// The streams that have packets held.
+    public var streams: [StreamID] = []
 
     /// `end - start` in microseconds; zero when empty.
     public var span: Timestamp {

@@ -38,7 +38,7 @@ extension SessionHost: LiveBackend {
     public var liveCodecParameters: CodecParameters? { recorder.codecParameters }
 
     public var liveSound: LiveSound {
-        guard let sound = recorder.soundStats() else { return .none }
+        guard let sound = recorder.soundStats().first else { return .none }
         if sound.failure != nil || recorder.soundEnded { return .ended }
         return recorder.soundCodecParameters.map { .running($0) } ?? .opening
     }

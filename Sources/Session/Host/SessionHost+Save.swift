@@ -16,6 +16,9 @@ extension SessionHost {
         try checkNotASegment(request.output)
         try OutputPath.checkWritable(request.output, force: request.force)
         let container = try ContainerFormat.forClip(path: request.output)
+        // Asked as the session starts (`--to +3s` right after `rec start`): the first pictures are
+        // still in the encoder; wait for them as for any end in the future.
+        if ring.stats.start == nil, !recorder.isFinished { try waitForRing(until: .zero, peer: peer) }
         guard let parameters = recorder.codecParameters, let ringStart = ring.stats.start, let ringEnd = ring.stats.end else {
             throw .runtime("nothing is recorded yet; try again once the session has frames")
         }
@@ -45,9 +48,9 @@ extension SessionHost {
         // its first frame's pts (the encoder delay), which is session time 0.
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let start = ring.stats.start, range.lowerBound >= start {
-            let (packets, sound) = try ring.snapshotWithSound(from: range.lowerBound, to: range.upperBound)
-            let soundStream = recorder.soundCodecParameters.flatMap { p in sound.isEmpty ? nil : ClipSource.Stream(parameters: p, packets: sound) }
-            source = ClipSource(video: .init(parameters: parameters, packets: packets), others: soundStream.map { [$0] } ?? [])
+            // Every stream of the range: the pictures and each sound.
+            source = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
+                                described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
             origin = "ring"
         } else if let file, file.segments != nil {
             try waitForFile(until: range.upperBound, peer: peer)
@@ -109,8 +112,9 @@ extension SessionHost {
     /// Sound usually reaches the ring before the pictures (the video encoder looks ahead
     /// further); this waits, at most a second, for the sound a clip ending at `end` plays.
     private func waitForSound(until end: Timestamp, peer: ControlPeer) {
-        guard recorder.soundCodecParameters != nil, recorder.currentStats.sound?.failure == nil else { return }
-        let need = Timestamp(seconds: end.seconds + RingState.soundLead.seconds)
+        let sounds = recorder.currentStats.sounds
+        guard recorder.soundCodecParameters != nil, sounds.allSatisfy({ $0.failure == nil }) else { return }
+        let need = Timestamp(seconds: end.seconds + RingState.leadTime.seconds)
         _ = try? waitForProgress(until: .after(1), peer: peer) { (ring.stats.soundEnd.map { $0 >= need }) ?? false }
     }
 

@@ -25,7 +25,7 @@ public final class SessionHost: ControlHandler {
     let services: SessionServices
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
-    public init(configuration: SessionConfiguration, source: sending FrameSource, sound: sending AudioSource? = nil,
+    public init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
                 log: SessionLog? = nil) {
         self.configuration = configuration
         let ring = PacketRing(limits: configuration.ring)
@@ -36,9 +36,9 @@ public final class SessionHost: ControlHandler {
         let services = SessionServices()
         self.services = services
         let progress = self.progress
-        let recorder = Recorder(source: source, sound: sound, configuration: configuration.recorder) { packet in
+        let recorder = Recorder(source: source, sounds: sounds, configuration: configuration.recorder) { packet in
             ring.append(packet)
-            if packet.streamIndex == 0 { newest.value.withLock { $0 = packet.decodeTime } }
+            if packet.stream == .video { newest.value.withLock { $0 = packet.decodeTime } }
             services.fanOut(packet)
             progress.pulse()
         }
@@ -130,6 +130,7 @@ public final class SessionHost: ControlHandler {
                                   "ring_end": String(format: "%.3f", r.end?.seconds ?? 0),
                                   "gaps": String(s.gaps)].merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
         body.audio = s.sound.map(\.status)
+        if s.sounds.count > 1 { body.audioTracks = s.sounds.map(\.status) }
         return body
     }
 

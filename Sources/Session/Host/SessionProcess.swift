@@ -11,13 +11,13 @@ public enum SessionProcess {
     /// the recording ending by itself; returns the stop summary. If the source or encoder fails to
     /// start, nothing is left running or behind and the error is thrown.
     public static func run(configuration: SessionConfiguration, source: sending FrameSource,
-                           sound: sending AudioSource? = nil, runtime: RuntimeDirectory = .current(),
+                           sounds: sending [AudioSource] = [], runtime: RuntimeDirectory = .current(),
                            onReady: (SessionFolder, StatusBody) -> Void) throws(RecError) -> StopSummary {
         let description = source.description
         let folder = try runtime.claim(configuration.name, source: description)
         let log = SessionLog(path: folder.logPath)
         log.write("starting session '\(configuration.name)' on \(description)")
-        let host = SessionHost(configuration: configuration, source: source, sound: sound, log: log)
+        let host = SessionHost(configuration: configuration, source: source, sounds: sounds, log: log)
         do {
             try host.recorder.waitUntilStarted()
         } catch {

@@ -135,7 +135,8 @@ public final class Publisher: Sendable {
                 }
             }
             _ = wake.wait { inbox.withLock { !$0.packets.isEmpty } }
-            let sending = muxer!.streamTimeBases.count
+            // The session's pictures and its first sound: what FLV, RTSP and the rest carry.
+            let sending = [StreamID.video, .sound(0)].prefix(muxer!.streamTimeBases.count)
             let batch = inbox.withLock { $0.take() }
             // A connection starts at a picture keyframe, with the sound that plays from it.
             var sendable = batch
@@ -146,7 +147,9 @@ public final class Publisher: Sendable {
             } else {
                 batch.forEach { backlog.add($0) }
             }
-            for var packet in sendable where packet.streamIndex < sending {
+            for var packet in sendable {
+                guard let index = sending.firstIndex(of: packet.stream) else { continue }
+                packet.streamIndex = index
                 if origin == nil { origin = packet.decodeTime }
                 // Session time less the first packet sent: rising across reconnects.
                 var last = previous[packet.streamIndex] ?? Int64.min + 1

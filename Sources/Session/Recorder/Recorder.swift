@@ -6,7 +6,9 @@ import RecCore
 import Synchronization
 
 /// One recording: a source on its capture thread, a bounded queue, and an encode thread that feeds
-/// the encoder's packets to the file and to whoever listens (the ring).
+/// the encoder's packets to the file and to whoever listens (the ring). Each sound input has its
+/// own thread (`SoundRecorder`) and stream (`.sound(0)`, `.sound(1)`, …); the encode thread takes
+/// their packets before each picture, so the file and the listener get every stream interleaved.
 ///
 /// ```
 /// capture thread: source.nextFrame → pace → latest-frame slot → FrameQueue ─┐
@@ -55,25 +57,27 @@ public final class Recorder: Sendable {
     static let lateQueueBytes = 32_000_000
     /// Camera-control requests for the capture thread (`rec control`).
     public let controls = ControlMailbox()
-    /// The sound, when the recording has any (`--audio`): its own thread, see `SoundRecorder`.
-    let sound: SoundRecorder?
-    let soundParameters = Mutex<CodecParameters?>(nil)
+    /// The sound inputs (`--audio`, once for each), in stream order: each on its own thread, see
+    /// `SoundRecorder`. The first is `.sound(0)`.
+    let sounds: [SoundRecorder]
+    /// The sound encoders' parameters, in stream order, once they run.
+    let soundParameters = Mutex<[CodecParameters]>([])
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
-    ///   - sound: the sound source, handed over to the audio thread, encoded as
-    ///     `configuration.audio` says (its container's default when nil).
-    ///   - onPacket: called on the encode thread for every packet, video (stream 0) and sound
-    ///     (stream 1), after it is written to the file.
-    public init(source: sending FrameSource, sound: sending AudioSource? = nil, configuration: RecorderConfiguration,
+    ///   - sounds: the sound sources, each handed over to an audio thread of its own and encoded
+    ///     as `configuration.audio` says (its container's default when nil): streams `.sound(0)`,
+    ///     `.sound(1)`, … in this order.
+    ///   - onPacket: called on the encode thread for every packet of every stream, after it is
+    ///     written to the file.
+    public init(source: sending FrameSource, sounds: sending [AudioSource] = [], configuration: RecorderConfiguration,
                 onPacket: @escaping @Sendable (EncodedPacket) -> Void = { _ in }) {
         self.configuration = configuration
-        if let sound {
-            let encoding = configuration.audio ?? AudioEncoding.standard(for: configuration.output?.container ?? .mp4)
-            self.sound = SoundRecorder(source: sound, encoding: encoding, pace: configuration.pace,
-                                       corrects: configuration.correctsAudioDrift)
-        } else {
-            self.sound = nil
+        let encoding = configuration.audio ?? AudioEncoding.standard(for: configuration.output?.container ?? .mp4)
+        // Each source goes to its own audio thread and is never touched here again.
+        let moved = sounds.map { Transfer(value: $0) }
+        self.sounds = moved.map { (one: Transfer<AudioSource>) in
+            SoundRecorder(source: one.value, encoding: encoding, pace: configuration.pace, corrects: configuration.correctsAudioDrift)
         }
         // Unpaced, capture waits for the encoder, so a short queue keeps both threads busy; each
         // queued decoded frame pins a decoder buffer (3 MB at 1080p), so 16 of them were ~50 MB.
@@ -111,7 +115,7 @@ public final class Recorder: Sendable {
         stopRequested.store(true, ordering: .releasing)
         stopping.release()
         sourceInterrupt?.set()
-        sound?.wake()
+        for sound in sounds { sound.wake() }
     }
 
     /// Blocks until the recording has ended (stop requested, a limit reached, the source ended or
@@ -135,9 +139,9 @@ public final class Recorder: Sendable {
         var s = stats.withLock { $0 }
         s.droppedLate = queue.droppedCount
         s.encoderLag = queue.depth
-        s.sound = soundStats()
+        s.sounds = soundStats()
         // A sound that failed while the pictures went on is said, not only counted.
-        if s.lastError == nil, let failure = s.sound?.failure { s.lastError = failure }
+        if s.lastError == nil, let failure = s.sounds.lazy.compactMap(\.failure).first { s.lastError = failure }
         return s
     }
 
@@ -160,8 +164,8 @@ public final class Recorder: Sendable {
     /// The encoder's stream parameters, once it runs (for writing clips from the ring).
     public var codecParameters: CodecParameters? { encoderParameters.withLock { $0 } }
 
-    /// The sound encoder's stream parameters, once it runs; nil without sound.
-    public var soundCodecParameters: CodecParameters? { soundParameters.withLock { $0 } }
+    /// The first sound encoder's stream parameters, once it runs; nil without sound.
+    public var soundCodecParameters: CodecParameters? { soundParameters.withLock { $0.first } }
 
     // MARK: - Threads
 
@@ -202,12 +206,16 @@ public final class Recorder: Sendable {
             // light), at least one nominal frame.
             let nominal = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
             let frame = max(nominal, lastInterval)
-            sound?.end(at: lastTime.map { Timestamp(seconds: $0.seconds + frame) } ?? .zero)
+            for sound in sounds { sound.end(at: lastTime.map { Timestamp(seconds: $0.seconds + frame) } ?? .zero) }
         }
         do throws(RecError) {
             // A sound server can take a second or more to send a new stream's first chunk: the
             // pictures start once it has, so the sound covers them from the first.
-            sound?.waitUntilFlowing(seconds: configuration.startTimeout / 2) { stopRequested.load(ordering: .acquiring) }
+            // Every input's audio thread is already opening its device, so waiting on each in
+            // turn waits for the slowest.
+            for sound in sounds {
+                sound.waitUntilFlowing(seconds: configuration.startTimeout / 2) { stopRequested.load(ordering: .acquiring) }
+            }
             try source.start()
             let compressed = try compressedSource(source)
             if compressed == nil, source.format.pictureBytes > 0 {
@@ -230,18 +238,20 @@ public final class Recorder: Sendable {
                     let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                     if !sleep(until: due) { break }
                 }
-                if lastTime == nil, let sound {
+                if lastTime == nil, !sounds.isEmpty {
                     // Session time 0 on CLOCK_MONOTONIC: the camera's own first timestamp when it
                     // says, else the instant this first frame was due (or arrived).
                     let epoch = (source as? ClockedSource)?.monotonicEpoch
                         ?? (source.isLive ? DispatchTime.now().uptimeNanoseconds - UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                             : clockStart)
-                    sound.begin(epoch: epoch)
+                    for sound in sounds { sound.begin(epoch: epoch) }
                 }
                 if let previous = lastTime { lastInterval = time.seconds - previous.seconds }
                 lastTime = time
-                sound?.captured(upTo: time)
-                if configuration.pace == .off { sound?.waitForSound(before: time) { stopRequested.load(ordering: .acquiring) } }
+                for sound in sounds {
+                    sound.captured(upTo: time)
+                    if configuration.pace == .off { sound.waitForSound(before: time) { stopRequested.load(ordering: .acquiring) } }
+                }
                 switch item {
                 case .frame(let frame):
                     // The snapshot slot gets its own frame over the same pictures: the encode
@@ -294,7 +304,7 @@ public final class Recorder: Sendable {
             onPacket(packet)
             let bytes = writer?.bytesWritten ?? 0
             let path = writer?.path
-            let picture = packet.streamIndex == 0
+            let picture = packet.stream == .video
             stats.withLock {
                 if let path { $0.outputPath = path }
                 $0.encodedBytes += Int64(packet.size)
@@ -308,16 +318,11 @@ public final class Recorder: Sendable {
         var started = false
         var videoEnd: Timestamp?
         let emitVideo = emit
-        var soundEnded = false
+        var soundEnded = Set<StreamID>()
         let emitPicture: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
             // Sound first: it comes ahead of the encoder's look-ahead, and the muxer interleaves.
-            let closed = sound?.inbox.isClosed ?? false
-            for p in sound?.inbox.takeAll() ?? [] { try emitVideo(p) }
-            if closed && !soundEnded {
-                // No more sound will come (it failed): the pictures are no longer held for it.
-                soundEnded = true
-                writer?.soundEnded()
-            }
+            // A sound that ended (failed) holds the other streams back no longer.
+            for id in try takeSound(ended: &soundEnded, emit: emitVideo) { writer?.ended(id) }
             videoEnd = max(videoEnd ?? packet.endTime, packet.endTime)
             try emitVideo(packet)
         }
@@ -385,9 +390,9 @@ public final class Recorder: Sendable {
 
     /// The file for a `copy` recording: the source's compressed stream, no encoder.
     private func openCopy() throws(RecError) -> SegmentedWriter? {
-        let audio = try openSound()
+        let audio = try openSounds()
         guard let output = configuration.output, let parameters = encoderParameters.withLock({ $0 }) else { return nil }
-        return try makeWriter(output, video: parameters, audio: audio)
+        return try makeWriter(output, video: parameters, sounds: audio)
     }
 
     private func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, SegmentedWriter?) {
@@ -408,9 +413,9 @@ public final class Recorder: Sendable {
             throw .runtime("cannot open the \(settings.encoder) encoder for \(frame.format)", cause: error.description)
         }
         encoderParameters.withLock { $0 = pipeline.encoder.parameters }
-        let audio = try openSound()
+        let audio = try openSounds()
         guard let output = configuration.output else { return (pipeline, nil) }
-        return (pipeline, try makeWriter(output, video: pipeline.encoder.parameters, audio: audio))
+        return (pipeline, try makeWriter(output, video: pipeline.encoder.parameters, sounds: audio))
     }
 
     static func format(rate: Rational) -> String {

@@ -37,8 +37,10 @@ public struct RecorderStats: Sendable {
     public var gaps = 0
     /// What the camera did before the last gap: "was unplugged", "stopped delivering frames (a stall)".
     public var lastGap: String?
-    /// The sound's telemetry, when the recording has sound.
-    public var sound: SoundStats?
+    /// Each sound input's telemetry, in stream order (empty without sound).
+    public var sounds: [SoundStats] = []
+    /// The first sound's telemetry, when the recording has sound.
+    public var sound: SoundStats? { sounds.first }
 
     /// Frames per second actually captured, over the session so far.
     public var realFrameRate: Double {

@@ -33,7 +33,7 @@ import TrimCLI
         let ring = RingLimits(maxDuration: Timestamp(seconds: 660), maxBytes: 1 << 30)
         let host = SessionHost(configuration: SessionConfiguration(name: "sound", recorder: recorder, ring: ring),
                                source: TestPatternSource(width: 320, height: 240, fps: 30),
-                               sound: TestToneSource(skew: 0.002))
+                               sounds: [TestToneSource(skew: 0.002)])
         try host.recorder.waitUntilStarted()
         host.recorder.waitUntilFinished()
 

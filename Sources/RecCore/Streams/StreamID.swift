@@ -1,0 +1,36 @@
+/// What a stream carries.
+public enum StreamKind: String, Sendable, Hashable, Comparable, CaseIterable {
+    case video, sound, data
+
+    public static func < (a: StreamKind, b: StreamKind) -> Bool {
+        allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    }
+}
+
+/// Names one stream of a session, file or clip: its kind, and which of that kind it is (the
+/// first microphone is `.sound(0)`, the second `.sound(1)`). Every `EncodedPacket` names its
+/// stream, and behaviour follows the kind, never a position: a muxer maps each stream it writes
+/// to an output index of its own.
+public struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var kind: StreamKind
+    public var number: Int
+
+    public init(_ kind: StreamKind, _ number: Int = 0) {
+        self.kind = kind
+        self.number = number
+    }
+
+    /// A session's (first) picture stream.
+    public static let video = StreamID(.video)
+    public static func sound(_ number: Int) -> StreamID { StreamID(.sound, number) }
+
+    public var isVideo: Bool { kind == .video }
+    public var isSound: Bool { kind == .sound }
+
+    /// Video first, then sound, then data; within a kind by number: the order a file lists them.
+    public static func < (a: StreamID, b: StreamID) -> Bool {
+        a.kind != b.kind ? a.kind < b.kind : a.number < b.number
+    }
+
+    public var description: String { "\(kind.rawValue) \(number)" }
+}
