@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(pkg-config libavformat-dev libavcodec-dev libavutil-dev libswscale-dev libavfilter-dev
           libv4l-dev ffmpeg)
 # Real players the cut tests play clips in (Tests/RecCLITests/RealMedia): what they present must be exact.
-players=(mpv chromium gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav)
+players=(mpv chromium gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-libav mediainfo)
 packages+=("${players[@]}")
 # Everyday use (issue 11): libsystemd for sd_notify and desktop notifications over sd-bus; chrpath,
 # lintian and man-db to build, check and read the installed package (scripts/ci-install.sh).

@@ -37,7 +37,9 @@ struct SoundTrackCut {
         // CLI moves every track by the earliest start: 80 ms of Opus preroll made it repeat the
         // first pictures (RealMediaCutTests). There decoding starts at the packet holding the
         // first sample, so the track starts less than one Opus frame (20 ms) early.
-        let preroll = trim == .codecDelay ? 0 : p.seekPreroll
+        // Whole packets prime the decoder with `.packets`, their sound discarded: not Vorbis,
+        // whose packets decode to other lengths than they last.
+        let preroll = trim == .codecDelay || (trim == .packets && p.codecName == "vorbis") ? 0 : p.seekPreroll
         guard let cut = SoundCut.plan(timings: timings, timeBase: timeBase, sampleRate: p.sampleRate, from: from, to: to,
                                       preroll: preroll, trim: trim) else { return nil }
         return SoundTrackCut(cut: cut, timeBase: tb, grid: timeBase == tb ? nil : timings)
@@ -80,15 +82,21 @@ struct SoundTrackCut {
         if cut.trim == .codecDelay { p.pts += cut.startSkip }
         p.duration = grid?[seen].duration ?? Timestamp(value: packet.duration, timeBase: timeBase).rescaled(to: rate).value
         p.timeBase = rate
-        // Sound is never reordered: decode order is presentation order.
-        p.dts = max(p.pts, lastDTS + 1)
+        // A packet that only primes the decoder (its sound discarded whole) is placed no earlier
+        // than the clip's start: Matroska cannot start a track before 0 without CodecDelay.
+        let priming = seen < cut.keep.lowerBound + cut.primingPackets
+        if priming { p.pts = max(0, p.pts) }
+        // Sound is never reordered: decode order is presentation order. Matroska takes equal
+        // decode times (a priming packet moved to 0, then a packet starting at 0).
+        p.dts = cut.trim == .packets ? max(p.pts, lastDTS) : max(p.pts, lastDTS + 1)
         lastDTS = p.dts
         // The start is hidden by CodecDelay or the edit list; samples the source already discards
         // at a packet's end (libopus's padding on its last packet) stay discarded.
         var end = packet.sideData.first(where: \.isSkipSamples)?.discardedAtEnd ?? 0
         p.sideData.removeAll { $0.isSkipSamples }
         if seen == cut.keep.upperBound - 1 { end = max(end, Int(cut.endDiscard)) }
-        if cut.trim == .codecDelay, end > 0 { p.sideData.append(.skipSamples(start: 0, end: end)) }
+        if priming { end = Int(max(p.duration, 1)) }
+        if cut.trim != .editList, end > 0 { p.sideData.append(.skipSamples(start: 0, end: end)) }
         return p
     }
 }

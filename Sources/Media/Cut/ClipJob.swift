@@ -30,6 +30,9 @@ final class ClipJob {
     private var sound: [StreamID: SoundTrackCut] = [:]
     private var kept = 0
     private var muxer: Muxer?
+    /// The video packets' decode times in write order (`CutPlan.decodeTimes`), in ticks of the
+    /// plan's time base; empty for `--reencode`, whose encoder sets its own.
+    private var decodeTimes: [Int64] = []
 
     init(input: any ClipInput, plan: CutPlan, container: ContainerFormat, reencode: EncoderSettings?,
          options: ClipWriter.Options) throws(RecError) {
@@ -70,6 +73,7 @@ final class ClipJob {
             let samples = input.video.packetCount + keptStreams.reduce(0) { $0 + $1.packetCount }
             muxerOptions["moov_size"] = String(16_384 + 48 * samples)
         }
+        if reencode == nil { decodeTimes = plan.decodeTimes(input.timings) }
         var streams = [videoParameters]
         for track in keptStreams {
             if let cut = SoundTrackCut.plan(track, from: plan.presentedStart, to: plan.presentedEnd, container: container) {
@@ -149,11 +153,12 @@ final class ClipJob {
         kept += 1
     }
 
-    /// Shifts a video packet onto the clip's timeline and writes it. Decode times stay increasing
-    /// where a re-encoded segment (no reordering) meets a copied one (B-frame delay): Matroska
-    /// keeps no dts, and MP4 only needs them increasing and not after pts.
+    /// Shifts a video packet onto the clip's timeline and writes it, with the decode time the plan
+    /// gives it (`decodeTimes`): increasing, not after pts, and spanning what the clip presents,
+    /// where a re-encoded segment (no reordering) meets a copied one (B-frame delay).
     private func write(_ p: inout EncodedPacket) throws {
         p.streamIndex = outputIndex[input.video.stream] ?? 0
+        if written < decodeTimes.count { p.dts = Timestamp.rescale(decodeTimes[written], from: plan.timeBase, to: p.timeBase) }
         p.move(back: Timestamp(value: offset, timeBase: plan.timeBase), after: &lastDTS)
         if p.dts > p.pts && plan.strategy == .spliceReencode {
             p.dts = p.pts

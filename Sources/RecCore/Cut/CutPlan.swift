@@ -57,3 +57,27 @@ public struct CutPlan: Sendable, Equatable {
     /// Whether any frame is decoded and encoded again.
     public var needsReencode: Bool { reencodedFrames > 0 }
 }
+
+extension CutPlan {
+    /// The pts of the clip's video packets in the order they are written (`packets` are those the
+    /// plan was made from): copied packets in decode order, re-encoded frames (no reordering) in
+    /// presentation order.
+    public func writtenPTS(_ packets: [PacketTiming]) -> [Int64] {
+        segments.flatMap { segment -> [Int64] in
+            switch segment {
+            case .copy(let range): range.map { packets[$0].pts }
+            case .reencode(let decode, let present): decode.map { packets[$0].pts }.filter(present.contains).sorted()
+            }
+        }
+    }
+
+    /// Decode times for the clip's video packets, in the order they are written: rebuilt over the
+    /// whole clip (`DecodeTimes.rebuilt`), so they span exactly what the clip presents. Kept from
+    /// the source, a splice lost the copied frames' B-frame delay where re-encoded frames (decoded
+    /// at their pts) met them, and the time of leading pictures left out of a copy: an MP4's
+    /// sample table then said a shorter or longer clip than its frames (Chromium took 5.40 s for
+    /// 5.48 s; GStreamer and MediaInfo counted 55 frames of 57).
+    public func decodeTimes(_ packets: [PacketTiming]) -> [Int64] {
+        DecodeTimes.rebuilt(pts: writtenPTS(packets))
+    }
+}

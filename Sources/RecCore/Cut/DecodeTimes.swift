@@ -26,15 +26,21 @@ public enum DecodeTimes {
     /// Rebuilds the dts of one stream's packet timings (decode order) if they are not valid.
     public static func repair(timings packets: inout [PacketTiming]) {
         guard !packets.isEmpty, !areValid(timings: packets) else { return }
-        let sorted = packets.map(\.pts).sorted()
+        for (i, dts) in rebuilt(pts: packets.map(\.pts)).enumerated() { packets[i].dts = dts }
+    }
+
+    /// Decode times for packets presented at `pts` (decode order): the i-th decodes at the i-th
+    /// smallest pts, as few frames back as keeps every dts at or before its pts. The decode times
+    /// then span exactly what the frames present (an MP4's sample durations are their steps).
+    public static func rebuilt(pts: [Int64]) -> [Int64] {
+        guard !pts.isEmpty else { return [] }
+        let sorted = pts.sorted()
         var delay = 0
-        while delay < packets.count && !(delay..<packets.count).allSatisfy({ sorted[$0 - delay] <= packets[$0].pts }) {
+        while delay < pts.count && !(delay..<pts.count).allSatisfy({ sorted[$0 - delay] <= pts[$0] }) {
             delay += 1
         }
         let gaps = zip(sorted, sorted.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }
         let step = max(1, gaps.min() ?? 1)
-        for i in packets.indices {
-            packets[i].dts = i >= delay ? sorted[i - delay] : sorted[0] - Int64(delay - i) * step
-        }
+        return pts.indices.map { i in i >= delay ? sorted[i - delay] : sorted[0] - Int64(delay - i) * step }
     }
 }

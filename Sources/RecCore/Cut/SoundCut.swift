@@ -14,10 +14,12 @@ public struct SoundCut: Sendable, Equatable {
         /// Matroska/WebM with Opus: CodecDelay (with the OpusHead pre-skip) hides samples at the
         /// start, the last block's DiscardPadding those at the end.
         case codecDelay
-        /// Matroska with other codecs: nothing can be hidden, so whole packets are kept: those
-        /// starting at or after the first sample and ending no later than half a packet past the
-        /// last. The sound stays in sync (every packet keeps its true time); it may start up to
-        /// one packet after the pictures and end half a packet before or after them.
+        /// Matroska with other codecs: FFmpeg 5.1 writes CodecDelay for Opus only, so the start
+        /// keeps whole packets, from the first at or after the first sample, every packet at its
+        /// true time (the sound may start up to one packet after the pictures). The packets
+        /// before it that the decoder needs first (AAC overlaps frames) are kept too and their
+        /// sound discarded whole (DiscardPadding), so the first kept packet decodes as it does in
+        /// the source; the last packet's DiscardPadding ends the sound with the pictures.
         case packets
     }
 
@@ -32,6 +34,9 @@ public struct SoundCut: Sendable, Equatable {
     /// Samples of the last packet after the clip's end, to hide (elst duration, DiscardPadding).
     public var endDiscard: Int64
     public var sampleRate: Int
+    /// With `.packets`: how many packets at the start of `keep` only prime the decoder, their
+    /// sound discarded whole.
+    public var primingPackets = 0
 
     /// The clip-timeline pts (ticks of 1/sampleRate) for a kept packet presented at `pts` in
     /// `timeBase`: its first sample's position relative to the clip's first sample.
@@ -65,15 +70,19 @@ public struct SoundCut: Sendable, Equatable {
             high = last + 1
         case .packets:
             guard let a = starts.firstIndex(where: { $0 >= first }),
-                  let b = starts.indices.last(where: { starts[$0] + lengths[$0] / 2 <= end && starts[$0] < end }),
-                  b >= a else { return nil }
-            (low, high) = (a, b + 1)
+                  let b = starts.lastIndex(where: { $0 < end }), b >= a else { return nil }
+            // The packet holding the preroll's first sample, or the first packet there is.
+            let primeFrom = starts[a] - max(0, preroll)
+            low = preroll > 0 && a > 0 ? (starts[..<a].lastIndex { $0 <= primeFrom } ?? 0) : a
+            high = b + 1
         }
         let skip = trim == .packets ? 0 : max(0, first - starts[low])
         let lastEnd = starts[high - 1] + lengths[high - 1]
-        let discard = trim == .packets ? 0 : max(0, lastEnd - end)
-        return SoundCut(trim: trim, keep: low..<high, firstSample: first, endSample: end, startSkip: skip,
-                        endDiscard: discard, sampleRate: sampleRate)
+        let discard = max(0, lastEnd - end)
+        var cut = SoundCut(trim: trim, keep: low..<high, firstSample: first, endSample: end, startSkip: skip,
+                           endDiscard: discard, sampleRate: sampleRate)
+        if trim == .packets { cut.primingPackets = starts[low...].firstIndex { $0 >= first }.map { $0 - low } ?? 0 }
+        return cut
     }
 
     /// The smallest tick of `base` at or after `time`.

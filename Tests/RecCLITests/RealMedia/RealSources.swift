@@ -3,13 +3,14 @@ import Synchronization
 import Testing
 
 /// Sources made by real encoders in their default settings (GOPs of about a second so a cut
-/// copies something), by the ffmpeg CLI: 4 s of `testsrc2` at 320 × 240 with audio. Each is made
+/// copies something), by the ffmpeg CLI: 4 s (or `seconds`) of `testsrc2` at 320 × 240 with audio. Each is made
 /// once per test run, on first use.
 struct RealSource: Sendable, CustomTestStringConvertible {
     var name: String
     var encode: [String]
     var fps: (num: Int, den: Int) = (30, 1)
     var width = 320, height = 240
+    var seconds = 4
     var testDescription: String { name }
 
     static let x264 = RealSource(name: "x264-aac-sar.mp4", encode: [
@@ -35,8 +36,8 @@ struct RealSource: Sendable, CustomTestStringConvertible {
             let dir = try RecBinary.temporaryFolder()
             let path = "\(dir)/\(name)"
             try Tool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
-                                    "testsrc2=size=\(width)x\(height):rate=\(fps.num)/\(fps.den):duration=4",
-                                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4"]
+                                    "testsrc2=size=\(width)x\(height):rate=\(fps.num)/\(fps.den):duration=\(seconds)",
+                                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)"]
                          + encode + ["-shortest", path])
             made[name] = path
             return path
