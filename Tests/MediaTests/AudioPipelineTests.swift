@@ -57,7 +57,7 @@ struct AudioPipelineTests {
         }
 
         let timeBase = Rational(1, Int32(c.output.rate))
-        #expect(packets.allSatisfy { $0.isKeyframe && $0.streamIndex == 1 && $0.timeBase == timeBase && $0.dts == $0.pts })
+        #expect(packets.allSatisfy { $0.isKeyframe && $0.stream == .sound(0) && $0.timeBase == timeBase && $0.dts == $0.pts })
         #expect(packets.allSatisfy { $0.captureTime == $0.presentationTime && ($0.duration > 0 || $0.data.isEmpty) })
         #expect(packets.first?.pts == -Int64(padding))
         for (a, b) in zip(packets, packets.dropFirst()) {
