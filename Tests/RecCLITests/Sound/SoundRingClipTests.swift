@@ -21,7 +21,7 @@ import Testing
                                    "--preset", preset, "--no-file"])
         try #require(started.status == 0, "rec start failed: \(started.error)")
         defer { _ = try? box.rec(["stop", "--session", session]) }
-        // No wait for frames: a save whose range ends in the future waits until the ring holds it.
+        try box.waitForFrames(225, session: session)  // 7.5 s of the file: the range is in the ring
         let src = try SoundProbe.samples(in: source, rate: Self.rate)
         let srcStart = try SoundProbe.audioStart(in: source)
         for ext in clips {
@@ -57,6 +57,7 @@ import Testing
         let started = try box.rec(["start", "--session", "kf", "--source", "test:320x240@30", "--audio", "test", "--no-file"])
         try #require(started.status == 0, "rec start failed: \(started.error)")
         defer { _ = try? box.rec(["stop", "--session", "kf"]) }
+        try box.waitForFrames(200, session: "kf")
         let clip = box.path("kf.mp4")
         let saved = try box.rec(["save", "--session", "kf", "--keyframe", "--from", "3.5s", "--to", "5.5s", "-o", clip])
         try #require(saved.status == 0, "\(saved.error)")
