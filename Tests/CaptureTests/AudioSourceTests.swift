@@ -226,11 +226,7 @@ struct DeviceAudioSourceTests {
         FFmpegLog.quiet()
         let server = try PulseTestServer()
         defer { server.stop() }
-        let tone = "\(server.folder)/tone.wav"
-        // ffmpeg's sine source: amplitude 1/8, here 1000 Hz for 6 s, the same in both channels.
-        try AudioTools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=6",
-                               "-af", "pan=stereo|c0=c0|c1=c0", tone])
-        let player = try server.play(tone)
+        let player = try server.playTone(seconds: 6)
         defer {
             kill(player.processIdentifier, SIGKILL)  // SIGKILL: the test thread's blocked SIGTERM is paplay's too
             player.waitUntilExit()

@@ -124,6 +124,16 @@ final class PulseTestServer {
         return player
     }
 
+    /// Plays `seconds` of ffmpeg's sine (1000 Hz, amplitude 1/8, the same in both channels) into
+    /// the null sink; the caller kills the player with SIGKILL when done (the test thread's
+    /// blocked SIGTERM is paplay's too).
+    func playTone(seconds: Int) throws -> Process {
+        let tone = "\(folder)/tone-\(seconds).wav"
+        try AudioTools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=\(seconds)",
+                               "-af", "pan=stereo|c0=c0|c1=c0", tone])
+        return try play(tone)
+    }
+
     /// Sends `signal` to the PulseAudio process itself (not to `timeout`): SIGSTOP to make it stop
     /// answering, SIGCONT to resume it, SIGKILL to make it vanish.
     func signalServer(_ signal: Int32) {

@@ -25,10 +25,7 @@ struct PulseCoverageTests {
         FFmpegLog.quiet()
         let server = try PulseTestServer()
         defer { server.stop() }
-        let tone = "\(server.folder)/tone.wav"
-        try AudioTools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=20",
-                               "-af", "pan=stereo|c0=c0|c1=c0", tone])
-        let player = try server.play(tone)
+        let player = try server.playTone(seconds: 20)
         defer {
             kill(player.processIdentifier, SIGKILL)
             player.waitUntilExit()

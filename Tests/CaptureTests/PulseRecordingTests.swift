@@ -16,11 +16,7 @@ struct PulseRecordingTests {
         FFmpegLog.quiet()
         let server = try PulseTestServer()
         defer { server.stop() }
-        let tone = "\(server.folder)/tone.wav"
-        // 1000 Hz at amplitude 1/8 (ffmpeg's sine), 12 s, both channels.
-        try AudioTools.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000:duration=12",
-                               "-af", "pan=stereo|c0=c0|c1=c0", tone])
-        let player = try server.play(tone)
+        let player = try server.playTone(seconds: 12)
         defer {
             kill(player.processIdentifier, SIGKILL)
             player.waitUntilExit()
