@@ -20,7 +20,7 @@ public struct SaveReport: Sendable, Equatable, Codable {
     public var source: Source?
     /// Frames re-encoded to make the cut exact (0 when every packet was copied).
     public var reencoded: Int?
-    /// Frames written after the range only because frames in it refer to them, and hidden.
+    /// Frames copied after the range only because frames inside it refer to them, hidden after the end.
     public var trailingHidden: Int?
     /// How the range was cut.
     public var mode: Mode?
