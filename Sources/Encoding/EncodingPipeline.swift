@@ -23,6 +23,18 @@ public final class EncodingPipeline {
     public private(set) var framesIn = 0
     public private(set) var framesEncoded = 0
 
+    /// Why a pipeline could not be set up: its filter graph (the user's `--filter`), or its encoder.
+    public enum SetupError: Error, Sendable {
+        case filter(FFmpegError)
+        case encoder(FFmpegError)
+
+        public var underlying: FFmpegError {
+            switch self {
+            case .filter(let e), .encoder(let e): e
+            }
+        }
+    }
+
     /// - Parameters:
     ///   - settings: the encoder; its width and height are taken from the (filtered) input when
     ///     zero, and its pixel format when `.none` is the input's if the encoder takes it, else the
@@ -36,7 +48,7 @@ public final class EncodingPipeline {
     /// preset's `yuvj*` format means "the plain one, full range": encoders are never given `yuvj*`,
     /// and FFV1 keeps an MJPEG camera's pixels exactly.
     public init(settings: EncoderSettings, input: VideoFormat, colour: ColourDescription = .unspecified,
-                filter: String?) throws(FFmpegError) {
+                filter: String?) throws(SetupError) {
         var settings = settings
         var input = input
         var colour = colour
@@ -46,7 +58,8 @@ public final class EncodingPipeline {
         }
         var filtered = input
         if let filter, !filter.isEmpty {
-            let graph = try FilterGraph(filter, input: input, aspect: colour.sampleAspect)
+            let graph: FilterGraph
+            do { graph = try FilterGraph(filter, input: input, aspect: colour.sampleAspect) } catch { throw .filter(error) }
             self.filter = graph
             filtered = graph.output
             colour.sampleAspect = graph.outputAspect
@@ -69,11 +82,11 @@ public final class EncodingPipeline {
                                               targetIsRGB: settings.pixelFormat.isRGB,
                                               sameLayout: filtered.pixelFormat == settings.pixelFormat,
                                               forceFullRange: forceFull)
-        self.encoder = try VideoEncoder(settings)
+        do { self.encoder = try VideoEncoder(settings) } catch { throw .encoder(error) }
     }
 
     /// A pipeline for `frame`'s format and colour, and its field order when it is interlaced.
-    public convenience init(settings: EncoderSettings, first frame: VideoFrame, filter: String?) throws(FFmpegError) {
+    public convenience init(settings: EncoderSettings, first frame: VideoFrame, filter: String?) throws(SetupError) {
         var settings = settings
         if frame.pointer.pointee.interlaced_frame != 0 { settings.interlacedTopFirst = frame.pointer.pointee.top_field_first != 0 }
         try self.init(settings: settings, input: frame.format, colour: frame.colour, filter: filter)

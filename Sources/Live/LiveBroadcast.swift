@@ -34,7 +34,7 @@ public final class LiveBroadcast: Sendable {
 
     /// What the stream carries now, or nil until the encoders run (an H.264 session only).
     public var tracks: LiveTracks? {
-        guard let p = parameters(), p.codecName == "h264", let video = CodecString.h264(extradata: p.extradata) else { return nil }
+        guard let p = parameters(), p.isH264, let video = CodecString.h264(extradata: p.extradata) else { return nil }
         return LiveTracks.choose(video: video, sound: sound().policy)
     }
 

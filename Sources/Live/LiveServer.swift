@@ -90,7 +90,7 @@ public final class LiveServer: Sendable {
     private func liveInfo() -> HTTPResponse {
         guard let p = backend.liveCodecParameters else { return .error(503, "the encoder has not started yet; try again in a moment") }
         let tracks = broadcast.tracks
-        if p.codecName == "h264", tracks == nil { return .error(503, "the sound encoder has not started yet; try again in a moment") }
+        if p.isH264, tracks == nil { return .error(503, "the sound encoder has not started yet; try again in a moment") }
         let body = #"{"codec":\#(Preset.quote(p.codecName)),"mime":\#(tracks.map { Preset.quote($0.mimeType) } ?? "null"),"#
             + #""sound":\#(tracks?.sound.map(Preset.quote) ?? "null"),"sound_note":\#(tracks?.soundNote.map(Preset.quote) ?? "null"),"#
             + #""width":\#(p.width),"height":\#(p.height),"viewers":\#(broadcast.viewerCount),"#
@@ -101,7 +101,7 @@ public final class LiveServer: Sendable {
 
     /// The live stream; its Content-Type names the tracks it carries, as `/api/live` does.
     private func live() -> HTTPResponse {
-        guard let p = backend.liveCodecParameters, p.codecName == "h264" else {
+        guard let p = backend.liveCodecParameters, p.isH264 else {
             return .error(409, "the live picture needs an H.264 session; start it with an H.264 preset (the default)")
         }
         guard let tracks = broadcast.tracks else { return .error(503, "the sound encoder has not started yet; try again in a moment") }

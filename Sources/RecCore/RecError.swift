@@ -21,20 +21,36 @@ public struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
     public var cause: String?
     /// Where it happened, e.g. a file path or a preset name.
     public var location: String?
+    /// What failed, as a value for code that decides on it (retry, reopen, give up); set by the
+    /// layer that knows it. `cause` is the same failure as text, for people and logs only.
+    public var fault: Fault?
 
-    public init(_ code: Code, _ message: String, cause: String? = nil, location: String? = nil) {
+    /// A failure a caller may act on.
+    public enum Fault: Sendable, Equatable {
+        /// A system call failed with this `errno` (EBUSY, EACCES, …).
+        case system(errno: Int32)
+        /// A camera went away mid-stream (ENODEV, or it did not come back): reopen it when it returns.
+        case cameraUnplugged
+        /// A camera is there but stopped delivering frames (a stall, a queue error): a reopen may restart it.
+        case cameraStopped
+    }
+
+    public init(_ code: Code, _ message: String, cause: String? = nil, location: String? = nil, fault: Fault? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
         self.location = location
+        self.fault = fault
     }
 
-    public static func usage(_ message: String, cause: String? = nil, location: String? = nil) -> RecError {
-        RecError(.usage, message, cause: cause, location: location)
+    public static func usage(_ message: String, cause: String? = nil, location: String? = nil,
+                             fault: Fault? = nil) -> RecError {
+        RecError(.usage, message, cause: cause, location: location, fault: fault)
     }
 
-    public static func runtime(_ message: String, cause: String? = nil, location: String? = nil) -> RecError {
-        RecError(.runtime, message, cause: cause, location: location)
+    public static func runtime(_ message: String, cause: String? = nil, location: String? = nil,
+                               fault: Fault? = nil) -> RecError {
+        RecError(.runtime, message, cause: cause, location: location, fault: fault)
     }
 
     public var description: String {

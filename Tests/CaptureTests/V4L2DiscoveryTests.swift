@@ -35,7 +35,7 @@ struct V4L2DiscoveryTests {
     @Test func unreadableNodesMeanPermissionAdviceNotNoCameras() {
         let system = FakeV4L2System.webcam(faults: FakeFaults(openError: .accessDenied))
         #expect(throws: RecError.runtime("no permission to open /dev/video0; add yourself to the 'video' group: sudo usermod -aG video $USER, then log in again",
-                                         cause: "Permission denied", location: "/dev/video0")) {
+                                         cause: "Permission denied", location: "/dev/video0", fault: .system(errno: EACCES))) {
             try V4L2Discovery.requireCameras(system: system)
         }
     }

@@ -13,7 +13,7 @@ struct V4L2FaultTests {
         let system = FakeV4L2System.webcam(faults: FakeFaults(openError: .busy, holders: ["cheese (pid 4242)"]))
         let camera = S.camera(system, "640x480", 30)
         #expect(throws: RecError.runtime("/dev/video0 is in use by cheese (pid 4242); close it and try again",
-                                         cause: "Device or resource busy", location: "/dev/video0")) {
+                                         cause: "Device or resource busy", location: "/dev/video0", fault: .system(errno: EBUSY))) {
             try camera.start()
         }
         S.expectReleased(system)

@@ -65,7 +65,7 @@ struct DevicesCommandTests {
         let system = ListingSystem()
         system.openError = .accessDenied
         #expect(throws: RecError.runtime("no permission to open /dev/video0; add yourself to the 'video' group: sudo usermod -aG video $USER, then log in again",
-                                         cause: "Permission denied", location: "/dev/video0")) {
+                                         cause: "Permission denied", location: "/dev/video0", fault: .system(errno: EACCES))) {
             try Self.list(system)
         }
     }

@@ -150,8 +150,8 @@ public final class V4L2Camera: FrameSource {
         if error.isCameraUnplugged { return true }
         guard error.location == target else { return false }
         if error.code == .usage { return true }
-        let transient = [EBUSY, EIO, ETIMEDOUT, EACCES, EPERM, ENOENT, EPROTO].map { DeviceErrno($0).description }
-        return transient.contains { error.cause?.hasSuffix($0) == true }
+        guard case .system(let errno) = error.fault else { return false }
+        return [EBUSY, EIO, ETIMEDOUT, EACCES, EPERM, ENOENT, EPROTO].contains(errno)
     }
 }
 

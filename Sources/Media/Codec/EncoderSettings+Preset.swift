@@ -22,7 +22,7 @@ extension EncoderSettings {
     /// `global_quality`), `preset`, `tune`, then `options`. Empty for `copy`. With qscale the
     /// encoder also needs each frame's `quality` set, which `EncodingPipeline` does.
     public var codecOptions: [(key: String, value: String)] {
-        guard encoder != "copy" else { return [] }
+        guard !copiesInput else { return [] }
         var out: [(key: String, value: String)] = [("g", "\(max(1, keyframeInterval))"),
                                                    ("threads", threads == 0 ? "auto" : "\(threads)")]
         if let bFrames { out.append(("bf", "\(bFrames)")) }

@@ -13,8 +13,13 @@ public struct EncoderSettings: Sendable, Equatable {
         case encoderDefault
     }
 
-    /// libavcodec encoder name: "libx264", "libx265", "libvpx-vp9", "libsvtav1", "ffv1", "mjpeg".
+    /// libavcodec encoder name: "libx264", "libx265", "libvpx-vp9", "libsvtav1", "ffv1", "mjpeg";
+    /// or `Preset.copyEncoder`, which is no encoder (`copiesInput`).
     public var encoder: String
+    /// No encoder: the source's own compressed frames (a camera's MJPEG) are stored as they come.
+    /// Decided once, when the settings are made from the preset's encoder name; everything after
+    /// asks this, not the name.
+    public let copiesInput: Bool
     public var width: Int
     public var height: Int
     /// The pixel format the encoder takes; frames in other formats are converted with libswscale.
@@ -52,6 +57,7 @@ public struct EncoderSettings: Sendable, Equatable {
                 options: [String: String] = [:], globalHeader: Bool = true, threads: Int = 0,
                 colour: ColourDescription = .unspecified) {
         self.encoder = encoder
+        self.copiesInput = encoder == Preset.copyEncoder
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat

@@ -174,7 +174,7 @@ final class ClipJob {
     }
 
     private func adjusted(_ settings: EncoderSettings) throws(RecError) -> EncoderSettings {
-        guard settings.encoder != "copy" else {
+        guard !settings.copiesInput else {
             throw .usage("--reencode needs a preset that encodes; 'copy' presets store camera frames as they come")
         }
         var s = settings

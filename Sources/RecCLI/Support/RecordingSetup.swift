@@ -73,7 +73,7 @@ struct RecordingSetup {
            let refusal = container.audioRefusal(of: family, encoder: sound.encoder) {
             throw .usage("\(refusal); or name the output for another container, or record without --audio")
         }
-        let family = choice.settings.encoder == "copy" ? "mjpeg" : EncoderCatalog.codecFamily(of: choice.settings.encoder)
+        let family = choice.settings.copiesInput ? "mjpeg" : EncoderCatalog.codecFamily(of: choice.settings.encoder)
         if let family, !container.holds(family) {
             let fits = Container.holding(family).map { ".\($0.rawValue)" }.joined(separator: ", ")
             throw .usage("preset '\(choice.name)' makes \(family), which a .\(container.rawValue) file cannot hold; name the output \(fits.isEmpty ? ".mkv" : fits) or pick another --preset")

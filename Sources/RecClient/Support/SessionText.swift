@@ -44,11 +44,11 @@ public enum SaveText {
         let req = r.requested.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
         let saved = r.saved.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
         var lines = ["saved \(r.path)",
-                     "  \(r.frames ?? 0) frames, \(saved) of requested \(req), from the \(r.extra?["source"] ?? "ring")"]
+                     "  \(r.frames ?? 0) frames, \(saved) of requested \(req), from the \((r.source ?? .ring).rawValue)"]
         var notes: [String] = []
         if let d = r.droppedInRange, d > 0 { notes.append("\(d) frames were dropped in this range while recording") }
         if let p = r.prerollFrames, p > 0 { notes.append("\(p) preroll frames hidden") }
-        if let n = r.extra?["reencoded"], n != "0" { notes.append("\(n) frames re-encoded") }
+        if let n = r.reencoded, n > 0 { notes.append("\(n) frames re-encoded") }
         if let b = r.bytes { notes.append(StatusLine.bytes(Int64(b))) }
         if !notes.isEmpty { lines.append("  " + notes.joined(separator: ", ")) }
         return lines.joined(separator: "\n")

@@ -16,12 +16,42 @@ public struct SaveReport: Sendable, Equatable, Codable {
     public var keyframe: Double?
     /// Frames decoded before `requested.from` only to reach it (not shown).
     public var prerollFrames: Int?
-    /// Anything else, as text.
-    public var extra: [String: String]?
+    /// Where the packets came from: the ring, or the session's own file (older than the ring holds).
+    public var source: Source?
+    /// Frames re-encoded to make the cut exact (0 when every packet was copied).
+    public var reencoded: Int?
+    /// Frames copied after the range only because frames inside it refer to them, hidden after the end.
+    public var trailingHidden: Int?
+    /// How the range was cut.
+    public var mode: Mode?
+
+    /// Where a clip's packets came from.
+    public enum Source: String, Sendable, Equatable, Codable {
+        /// The ring of encoded packets in memory.
+        case ring
+        /// The session's recording (or its segments) on disk.
+        case file
+    }
+
+    /// How a clip's range was cut (`CutPlan.Mode` on the wire).
+    public enum Mode: String, Sendable, Equatable, Codable {
+        /// Exactly the frames in the range.
+        case exact
+        /// From the keyframe at or before the range's start (`keyframe: true` in the request).
+        case keyframe
+
+        public init(_ mode: CutPlan.Mode) {
+            switch mode {
+            case .exact: self = .exact
+            case .keyframe: self = .keyframe
+            }
+        }
+    }
 
     public init(path: String, requested: ControlSpan? = nil, saved: ControlSpan? = nil, frames: Int? = nil,
                 droppedInRange: Int? = nil, bytes: Int? = nil, keyframe: Double? = nil,
-                prerollFrames: Int? = nil, extra: [String: String]? = nil) {
+                prerollFrames: Int? = nil, source: Source? = nil, reencoded: Int? = nil,
+                trailingHidden: Int? = nil, mode: Mode? = nil) {
         self.path = path
         self.requested = requested
         self.saved = saved
@@ -30,12 +60,16 @@ public struct SaveReport: Sendable, Equatable, Codable {
         self.bytes = bytes
         self.keyframe = keyframe
         self.prerollFrames = prerollFrames
-        self.extra = extra
+        self.source = source
+        self.reencoded = reencoded
+        self.trailingHidden = trailingHidden
+        self.mode = mode
     }
 
+    /// The JSON keys, all documented in docs/PROTOCOL.md (a test checks).
     private enum CodingKeys: String, CodingKey {
         case path, requested, saved, frames, droppedInRange = "dropped_in_range", bytes, keyframe
-        case prerollFrames = "preroll_frames", extra
+        case prerollFrames = "preroll_frames", source, reencoded, trailingHidden = "trailing_hidden", mode
     }
 }
 

@@ -58,7 +58,9 @@ public struct Preset: Sendable, Equatable {
     }
 
     /// True when frames are stored as the camera sends them, with no encoder.
-    public var isCopy: Bool { encoder == "copy" }
+    public var isCopy: Bool { encoder == Self.copyEncoder }
+    /// The encoder name that means "no encoder: store the camera's MJPEG as it comes".
+    public static let copyEncoder = "copy"
 
     /// The codec family ("h264"), when known without FFmpeg.
     public var codecFamily: String? { KnownEncoder.family(of: encoder) }

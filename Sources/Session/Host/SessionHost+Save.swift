@@ -43,7 +43,7 @@ extension SessionHost {
         // Exact in every player: re-encode the few frames an edit list would have to hide.
         let strategy: CutPlan.Strategy = .spliceReencode
         let source: any ClipInput
-        let origin: String
+        let origin: SaveReport.Source
         // Plan on the packets' own clock: the ring's is the session timeline; a file's starts at
         // its first frame's pts (the encoder delay), which is session time 0.
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
@@ -51,16 +51,16 @@ extension SessionHost {
             // Every stream of the range: the pictures and each sound.
             source = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
                                 described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
-            origin = "ring"
+            origin = .ring
         } else if let file, file.segments != nil {
             try waitForFile(until: range.upperBound, peer: peer)
-            (source, origin) = (try segmentSource(range, newest: newest), "file")
+            (source, origin) = (try segmentSource(range, newest: newest), .file)
         } else if let file {
             try waitForFile(until: range.upperBound, peer: peer)
             let reader = try FileClipReader(path: file.path)
             let read = try reader.read(from: range.lowerBound, to: range.upperBound)
             (source, planFrom, planTo, zero) = (read.source, read.from, read.to, reader.start)
-            origin = "file"
+            origin = .file
         } else {
             throw .unavailableRange(from: range.lowerBound, to: range.upperBound, holder: "the ring",
                                     availableFrom: ring.stats.start ?? .zero, availableTo: ring.stats.end ?? .zero)
@@ -78,7 +78,7 @@ extension SessionHost {
         if request.clear { _ = ring.clear(upTo: range.upperBound) }
         let dropped = recorder.droppedFrames(in: range)
         log?.write("saved \(request.output): \(plan.presentedFrames) frames, "
-                   + "\(Timestamp(seconds: session(plan.presentedStart)).clockText)–\(Timestamp(seconds: session(plan.presentedEnd)).clockText) from the \(origin)")
+                   + "\(Timestamp(seconds: session(plan.presentedStart)).clockText)–\(Timestamp(seconds: session(plan.presentedEnd)).clockText) from the \(origin.rawValue)")
         if let command = configuration.onSave { runOnSave(command, path: request.output) }
         return SaveReport(path: request.output,
                           requested: ControlSpan(from: range.lowerBound.seconds, to: range.upperBound.seconds),
@@ -86,9 +86,8 @@ extension SessionHost {
                           frames: plan.presentedFrames, droppedInRange: dropped, bytes: Int(written.bytes),
                           keyframe: plan.keyframesUsed.first.map { session(Timestamp(value: $0, timeBase: plan.timeBase)) },
                           prerollFrames: plan.prerollFrames,
-                          extra: ["source": origin, "reencoded": String(plan.reencodedFrames),
-                                  "trailing_hidden": String(plan.trailingHiddenFrames),
-                                  "mode": request.keyframe ? "keyframe" : "exact"])
+                          source: origin, reencoded: plan.reencodedFrames,
+                          trailingHidden: plan.trailingHiddenFrames, mode: SaveReport.Mode(mode))
     }
 
     /// Waits until the ring holds every packet presented before `end`, or the recording ends.

@@ -406,11 +406,13 @@ public final class Recorder: Sendable {
         do {
             pipeline = try EncodingPipeline(settings: settings, first: frame, filter: configuration.filter)
         } catch {
-            if configuration.filter != nil, error.operation.hasPrefix("avfilter") {
-                throw .usage("the filter '\(configuration.filter!)' is not valid: \(error.text); see 'ffmpeg -filters' for what this FFmpeg has",
-                             cause: error.description)
+            switch error {
+            case .filter(let e):
+                throw .usage("the filter '\(configuration.filter ?? "")' is not valid: \(e.text); see 'ffmpeg -filters' for what this FFmpeg has",
+                             cause: e.description)
+            case .encoder(let e):
+                throw .runtime("cannot open the \(settings.encoder) encoder for \(frame.format)", cause: e.description)
             }
-            throw .runtime("cannot open the \(settings.encoder) encoder for \(frame.format)", cause: error.description)
         }
         encoderParameters.withLock { $0 = pipeline.encoder.parameters }
         let audio = try openSounds()

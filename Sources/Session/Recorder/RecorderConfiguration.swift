@@ -57,7 +57,7 @@ public struct RecorderConfiguration: Sendable {
     public var correctsAudioDrift = true
 
     /// Store the source's own compressed frames (`copy` presets, MJPEG cameras) instead of encoding.
-    public var copiesCompressedFrames: Bool { encoder.encoder == "copy" }
+    public var copiesCompressedFrames: Bool { encoder.copiesInput }
 
     public init(encoder: EncoderSettings, keyframeSeconds: Double = 1, filter: String? = nil, output: Output?,
                 pace: Pace = .realtime, frameLimit: Int? = nil, durationLimit: Timestamp? = nil,
