@@ -1,0 +1,40 @@
+import Foundation
+import Encoding
+import Media
+import RecCore
+
+extension Recorder {
+    // MARK: - Opening the encoder and the file, on the encode thread
+
+    /// The file for a `copy` recording: the source's compressed stream, no encoder.
+    func openCopy() throws(RecError) -> SegmentedWriter? {
+        let audio = try openSounds()
+        guard let output = configuration.output, let parameters = encoderParameters.withLock({ $0 }) else { return nil }
+        return try makeWriter(output, video: parameters, sounds: audio)
+    }
+
+    func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, SegmentedWriter?) {
+        var settings = configuration.encoder
+        if let rate = sourceRate.withLock({ $0 }), rate.num > 0 { settings.frameRate = rate }
+        let rate = settings.frameRate.doubleValue > 0 ? settings.frameRate.doubleValue : 30
+        settings.keyframeInterval = max(1, Int((configuration.keyframeSeconds * rate).rounded()))
+        settings.options.merge(EncoderLatency.options(encoder: settings.encoder, fps: rate, bFrames: settings.bFrames,
+                                                      setting: settings.options)) { mine, _ in mine }
+        let pipeline: EncodingPipeline
+        do {
+            pipeline = try EncodingPipeline(settings: settings, first: frame, filter: configuration.filter)
+        } catch {
+            switch error {
+            case .filter(let e):
+                throw .usage("the filter '\(configuration.filter ?? "")' is not valid: \(e.text); see 'ffmpeg -filters' for what this FFmpeg has",
+                             cause: e.description)
+            case .encoder(let e):
+                throw .runtime("cannot open the \(settings.encoder) encoder for \(frame.format)", cause: e.description)
+            }
+        }
+        encoderParameters.withLock { $0 = pipeline.encoder.parameters }
+        let audio = try openSounds()
+        guard let output = configuration.output else { return (pipeline, nil) }
+        return (pipeline, try makeWriter(output, video: pipeline.encoder.parameters, sounds: audio))
+    }
+}
