@@ -68,10 +68,11 @@ final class ClipJob {
         var muxerOptions: [String: String] = [:]
         if container.hasEditLists {
             muxerOptions["movie_timescale"] = String(movieTimeScale)
-            // Fast start without a second pass: room for the index is kept at the front (about
-            // 40 bytes a sample is plenty: size, offset, times, flags).
+            // Fast start without a second pass: room for the index is kept at the front, by the
+            // same bound the recording's own rewrite uses (MoovReserve).
             let samples = input.video.packetCount + keptStreams.reduce(0) { $0 + $1.packetCount }
-            muxerOptions["moov_size"] = String(16_384 + 48 * samples)
+            let extradata = videoParameters.extradata.count + keptStreams.reduce(0) { $0 + $1.parameters.extradata.count }
+            muxerOptions["moov_size"] = String(MoovReserve.bytes(samples: samples, extradata: extradata))
         }
         if reencode == nil { decodeTimes = plan.decodeTimes(input.timings) }
         var streams = [videoParameters]
