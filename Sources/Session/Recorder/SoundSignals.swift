@@ -1,15 +1,14 @@
 import Dispatch
-import Foundation
+import Synchronization
 import Media
 import RecCore
 
 /// What the capture, encode and audio threads share about a recording's sound: one plain struct
-/// behind one lock, and one condition that every change signals, so each thread waits for what it
-/// needs (the first picture, the sound to catch up, the pictures to catch up, the end) and a stop
-/// wakes it at once. `@unchecked Sendable`: this is the type that owns the lock; `state` is only
-/// touched with `condition` held.
-final class SoundSignals: @unchecked Sendable {
-    struct State {
+/// behind one lock, and the project's one waiting mechanism (`Latch`) pulsed on every change, so
+/// each thread waits for what it needs (the first picture, the sound to catch up, the pictures to
+/// catch up, the end) on the monotonic clock, and a stop wakes it at once.
+final class SoundSignals: Sendable {
+    struct State: Sendable {
         /// CLOCK_MONOTONIC nanoseconds of session time 0, once the first picture is captured.
         var epoch: UInt64?
         /// Microseconds of the newest picture captured (for `--pace off`).
@@ -29,55 +28,38 @@ final class SoundSignals: @unchecked Sendable {
         var finished = false
     }
 
-    private let condition = NSCondition()
-    private var state: State
+    private let state: Mutex<State>
+    private let changes = Latch()
 
     init(_ state: State) {
-        self.state = state
+        self.state = Mutex(state)
     }
 
     /// Changes the state, then wakes every waiter unless `wakes` is false.
     @discardableResult
-    func update<T>(wakes: Bool = true, _ body: (inout State) -> T) -> T {
-        condition.lock()
-        defer { condition.unlock() }
-        let result = body(&state)
-        if wakes { condition.broadcast() }
+    func update<T: Sendable>(wakes: Bool = true, _ body: (inout State) -> T) -> T {
+        let result = state.withLock { body(&$0) }
+        if wakes { changes.pulse() }
         return result
     }
 
-    func read<T>(_ body: (State) -> T) -> T {
-        condition.lock()
-        defer { condition.unlock() }
-        return body(state)
+    func read<T: Sendable>(_ body: (State) -> T) -> T {
+        state.withLock { body($0) }
     }
 
     /// Wakes every waiter so it checks its `interrupted` again (after the caller changed what it
     /// reads, e.g. the recording's stop flag).
     func wake() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
+        changes.pulse()
     }
 
-    /// Waits until `done` holds, `interrupted` says so (checked with the lock held, so a change
-    /// followed by `wake()` is never missed) or `deadline` (CLOCK_MONOTONIC ns) passes. Returns
+    /// Waits until `done` holds, `interrupted` says so (a change followed by `wake()` is never
+    /// missed: the latch counts pulses) or `deadline` (CLOCK_MONOTONIC ns) passes. Returns
     /// whether `done` holds.
     @discardableResult
     func wait(deadline: UInt64? = nil, interrupted: () -> Bool = { false }, until done: (State) -> Bool) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while !done(state) && !interrupted() {
-            guard let deadline else {
-                condition.wait()
-                continue
-            }
-            let now = DispatchTime.now().uptimeNanoseconds
-            if now >= deadline { break }
-            // NSCondition takes a wall-clock deadline: each wait is cut to 0.1 s, so a step of the
-            // wall clock holds nothing longer than that.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: min(Double(deadline - now) / 1e9, 0.1)))
-        }
-        return done(state)
+        let until: Latch.Deadline = deadline.map { .at(DispatchTime(uptimeNanoseconds: $0)) } ?? .never
+        _ = changes.wait(until: until) { state.withLock { done($0) } || interrupted() }
+        return state.withLock { done($0) }
     }
 }
