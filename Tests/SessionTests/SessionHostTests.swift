@@ -101,6 +101,7 @@ import Testing
         var nominalFrameRate: Rational? { inner.nominalFrameRate }
         var description: String { "failing test source" }
         var droppedFrames: Int { 0 }
+        var capabilities: SourceCapabilities { inner.capabilities }
         func start() throws(RecError) { try inner.start() }
         func nextFrame() throws(RecError) -> VideoFrame? {
             guard delivered < failAfter else { throw .runtime("the test source stopped answering") }

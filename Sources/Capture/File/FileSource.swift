@@ -9,7 +9,7 @@ import RecCore
 /// A FIFO is read as a live stream: rec waits for a writer and records what it sends until it
 /// closes its end (a container that needs no seeking: Matroska, NUT, MPEG-TS, raw H.264). A stop
 /// (`interrupt`, set by `Recorder.requestStop`) ends any wait at once, writer or not.
-public final class FileSource: InterruptibleSource {
+public final class FileSource: FrameSource {
     public let path: String
     public let interrupt = InterruptFlag()
     private var demuxer: Demuxer?
@@ -36,6 +36,8 @@ public final class FileSource: InterruptibleSource {
     public var nominalFrameRate: Rational? { rate }
     public var description: String { "file \(path)" }
     public var droppedFrames: Int { 0 }
+    /// A stop's `interrupt` ends a wait for a FIFO's writer or its next bytes.
+    public var capabilities: SourceCapabilities { SourceCapabilities(interrupt: interrupt) }
 
     public func start() throws(RecError) {
         guard FileManager.default.fileExists(atPath: path) else {

@@ -21,6 +21,8 @@ public final class TestPatternSource: FrameSource {
     public var nominalFrameRate: Rational? { Rational(Int32(fps), 1) }
     public var description: String { "test pattern \(pattern.width)x\(pattern.height)@\(fps)" }
     public var droppedFrames: Int { 0 }
+    /// None: it is paced by the capture loop and never blocks.
+    public var capabilities: SourceCapabilities { SourceCapabilities() }
 
     public func start() throws(RecError) { started = true }
 

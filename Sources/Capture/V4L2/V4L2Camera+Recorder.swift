@@ -1,9 +1,14 @@
 import Media
 import RecCore
 
-/// What the recorder needs of a camera beyond `FrameSource`: MJPEG stored as it comes (`copy`
-/// presets), and waiting for an unplugged camera to return (`--on-unplug wait`).
-extension V4L2Camera: CompressedFrameSource, ReconnectingSource, ClockedSource {
+/// What the recorder needs of a camera beyond frames: its clock (the sound joins the pictures'
+/// timeline there), MJPEG stored as it comes (`copy` presets), waiting for an unplugged camera to
+/// return (`--on-unplug wait`) and its controls.
+extension V4L2Camera: SourceClock, CompressedFrames, Reconnection {
+    public var capabilities: SourceCapabilities {
+        SourceCapabilities(isLive: true, clock: self, compressed: self, reconnection: self, controls: self)
+    }
+
     /// The first buffer's CLOCK_MONOTONIC timestamp: the sound joins the pictures' timeline there.
     public var monotonicEpoch: UInt64? { clock.epochMicroseconds.map { UInt64(max(0, $0)) * 1000 } }
 
@@ -19,8 +24,6 @@ extension V4L2Camera: CompressedFrameSource, ReconnectingSource, ClockedSource {
         return frame.encodedPacket(frameDuration: interval ?? .microseconds(33_333))
     }
 
-    public var isLive: Bool { true }
-
     /// Unplugs, stalls and queue errors: a close and reopen is how real cameras recover.
     public func isDisconnect(_ error: RecError) -> Bool { error.isCameraUnplugged || error.isCameraStopped }
 
@@ -28,10 +31,6 @@ extension V4L2Camera: CompressedFrameSource, ReconnectingSource, ClockedSource {
     /// camera is still there and is being reopened.
     public func disconnectText(_ error: RecError) -> String {
         error.isCameraStopped ? "stopped delivering frames (a stall)" : "was unplugged"
-    }
-
-    public func reconnect(waitingUpTo seconds: Double) throws(RecError) {
-        try reopen(waitingUpTo: seconds)
     }
 
     public func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {

@@ -6,6 +6,11 @@ import RecCore
 /// until it returns nil or throws, then `stop()`. Frames carry their capture time on the session
 /// timeline (0 = first frame). Pacing is not the source's job: a camera is paced by its sensor, and
 /// the capture loop holds the stand-in camera and files to their timestamps when `--pace realtime`.
+///
+/// What a source can do beyond frames is its `capabilities`, asked of the protocol, never learnt by
+/// casting the source to a narrower type: a source that wraps another (a filter, a test double)
+/// forwards its inner source's capabilities in one line and keeps the camera's clock, its reconnect
+/// and its controls.
 public protocol FrameSource: AnyObject {
     /// What the source delivers, known after `start()`.
     var format: VideoFormat { get }
@@ -21,57 +26,67 @@ public protocol FrameSource: AnyObject {
     var droppedFrames: Int { get }
     /// Stops streaming and releases the device or file; safe to call more than once.
     func stop()
+    /// What the source is and can do beyond delivering frames. No default: every source says, and
+    /// a wrapper forwards `inner.capabilities`, so none is lost by wrapping.
+    var capabilities: SourceCapabilities { get }
+}
+
+/// What a frame source is and can do beyond `nextFrame()`; nil where it cannot. Each capability
+/// is an object the source hands out (usually itself), read on the capture thread like the source.
+public struct SourceCapabilities {
     /// Whether frames arrive in real time by themselves (a camera), so the capture loop never
     /// paces them; the stand-in camera and files are paced with `--pace realtime`.
-    var isLive: Bool { get }
+    public var isLive: Bool
+    /// A flag any thread may set to end a wait inside `start()` or `nextFrame()` at once (a file or
+    /// FIFO waiting for its writer); `nextFrame()` then returns nil (the end of the source) and
+    /// `start()` throws.
+    public var interrupt: InterruptFlag?
+    /// The source's own clock: a camera whose driver stamps its buffers on CLOCK_MONOTONIC. The
+    /// sound is put on the pictures' timeline from it.
+    public var clock: (any SourceClock)?
+    /// Frames handed over still compressed (an MJPEG camera), so a `copy` preset stores them as
+    /// they come, at almost no CPU.
+    public var compressed: (any CompressedFrames)?
+    /// A device that can go away and come back (a USB camera unplugged and plugged in again).
+    public var reconnection: (any Reconnection)?
+    /// Camera controls (brightness, exposure …), set on the capture thread between frames.
+    public var controls: (any ControllableSource)?
+
+    public init(isLive: Bool = false, interrupt: InterruptFlag? = nil, clock: (any SourceClock)? = nil,
+                compressed: (any CompressedFrames)? = nil, reconnection: (any Reconnection)? = nil,
+                controls: (any ControllableSource)? = nil) {
+        self.isLive = isLive
+        self.interrupt = interrupt
+        self.clock = clock
+        self.compressed = compressed
+        self.reconnection = reconnection
+        self.controls = controls
+    }
 }
 
-extension FrameSource {
-    public var isLive: Bool { false }
+/// A source's own clock: when session time 0 was on CLOCK_MONOTONIC.
+public protocol SourceClock: AnyObject {
+    /// CLOCK_MONOTONIC nanoseconds of the first frame's timestamp; nil before it.
+    var monotonicEpoch: UInt64? { get }
 }
 
-/// A source whose blocking reads a stop can cut short: a file or FIFO waiting for its writer.
-public protocol InterruptibleSource: FrameSource {
-    /// Set from any thread to end a wait inside `start()` or `nextFrame()` at once; `nextFrame()`
-    /// then returns nil (the end of the source) and `start()` throws.
-    var interrupt: InterruptFlag { get }
-}
-
-/// A source that can hand over its frames still compressed — an MJPEG camera — so a `copy` preset
-/// stores them as they come, at almost no CPU.
-public protocol CompressedFrameSource: FrameSource {
-    /// The compressed stream's parameters (codec, size), known after `start()`.
+/// Frames as the device compressed them, read instead of `FrameSource.nextFrame()`, not with it.
+public protocol CompressedFrames: AnyObject {
+    /// The compressed stream's parameters (codec, size), known after `start()`; nil when the mode
+    /// the source runs in is not compressed.
     var compressedParameters: CodecParameters? { get }
-    /// The next frame as a packet timed on the session timeline; nil at the end. Use instead of
-    /// `nextFrame()`, not with it.
+    /// The next frame as a packet timed on the session timeline; nil at the end.
     func nextPacket() throws(RecError) -> EncodedPacket?
 }
 
-/// A source whose device can go away and come back (a USB camera unplugged and plugged in again).
-public protocol ReconnectingSource: FrameSource {
+/// Waiting for a device that went away to return (`--on-unplug wait`).
+public protocol Reconnection: AnyObject {
     /// Whether an error from `nextFrame()`/`nextPacket()` means the device went away.
     func isDisconnect(_ error: RecError) -> Bool
     /// What happened, for status while waiting: "was unplugged", "stopped delivering frames".
     func disconnectText(_ error: RecError) -> String
     /// Waits up to `seconds` for the same device to return and resumes streaming on the same
-    /// timeline; throws if it does not come back.
-    func reconnect(waitingUpTo seconds: Double) throws(RecError)
-    /// The same, returning early (with the device closed) once `stop` is released: a stop while
-    /// waiting ends the wait at once.
+    /// timeline, returning early (with the device closed) once `stop` is released: a stop while
+    /// waiting ends the wait at once. Throws if the device does not come back.
     func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError)
-}
-
-extension ReconnectingSource {
-    public func disconnectText(_ error: RecError) -> String { "was unplugged" }
-
-    public func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {
-        try reconnect(waitingUpTo: seconds)
-    }
-}
-
-/// A source that knows when session time 0 was on CLOCK_MONOTONIC: a camera whose driver stamps
-/// its buffers on that clock. The sound is put on the same timeline from it.
-public protocol ClockedSource: FrameSource {
-    /// CLOCK_MONOTONIC nanoseconds of the first frame's timestamp; nil before it.
-    var monotonicEpoch: UInt64? { get }
 }

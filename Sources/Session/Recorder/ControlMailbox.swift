@@ -66,25 +66,26 @@ public final class ControlMailbox: Sendable {
             }
             job.answered.wait() // the capture thread has it: its answer is moments away
         }
-        switch job.result.withLock({ $0 })! {
-        case .success(let controls): return controls
-        case .failure(let error): throw error
+        switch job.result.withLock({ $0 }) {
+        case .success(let controls)?: return controls
+        case .failure(let error)?: throw error
+        case nil: throw .runtime("the control request was released without an answer") // `answer` sets it first
         }
     }
 
     /// On the capture thread, once the source has started.
-    func open(_ source: AnyObject, description: String) {
-        state.withLock { $0.phase = .serving(controllable: source is ControllableSource, source: description) }
+    func open(_ controls: (any ControllableSource)?, description: String) {
+        state.withLock { $0.phase = .serving(controllable: controls != nil, source: description) }
     }
 
     /// On the capture thread, between frames: answers every queued request.
-    func serve(_ source: AnyObject) {
+    func serve(_ controls: (any ControllableSource)?) {
         let jobs = state.withLock { s in
             defer { s.pending = [] }
             return s.pending
         }
         guard !jobs.isEmpty else { return }
-        guard let camera = source as? ControllableSource else {
+        guard let camera = controls else {
             return jobs.forEach { $0.answer(.failure(.usage("this source has no camera controls"))) }
         }
         for job in jobs {

@@ -6,9 +6,9 @@ import RecCore
 /// The capture thread's helpers: copy sources, waiting out an unplugged camera, pacing.
 extension Recorder {
     /// The source as a compressed one when the preset copies, or nil; a usage error if it can't.
-    func compressedSource(_ source: FrameSource) throws(RecError) -> CompressedFrameSource? {
+    func compressedSource(_ source: FrameSource) throws(RecError) -> (any CompressedFrames)? {
         guard configuration.copiesCompressedFrames else { return nil }
-        guard let c = source as? CompressedFrameSource, let parameters = c.compressedParameters else {
+        guard let c = source.capabilities.compressed, let parameters = c.compressedParameters else {
             throw .usage("this preset stores the camera's own MJPEG frames, but \(source.description) does not deliver MJPEG; "
                          + "ask for it with --pixel-format MJPG, or choose a preset that encodes")
         }
@@ -18,7 +18,7 @@ extension Recorder {
 
     /// The next frame or compressed packet and its capture time; waits for an unplugged camera to
     /// return when `--on-unplug wait` says so.
-    func next(from source: FrameSource, compressed: CompressedFrameSource?) throws(RecError) -> (CaptureItem, Timestamp)? {
+    func next(from source: FrameSource, compressed: (any CompressedFrames)?) throws(RecError) -> (CaptureItem, Timestamp)? {
         while true {
             do {
                 if let compressed {
@@ -28,7 +28,7 @@ extension Recorder {
                 guard let f = try source.nextFrame() else { return nil }
                 return (.frame(f), f.captureTime)
             } catch {
-                guard case .wait(let seconds) = configuration.onUnplug, let r = source as? ReconnectingSource,
+                guard case .wait(let seconds) = configuration.onUnplug, let r = source.capabilities.reconnection,
                       r.isDisconnect(error) else { throw error }
                 let what = r.disconnectText(error)
                 stats.withLock {

@@ -86,7 +86,7 @@ public final class Recorder: Sendable {
                                 policy: configuration.pace == .off ? .block : .dropNewest)
         self.onPacket = onPacket
         self.segmentCatalog = configuration.output?.segments.map { SegmentCatalog(settings: $0) }
-        self.sourceInterrupt = (source as? InterruptibleSource)?.interrupt
+        self.sourceInterrupt = source.capabilities.interrupt
         let transfer = Transfer(value: source)
         stats.withLock {
             $0.source = source.description
@@ -222,7 +222,7 @@ public final class Recorder: Sendable {
                 queue.limit(to: max(4, Self.lateQueueBytes / source.format.pictureBytes))
             }
             sourceRate.withLock { $0 = source.nominalFrameRate }
-            controls.open(source, description: source.description)
+            controls.open(source.capabilities.controls, description: source.description)
             stats.withLock {
                 let f = source.format
                 let rate = source.nominalFrameRate.map { " @ \(Self.format(rate: $0)) fps" } ?? ""
@@ -234,15 +234,15 @@ public final class Recorder: Sendable {
             while !stopRequested.load(ordering: .acquiring) {
                 guard let (item, time) = try next(from: source, compressed: compressed) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
-                if configuration.pace == .realtime && !source.isLive {
+                if configuration.pace == .realtime && !source.capabilities.isLive {
                     let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                     if !sleep(until: due) { break }
                 }
                 if lastTime == nil, !sounds.isEmpty {
                     // Session time 0 on CLOCK_MONOTONIC: the camera's own first timestamp when it
                     // says, else the instant this first frame was due (or arrived).
-                    let epoch = (source as? ClockedSource)?.monotonicEpoch
-                        ?? (source.isLive ? DispatchTime.now().uptimeNanoseconds - UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
+                    let epoch = source.capabilities.clock?.monotonicEpoch
+                        ?? (source.capabilities.isLive ? DispatchTime.now().uptimeNanoseconds - UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                             : clockStart)
                     for sound in sounds { sound.begin(epoch: epoch) }
                 }
@@ -259,7 +259,7 @@ public final class Recorder: Sendable {
                     if let copy = try? frame.clone() { latest.publish(copy) }
                 case .packet(let packet): latestPacket.withLock { $0 = packet }
                 }
-                controls.serve(source)
+                controls.serve(source.capabilities.controls)
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
                 let queued = queue.push(item)
