@@ -85,7 +85,7 @@ public final class TestToneSource: AudioSource {
         for channel in 0..<format.channels {
             guard let plane = frame.pointer.pointee.extended_data[channel] else { continue }
             plane.withMemoryRebound(to: Float.self, capacity: Self.chunkSamples) { out in
-                samples.withUnsafeBufferPointer { out.update(from: $0.baseAddress!, count: Self.chunkSamples) }
+                for (i, sample) in samples.enumerated() { out[i] = sample }
             }
         }
         next += Int64(Self.chunkSamples)

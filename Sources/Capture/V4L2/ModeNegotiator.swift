@@ -26,7 +26,10 @@ public enum ModeNegotiator {
             chosen = pick
         } else {
             let best = offers.map(\.intervals.maxRate).max() ?? 0
-            chosen = preferred(offers.filter { $0.intervals.maxRate >= best * tolerance })!
+            guard let pick = preferred(offers.filter { $0.intervals.maxRate >= best * tolerance }) else {
+                throw .runtime("this camera reports no frame rate at \(size); try another --size or camera")
+            }
+            chosen = pick
             if let wantedRate, best > 0 {
                 notes.append("at \(size) this camera reaches at most \(formatRate(best)) fps, not \(formatRate(wantedRate)); "
                              + "recording at \(formatRate(best)) fps — try a smaller --size for a higher rate")
@@ -75,7 +78,7 @@ public enum ModeNegotiator {
             } ?? largest
         }
         if offered.contains(wanted) { return wanted }
-        let fallback = offered.first { $0.width <= wanted.width && $0.height <= wanted.height } ?? offered.last!
+        let fallback = offered.first { $0.width <= wanted.width && $0.height <= wanted.height } ?? offered.last ?? largest
         let message = "this camera has no \(wanted); it offers \(offeredSizes(formats)) — try --size \(fallback)"
         if request.exactSize { throw .usage(message) }
         notes.append(message)
@@ -116,7 +119,8 @@ public enum ModeNegotiator {
     /// Raw formats in preference order, then compressed ones.
     static func preferred(_ offers: [(format: CameraFormat, intervals: FrameIntervals)]) -> (format: CameraFormat, intervals: FrameIntervals)? {
         let order = FourCC.raw + FourCC.compressed
-        return offers.min { order.firstIndex(of: $0.format.fourcc)! < order.firstIndex(of: $1.format.fourcc)! }
+        let rank = { (offer: (format: CameraFormat, intervals: FrameIntervals)) in order.firstIndex(of: offer.format.fourcc) ?? order.count }
+        return offers.min { rank($0) < rank($1) }
     }
 
     /// The slowest interval that reaches the rate, else the fastest; the fastest if no rate asked.
@@ -154,7 +158,7 @@ public enum ModeNegotiator {
 
     /// "a", "a and b", "a, b and c".
     static func list(_ items: [String]) -> String {
-        guard items.count > 1 else { return items.first ?? "" }
-        return items.dropLast().joined(separator: ", ") + " and " + items.last!
+        guard let last = items.last, items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " and " + last
     }
 }

@@ -44,9 +44,10 @@ extension V4L2Camera: ControllableSource {
             case .success: break
             case .failure(let e): throw failure(e, control, step.value, io: io, target: target, hint: hint)
             }
-            control.value = (try? io.value(control.id).get()) ?? step.value
-            if control.value != step.value {
-                notes.append("\(control.name): asked for \(control.describe(step.value)), the driver set \(control.describe(control.value!))")
+            let value = (try? io.value(control.id).get()) ?? step.value
+            control.value = value
+            if value != step.value {
+                notes.append("\(control.name): asked for \(control.describe(step.value)), the driver set \(control.describe(value))")
             }
             done.append(control)
         }

@@ -25,8 +25,8 @@ extension V4L2Camera {
         guard let mode else { throw RecError.runtime("\(path) is not started; call start() first") }
         if mode.fourcc.isJPEG { return try nextDecodedFrame(keepingJPEG: false)?.frame }
         let target = format
-        if framePool?.format != target { framePool = FramePool(format: target) }
-        let pool = framePool!
+        let pool = framePool.flatMap { $0.format == target ? $0 : nil } ?? FramePool(format: target)
+        framePool = pool
         if signal.alternateFields { return try nextWovenFrame(pool) }
         return try withNextBuffer { buffer throws(RecError) in
             do throws(FFmpegError) {
@@ -191,12 +191,13 @@ extension V4L2Camera {
         let width = format.width, height = format.height
         let planes = format.pixelFormat == .nv12 ? [(rows: height, bytes: width), (rows: height / 2, bytes: width)]
                                                  : [(rows: height, bytes: width * 2)]
+        guard let start = source.baseAddress else { return }
         var offset = 0
         for (index, plane) in planes.enumerated() {
             guard let destination = frame.plane(index) else { continue }
             for row in 0..<plane.rows {
                 (destination.base + row * destination.bytesPerRow)
-                    .update(from: (source.baseAddress! + offset + row * layout.bytesPerLine).assumingMemoryBound(to: UInt8.self),
+                    .update(from: (start + offset + row * layout.bytesPerLine).assumingMemoryBound(to: UInt8.self),
                             count: plane.bytes)
             }
             offset += plane.rows * layout.bytesPerLine
@@ -244,12 +245,13 @@ extension V4L2Camera {
         let width = format.width, fieldRows = format.height / 2
         let planes = format.pixelFormat == .nv12 ? [(rows: fieldRows, bytes: width), (rows: fieldRows / 2, bytes: width)]
                                                  : [(rows: fieldRows, bytes: width * 2)]
+        guard let start = source.baseAddress else { return }
         var offset = 0
         for (index, plane) in planes.enumerated() {
             guard let destination = frame.plane(index) else { continue }
             for row in 0..<plane.rows {
                 (destination.base + (2 * row + (bottom ? 1 : 0)) * destination.bytesPerRow)
-                    .update(from: (source.baseAddress! + offset + row * layout.bytesPerLine).assumingMemoryBound(to: UInt8.self),
+                    .update(from: (start + offset + row * layout.bytesPerLine).assumingMemoryBound(to: UInt8.self),
                             count: plane.bytes)
             }
             offset += plane.rows * layout.bytesPerLine

@@ -48,8 +48,7 @@ final class FrameQueue<Element>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while count == 0 && !closed { condition.wait() }
-        guard count > 0 else { return nil }
-        let frame = items[head].take()!
+        guard count > 0, let frame = items[head].take() else { return nil }
         head += 1
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)

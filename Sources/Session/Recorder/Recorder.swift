@@ -331,17 +331,19 @@ public final class Recorder: Sendable {
             do throws(RecError) {
                 switch item {
                 case .frame(let frame):
-                    if pipeline == nil {
+                    let running: EncodingPipeline
+                    if let pipeline {
+                        running = pipeline
+                    } else {
                         let (p, w) = try open(for: frame)
-                        pipeline = p
-                        writer = w
+                        (running, pipeline, writer) = (p, p, w)
                     }
                     do {
-                        try pipeline!.encode(frame, emit: emitPicture)
+                        try running.encode(frame, emit: emitPicture)
                     } catch {
                         throw error.recError("encoding failed at frame \(frame.sequence)")
                     }
-                    let encoded = pipeline!.framesEncoded
+                    let encoded = running.framesEncoded
                     stats.withLock { $0.framesEncoded = encoded }
                 case .packet(let packet):
                     if !started { writer = try openCopy() }
