@@ -1,3 +1,4 @@
+import Glibc
 import Media
 import RecCore
 
@@ -131,12 +132,12 @@ public final class DeviceAudioSource: AudioSource {
                 throw pulseFailure(cause: error)
             }
         case .alsa:
+            // libavdevice says EIO for every ALSA failure, a device with one channel included:
+            // one try with one channel, and the first failure is the one reported.
             do {
                 return try openALSA(channels: 2)
-            } catch where error.reason?.contains("channel count") == true {
-                do { return try openALSA(channels: 1) } catch { throw alsaFailure(cause: error) }
             } catch {
-                throw alsaFailure(cause: error)
+                do { return try openALSA(channels: 1) } catch _ { throw alsaFailure(cause: error) }
             }
         }
     }
@@ -165,19 +166,21 @@ public final class DeviceAudioSource: AudioSource {
                         cause: cause.description, location: name)
     }
 
+    /// Why ALSA would not record, from the device's own node (`ALSACaptureNode`): libavdevice
+    /// turns every ALSA error into EIO.
     private func alsaFailure(cause: FFmpegError) -> RecError {
-        let reason = cause.reason ?? ""
-        if reason.contains("No such file or directory") || reason.contains("No such device") {
+        let node = device.flatMap(ALSACaptureNode.openError)
+        if node == ENOENT || node == ENODEV || node == ENXIO {
             return .usage("there is no ALSA capture device '\(device ?? "default")'; see `rec devices` for the microphones here "
                           + "(e.g. --audio alsa:hw:1,0)", cause: cause.description, location: name)
         }
-        if reason.contains("busy") {
+        if node == EBUSY {
             return .runtime("\(name) is in use by another program; close it, or record through the sound server with --audio default",
                             cause: cause.description, location: name)
         }
         // Many USB microphones take neither 16-bit samples nor 48 kHz on a raw hw: device;
         // plughw: converts in ALSA, and the sound server does too.
-        let plug = (device ?? "").hasPrefix("hw:") ? " try --audio alsa:plug\(device!)," : ""
+        let plug = device.map { $0.hasPrefix("hw:") ? " try --audio alsa:plug\($0)," : "" } ?? ""
         return .runtime("cannot record from \(name);\(plug) check the device with `arecord -l` and `rec devices`, "
                         + "or record through the sound server with --audio default",
                         cause: cause.description, location: name)

@@ -113,7 +113,7 @@ public final class FileAudioSource: AudioSource {
 
     /// The audio stream `av_find_best_stream` would favour: the one marked default, else the first.
     static func bestAudioStream(in demuxer: Demuxer) -> Int? {
-        let audio = demuxer.streams.filter { $0.parameters.mediaType == "audio" }
+        let audio = demuxer.streams.filter { $0.parameters.isAudio }
         return (audio.first { $0.disposition & AV_DISPOSITION_DEFAULT != 0 } ?? audio.first)?.index
     }
 

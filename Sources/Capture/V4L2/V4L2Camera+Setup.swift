@@ -56,8 +56,8 @@ extension V4L2Camera {
         format.fmt.pix.height = UInt32(wanted.size.height)
         format.fmt.pix.pixelformat = wanted.fourcc.rawValue
         format.fmt.pix.field = CV4L2_FIELD_ANY
-        try check(system.control(stream.fd, CV4L2_VIDIOC_S_FMT, &format).mapError { V4L2StreamError("VIDIOC_S_FMT", $0) }, stream.path)
-        try check(system.control(stream.fd, CV4L2_VIDIOC_G_FMT, &format).mapError { V4L2StreamError("VIDIOC_G_FMT", $0) }, stream.path)
+        try check(system.control(stream.fd, CV4L2_VIDIOC_S_FMT, &format).mapError { V4L2StreamError(.setFormat, $0) }, stream.path)
+        try check(system.control(stream.fd, CV4L2_VIDIOC_G_FMT, &format).mapError { V4L2StreamError(.getFormat, $0) }, stream.path)
         let pix = format.fmt.pix
         var actual = CameraMode(fourcc: FourCC(rawValue: pix.pixelformat),
                                 size: FrameSize(width: Int(pix.width), height: Int(pix.height)), interval: wanted.interval)
@@ -91,7 +91,7 @@ extension V4L2Camera {
         switch system.control(stream.fd, CV4L2_VIDIOC_S_PARM, &parm) {
         case .success: break
         case .failure(let e) where e == .busy || e == .noDevice:
-            try check(.failure(V4L2StreamError("VIDIOC_S_PARM", e)), stream.path)
+            try check(.failure(V4L2StreamError(.setParameters, e)), stream.path)
         case .failure(let e):
             // Some drivers claim TIMEPERFRAME and still refuse it; the camera keeps its own rate.
             notes.append("\(stream.path) refused the frame rate (\(e)); it runs at its own rate")
@@ -137,12 +137,12 @@ extension V4L2Camera {
     func check(_ result: Result<Void, V4L2StreamError>, _ target: String) throws(RecError) {
         guard case .failure(let failure) = result else { return }
         switch failure.errno.rawValue {
-        case ENOSPC where failure.operation == "VIDIOC_STREAMON": throw CameraFault.bandwidth(target)
-        case _ where isMediaController && failure.operation == "VIDIOC_STREAMON":
+        case ENOSPC where failure.request == .streamOn: throw CameraFault.bandwidth(target)
+        case _ where isMediaController && failure.request == .streamOn:
             throw CameraFault.mediaController(target, driver: info?.driver ?? "?", failure.errno)
         case EBUSY: throw CameraFault.busy(target, holders: system.processesHolding(resolved(target)), cause: failure.errno)
         case ENODEV: throw CameraFault.unplugged(target)
-        default: throw CameraFault.device(target, failure.operation, failure.errno)
+        default: throw CameraFault.device(target, failure.request.rawValue, failure.errno)
         }
     }
 

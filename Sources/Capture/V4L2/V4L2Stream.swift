@@ -32,21 +32,21 @@ final class V4L2Stream {
         request.count = UInt32(count)
         request.type = CV4L2_BUF_TYPE_VIDEO_CAPTURE
         request.memory = CV4L2_MEMORY_MMAP
-        if case .failure(let e) = system.control(fd, CV4L2_VIDIOC_REQBUFS, &request) { return .failure(.init("VIDIOC_REQBUFS", e)) }
+        if case .failure(let e) = system.control(fd, CV4L2_VIDIOC_REQBUFS, &request) { return .failure(.init(.requestBuffers, e)) }
         requested = true
-        guard request.count >= 2 else { return .failure(.init("VIDIOC_REQBUFS", .init(ENOMEM))) }
+        guard request.count >= 2 else { return .failure(.init(.requestBuffers, .init(ENOMEM))) }
         for index in 0..<request.count {
             var buffer = emptyBuffer()
             buffer.index = index
-            if case .failure(let e) = system.control(fd, CV4L2_VIDIOC_QUERYBUF, &buffer) { return .failure(.init("VIDIOC_QUERYBUF", e)) }
+            if case .failure(let e) = system.control(fd, CV4L2_VIDIOC_QUERYBUF, &buffer) { return .failure(.init(.queryBuffer, e)) }
             let length = Int(buffer.length)
             switch system.mmap(fd, length: length, offset: Int64(buffer.m.offset)) {
             case .success(let address): buffers.append(UnsafeMutableRawBufferPointer(start: address, count: length))
-            case .failure(let e): return .failure(.init("mmap", e))
+            case .failure(let e): return .failure(.init(.map, e))
             }
         }
         for index in buffers.indices {
-            if case .failure(let e) = queue(index) { return .failure(.init("VIDIOC_QBUF", e)) }
+            if case .failure(let e) = queue(index) { return .failure(.init(.queueBuffer, e)) }
         }
         return .success(())
     }
@@ -54,7 +54,7 @@ final class V4L2Stream {
     /// VIDIOC_STREAMON.
     func streamOn() -> Result<Void, V4L2StreamError> {
         var type = Int32(CV4L2_BUF_TYPE_VIDEO_CAPTURE)
-        if case .failure(let e) = system.control(fd, CV4L2_VIDIOC_STREAMON, &type) { return .failure(.init("VIDIOC_STREAMON", e)) }
+        if case .failure(let e) = system.control(fd, CV4L2_VIDIOC_STREAMON, &type) { return .failure(.init(.streamOn, e)) }
         streaming = true
         return .success(())
     }
@@ -93,7 +93,9 @@ final class V4L2Stream {
             var type = Int32(CV4L2_BUF_TYPE_VIDEO_CAPTURE)
             _ = system.control(fd, CV4L2_VIDIOC_STREAMOFF, &type)
         }
-        for buffer in buffers.reversed() { system.munmap(buffer.baseAddress!, length: buffer.count) }
+        for buffer in buffers.reversed() {
+            if let address = buffer.baseAddress { system.munmap(address, length: buffer.count) }
+        }
         buffers = []
         if requested {
             var request = v4l2_requestbuffers()
@@ -114,11 +116,18 @@ final class V4L2Stream {
 
 /// A failed setup step: which request and the errno.
 struct V4L2StreamError: Error {
-    var operation: String
+    /// A setup request that can fail; its raw value is the ioctl's name, for messages.
+    enum Request: String {
+        case setFormat = "VIDIOC_S_FMT", getFormat = "VIDIOC_G_FMT", setParameters = "VIDIOC_S_PARM"
+        case requestBuffers = "VIDIOC_REQBUFS", queryBuffer = "VIDIOC_QUERYBUF", queueBuffer = "VIDIOC_QBUF"
+        case map = "mmap", streamOn = "VIDIOC_STREAMON"
+    }
+
+    var request: Request
     var errno: DeviceErrno
 
-    init(_ operation: String, _ errno: DeviceErrno) {
-        self.operation = operation
+    init(_ request: Request, _ errno: DeviceErrno) {
+        self.request = request
         self.errno = errno
     }
 }

@@ -8,10 +8,10 @@ extension CodecParameters {
     /// would in the whole stream: AAC overlaps each frame with the one before; Opus asks for
     /// 80 ms (RFC 7845 §4.6); FLAC and PCM frames decode on their own.
     public var seekPreroll: Int64 {
-        switch codecName {
-        case "opus": Int64(sampleRate) * 80 / 1000
-        case "aac", "mp3", "vorbis", "ac3", "eac3": Int64(frameSize > 0 ? frameSize : 1024)
-        default: 0
+        switch codec {
+        case .opus: Int64(sampleRate) * 80 / 1000
+        case .aac, .mp3, .vorbis, .ac3, .eac3: Int64(frameSize > 0 ? frameSize : 1024)
+        case .flac, .h264, .hevc, .ffv1, .mjpeg, .other: 0
         }
     }
 
@@ -21,7 +21,7 @@ extension CodecParameters {
     public func withInitialPadding(_ samples: Int) throws(FFmpegError) -> CodecParameters {
         let copy = try CodecParameters(copying: pointer, timeBase: timeBase)
         copy.pointer.pointee.initial_padding = Int32(clamping: samples)
-        if codecName == "opus", let d = copy.pointer.pointee.extradata, copy.pointer.pointee.extradata_size >= 19 {
+        if codec == .opus, let d = copy.pointer.pointee.extradata, copy.pointer.pointee.extradata_size >= 19 {
             // OpusHead: magic (8), version (1), channels (1), pre-skip (2, little-endian at 48 kHz).
             let skip = UInt16(clamping: samples)
             d[10] = UInt8(skip & 0xFF)

@@ -44,10 +44,10 @@ public final class CodecParameters: @unchecked Sendable {
     public var width: Int { Int(pointer.pointee.width) }
     public var height: Int { Int(pointer.pointee.height) }
     /// FFmpeg's short name for the codec: "h264", "hevc", "vp9", "ffv1", "mjpeg"; for people and
-    /// messages (decide on the codec with `isH264` and the like, which read its id).
+    /// messages (decide on the codec with `codec` or `isH264`, which read its id).
     public var codecName: String { String(cString: avcodec_get_name(pointer.pointee.codec_id)) }
     /// An H.264 stream (`codec_id` is `AV_CODEC_ID_H264`).
-    public var isH264: Bool { pointer.pointee.codec_id == AV_CODEC_ID_H264 }
+    public var isH264: Bool { codec == .h264 }
     public var extradata: [UInt8] {
         guard let d = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: d, count: Int(pointer.pointee.extradata_size)))

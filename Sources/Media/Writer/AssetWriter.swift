@@ -48,7 +48,7 @@ public final class AssetWriter {
         self.outputIndex = Dictionary(streams.enumerated().map { ($1.id, $0) }) { first, _ in first }
         self.timeline = streams.first { $0.id.isVideo }?.id
         var offsets: [StreamID: Int64] = [:]
-        for s in streams where !container.hasEditLists && s.parameters.codecName == "opus" {
+        for s in streams where !container.hasEditLists && s.parameters.codec == .opus {
             offsets[s.id] = Int64(s.parameters.initialPadding)
         }
         self.soundOffset = offsets
@@ -120,9 +120,11 @@ public final class AssetWriter {
             let reserve = MoovReserve.bytes(samples: packetsWritten, extradata: extradataSize)
             do throws(FFmpegError) {
                 try rewrite(options: ["moov_size": "\(reserve)"])
-            } catch where error.code == cffmpeg_averror(EINVAL) && error.operation.hasPrefix("av_write_trailer") {
-                // The index outgrew the reserve (it cannot, by MoovReserve's bound; if it did, the
-                // file is still finished, with the rewrite that moves the data once more).
+            } catch where error.code == cffmpeg_averror(EINVAL) {
+                // The index outgrew the reserve: the trailer's EINVAL (it cannot, by MoovReserve's
+                // bound; if it did, the file is still finished, with the rewrite that moves the data
+                // once more). Told by the code alone: an EINVAL from anywhere else in the rewrite
+                // comes back from this second one too, and is thrown.
                 try rewrite(options: ["movflags": "+faststart"])
             }
         }
