@@ -222,7 +222,8 @@ public final class Recorder: Sendable {
                 queue.limit(to: max(4, Self.lateQueueBytes / source.format.pictureBytes))
             }
             sourceRate.withLock { $0 = source.nominalFrameRate }
-            controls.open(source.capabilities.controls, description: source.description)
+            let capabilities = source.capabilities
+            controls.open(capabilities.controls, description: source.description)
             stats.withLock {
                 let f = source.format
                 let rate = source.nominalFrameRate.map { " @ \(Self.format(rate: $0)) fps" } ?? ""
@@ -234,15 +235,15 @@ public final class Recorder: Sendable {
             while !stopRequested.load(ordering: .acquiring) {
                 guard let (item, time) = try next(from: source, compressed: compressed) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
-                if configuration.pace == .realtime && !source.capabilities.isLive {
+                if configuration.pace == .realtime && !capabilities.isLive {
                     let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                     if !sleep(until: due) { break }
                 }
                 if lastTime == nil, !sounds.isEmpty {
                     // Session time 0 on CLOCK_MONOTONIC: the camera's own first timestamp when it
                     // says, else the instant this first frame was due (or arrived).
-                    let epoch = source.capabilities.clock?.monotonicEpoch
-                        ?? (source.capabilities.isLive ? DispatchTime.now().uptimeNanoseconds - UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
+                    let epoch = capabilities.clock?.monotonicEpoch
+                        ?? (capabilities.isLive ? DispatchTime.now().uptimeNanoseconds - UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
                             : clockStart)
                     for sound in sounds { sound.begin(epoch: epoch) }
                 }
@@ -259,7 +260,7 @@ public final class Recorder: Sendable {
                     if let copy = try? frame.clone() { latest.publish(copy) }
                 case .packet(let packet): latestPacket.withLock { $0 = packet }
                 }
-                controls.serve(source.capabilities.controls)
+                controls.serve(capabilities.controls)
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
                 let queued = queue.push(item)
