@@ -38,7 +38,7 @@ public enum LiveSound: Sendable {
         switch self {
         case .none: return .none
         case .opening: return .opening
-        case .running(let p): return .running(codec: p.codecName, profile: p.profile)
+        case .running(let p): return .running(codec: p.codec, profile: p.profile)
         case .ended: return .ended
         }
     }

@@ -98,11 +98,11 @@ import Testing
     }
 
     @Test func theLiveStreamCarriesSoundBrowsersPlay() {
-        let aac = LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "aac", profile: 1))
+        let aac = LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: .aac, profile: 1))
         #expect(aac?.mimeType == #"video/mp4; codecs="avc1.64001F, mp4a.40.2""#)
-        #expect(LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "aac", profile: 4))?.sound == "mp4a.40.5")
-        #expect(LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "opus", profile: nil))?.sound == "opus")
-        let flac = LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: "flac", profile: nil))
+        #expect(LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: .aac, profile: 4))?.sound == "mp4a.40.5")
+        #expect(LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: .opus, profile: nil))?.sound == "opus")
+        let flac = LiveTracks.choose(video: "avc1.64001F", sound: .running(codec: .flac, profile: nil))
         #expect(flac?.sound == nil && flac?.mimeType == #"video/mp4; codecs="avc1.64001F""# && flac?.soundNote?.contains("flac") == true)
         #expect(LiveTracks.choose(video: "avc1.64001F", sound: .none) == LiveTracks(video: "avc1.64001F"))
         #expect(LiveTracks.choose(video: "avc1.64001F", sound: .opening) == nil, "undecided until the sound encoder runs")
@@ -112,8 +112,8 @@ import Testing
 
     @Test func publishTargetsCarryTheSoundTheirContainerTakes() throws {
         let rtmp = try PublishTarget.parse("rtmp://127.0.0.1/live/x"), srt = try PublishTarget.parse("srt://127.0.0.1:9000")
-        #expect(rtmp.carries(soundCodec: "aac") && !rtmp.carries(soundCodec: "opus") && !rtmp.carries(soundCodec: "flac"))
-        #expect(srt.carries(soundCodec: "aac") && srt.carries(soundCodec: "opus") && !srt.carries(soundCodec: "pcm_s16le"))
+        #expect(rtmp.carries(sound: .aac) && !rtmp.carries(sound: .opus) && !rtmp.carries(sound: .flac))
+        #expect(srt.carries(sound: .aac) && srt.carries(sound: .opus) && !srt.carries(sound: .other("pcm_s16le")))
     }
 
     @Test func codecStringsComeFromAvcCOrAnnexB() {

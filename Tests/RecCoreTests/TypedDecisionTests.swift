@@ -21,11 +21,14 @@ import Testing
         (#"\bcodecName\s*==\s*""#, "a codec told by its name, not its id (`CodecParameters.codec`)"),
         (#"switch\s+(\w+\.)*codecName\b"#, "a codec told by its name, not its id (`CodecParameters.codec`)"),
         (#"\bmediaType\s*==\s*""#, "a stream's kind told by its name (`isAudio`, `streamKind`)"),
+        (#"\bcodec\s*:\s*String\b|\bsoundCodec\s*:"#, "a codec handed to a policy by name, not as a `Codec`"),
+        (#"\b(target\.)?format\s*==\s*"(rtsp|flv|mpegts)""#, "a publish target told by its muxer's name (`kind`)"),
     ]
 
     /// Folders another change is rewriting as this is written; their remaining string decisions
     /// (the cut's `codecName == "ffv1"`, "h264", "hevc", "opus", "vorbis", the reader's
-    /// `mediaType == "video"`) are listed in issue 20's notes and go with that change.
+    /// `mediaType == "video"`, `ContainerFormat.check(codec: String)`) are listed in issue 20's
+    /// notes and go with that change.
     static let elsewhere = ["Media/Cut/", "Media/Container/"]
 
     static func scan(_ rules: [(pattern: String, why: String)], skipping: [String] = []) throws -> [String] {
@@ -79,6 +82,9 @@ import Testing
         "if source.parameters.codecName == \"ffv1\" && x {",
         "switch codecName {",
         "let audio = demuxer.streams.filter { $0.parameters.mediaType == \"audio\" }",
+        "public func carries(soundCodec: String) -> Bool {",
+        "case running(codec: String, profile: Int?)",
+        "if target.format == \"rtsp\" { options[\"rtsp_transport\"] = \"tcp\" }",
     ])
     func theRulesFindTheOldShapes(_ line: String) {
         let rules = Self.downcasts + Self.strings

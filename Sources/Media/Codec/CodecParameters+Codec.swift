@@ -1,16 +1,9 @@
 import CFFmpeg
-
-/// The codecs whose handling differs somewhere in rec, told by `codec_id`: decisions switch on
-/// this, never on `codecName`, which is for people and messages.
-public enum Codec: Sendable, Equatable {
-    case h264, hevc, ffv1, mjpeg
-    case aac, opus, mp3, vorbis, ac3, eac3, flac
-    /// Any other codec: nothing in rec treats it specially.
-    case other
-}
+import RecCore
 
 extension CodecParameters {
-    /// Which codec the stream is in, from its `codec_id`.
+    /// Which codec the stream is in, from its `codec_id`: decisions switch on this, never on
+    /// `codecName`, which is for people and messages.
     public var codec: Codec {
         switch pointer.pointee.codec_id {
         case AV_CODEC_ID_H264: .h264
@@ -24,7 +17,7 @@ extension CodecParameters {
         case AV_CODEC_ID_AC3: .ac3
         case AV_CODEC_ID_EAC3: .eac3
         case AV_CODEC_ID_FLAC: .flac
-        default: .other
+        default: .other(codecName)
         }
     }
 }

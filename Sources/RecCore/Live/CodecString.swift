@@ -33,11 +33,11 @@ extension CodecString {
     /// The RFC 6381 name of a sound codec that browsers play from fragmented MP4 through Media
     /// Source Extensions (Chromium and Firefox both take AAC and Opus there), or nil. AAC's object
     /// type is FFmpeg's profile + 1: LC 2, HE 5, HE v2 29.
-    public static func sound(codec: String, profile: Int?) -> String? {
+    public static func sound(codec: Codec, profile: Int?) -> String? {
         switch codec {
-        case "aac": return "mp4a.40.\((profile ?? 1) + 1)"
-        case "opus": return "opus"
-        default: return nil
+        case .aac: "mp4a.40.\((profile ?? 1) + 1)"
+        case .opus: "opus"
+        case .h264, .hevc, .ffv1, .mjpeg, .mp3, .vorbis, .ac3, .eac3, .flac, .other: nil
         }
     }
 }

@@ -20,8 +20,8 @@ public struct LiveTracks: Sendable, Equatable {
         case none
         /// The sound encoder is not running yet.
         case opening
-        /// The sound encoder's codec (FFmpeg's name) and profile.
-        case running(codec: String, profile: Int?)
+        /// The sound encoder's codec and profile.
+        case running(codec: Codec, profile: Int?)
         /// The sound failed or its source ended: the live stream goes on with pictures only.
         case ended
     }

@@ -1,23 +1,42 @@
 /// A `--publish URL`: which libavformat muxer carries the packets there (flv for RTMP, MPEG-TS for
 /// SRT, the rtsp muxer for RTSP), and how it is shown in status (no password, no query).
 public struct PublishTarget: Sendable, Equatable {
+    /// The kind of server, from the URL's scheme.
+    public enum Kind: Sendable, Equatable {
+        /// rtmp://, rtmps://: FLV.
+        case rtmp
+        /// srt://, udp://, tcp://: MPEG-TS.
+        case mpegTS
+        /// rtsp://, rtsps://: RTP over the RTSP session (interleaved in its TCP connection).
+        case rtsp
+    }
+
     public var url: String
-    public var format: String
+    public var kind: Kind
+
+    /// The libavformat muxer: flv, mpegts or rtsp.
+    public var format: String {
+        switch kind {
+        case .rtmp: "flv"
+        case .mpegTS: "mpegts"
+        case .rtsp: "rtsp"
+        }
+    }
 
     public static func parse(_ url: String) throws(RecError) -> PublishTarget {
         let scheme = url.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        let format: String
+        let kind: Kind
         switch scheme {
-        case "rtmp", "rtmps": format = "flv"
-        case "srt", "udp", "tcp": format = "mpegts"
-        case "rtsp", "rtsps": format = "rtsp"
+        case "rtmp", "rtmps": kind = .rtmp
+        case "srt", "udp", "tcp": kind = .mpegTS
+        case "rtsp", "rtsps": kind = .rtsp
         default:
             throw .usage("--publish \(url): rec publishes to rtmp://, srt:// or rtsp:// URLs, e.g. --publish rtmp://127.0.0.1/live/cam")
         }
         guard url.contains("://"), url.count > scheme.count + 3 else {
             throw .usage("--publish \(url) has no server; e.g. --publish \(scheme)://127.0.0.1:1935/live/cam")
         }
-        return PublishTarget(url: url, format: format)
+        return PublishTarget(url: url, kind: kind)
     }
 
     /// The URL without credentials or query (SRT passphrases and stream keys live there).
@@ -35,12 +54,13 @@ public struct PublishTarget: Sendable, Equatable {
         min(10, 0.5 * Double(1 << min(max(retry - 1, 0), 5)))
     }
 
-    /// Whether this target's muxer carries a sound codec (FFmpeg's name) that servers pass on:
-    /// FLV (RTMP) takes AAC and MP3; MPEG-TS (SRT) and RTP (RTSP) take Opus too.
-    public func carries(soundCodec: String) -> Bool {
-        switch format {
-        case "flv": return ["aac", "mp3"].contains(soundCodec)
-        default: return ["aac", "opus", "mp3"].contains(soundCodec)
+    /// Whether this target's muxer carries a sound codec that servers pass on: FLV (RTMP) takes
+    /// AAC and MP3; MPEG-TS (SRT) and RTP (RTSP) take Opus too.
+    public func carries(sound codec: Codec) -> Bool {
+        switch codec {
+        case .aac, .mp3: true
+        case .opus: kind != .rtmp
+        case .h264, .hevc, .ffv1, .mjpeg, .vorbis, .ac3, .eac3, .flac, .other: false
         }
     }
 }

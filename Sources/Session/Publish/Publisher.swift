@@ -91,7 +91,7 @@ public final class Publisher: Sendable {
         case .none: note = "off"
         case .ended: note = "off: the sound failed"
         case .running(let p):
-            if target.carries(soundCodec: p.codecName) {
+            if target.carries(sound: p.codec) {
                 streams.append(p)
                 note = p.codecName
             } else {
@@ -120,7 +120,7 @@ public final class Publisher: Sendable {
                 state.withLock { $0.state = retries == 0 ? "connecting" : "reconnecting" }
                 // Half a second at most between the streams: a sound that fails holds no picture back.
                 var options = ["max_interleave_delta": "500000"]
-                if target.format == "rtsp" { options["rtsp_transport"] = "tcp" }
+                if target.kind == .rtsp { options["rtsp_transport"] = "tcp" }
                 do {
                     muxer = try Muxer(path: target.url, container: target.format, streams: streams, options: options,
                                       interrupt: interrupt)
