@@ -30,15 +30,16 @@ import Testing
         return try #require(Int64(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
     }
 
-    /// Cuts 0.5–19.5 s of `path` (nearly all of it) into a Matroska clip, exact (the head
-    /// re-encoded), keeping at most `limit` bytes of packets; returns the clip's path, the bytes
-    /// read while scanning (opening the file included) and while writing, and the bytes kept.
-    static func cut(_ path: String, keeping limit: Int = FileClip.heldLimit) throws
+    /// Cuts `from`–`to` (µs; by default 0.5–19.5 s, nearly all of it) of `path` into a Matroska
+    /// clip, exact (the head re-encoded), keeping at most `limit` bytes of packets; returns the
+    /// clip's path, the bytes read while scanning (opening the file included) and while writing,
+    /// and the bytes kept.
+    static func cut(_ path: String, from: Int64 = 500_000, to: Int64 = 19_500_000, keeping limit: Int = FileClip.heldLimit) throws
         -> (clip: String, scanned: Int64, written: Int64, held: Int) {
         let output = Fixtures.temporary("mkv")
         let before = try bytesRead()
         let reader = try FileClipReader(path: path)
-        let (from, to) = (Timestamp.microseconds(500_000), Timestamp.microseconds(19_500_000))
+        let (from, to) = (Timestamp.microseconds(from), Timestamp.microseconds(to))
         let read = try reader.read(from: from, to: to, keeping: limit)
         let scanned = try bytesRead()
         let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to,
@@ -60,15 +61,14 @@ import Testing
         #expect(cut.written < size / 50, "read \(cut.written) of \(size) bytes again")
     }
 
-    /// The clip from packets the scan kept is the clip from packets read again, packet for
-    /// packet; a range whose packets pass the bound is read again.
+    /// The clip from packets the scan kept is the clip from packets read again, packet for packet.
     @Test(arguments: ["mkv", "fragmented"])
     func theClipIsTheSameKeptOrReadAgain(kind: String) throws {
         let path = try Self.source(kind)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64)
         let kept = try Self.cut(path)
-        let again = try Self.cut(path, keeping: 100_000)
+        let again = try Self.cut(path, keeping: 0)
         defer { for p in [kept.clip, again.clip] { try? FileManager.default.removeItem(atPath: p) } }
         #expect(kept.held > 0)
         #expect(again.held == 0)
@@ -76,5 +76,22 @@ import Testing
         let hashes = try SkimmingScanTests.packetHashes(kept.clip)
         #expect(hashes == (try SkimmingScanTests.packetHashes(again.clip)))
         #expect(hashes.split(separator: "\n").count > 900)
+    }
+
+    /// A range that looked small enough but whose packets pass the bound as they are read (here
+    /// the 2 s GOP before 1.9 s, read to decode it) is let go of, and the writer reads it again.
+    @Test func aRangeOutgrowingTheBoundIsReadAgain() throws {
+        let path = try Self.source("mkv")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let kept = try Self.cut(path, from: 1_900_000, to: 2_500_000)
+        let again = try Self.cut(path, from: 1_900_000, to: 2_500_000, keeping: size / 10)
+        defer { for p in [kept.clip, again.clip] { try? FileManager.default.removeItem(atPath: p) } }
+        #expect(kept.held > size / 10)
+        #expect(kept.written < Int64(size / 50))
+        #expect(again.held == 0)
+        #expect(again.written > Int64(size / 10))
+        let hashes = try SkimmingScanTests.packetHashes(kept.clip)
+        #expect(hashes == (try SkimmingScanTests.packetHashes(again.clip)))
     }
 }

@@ -99,6 +99,15 @@ public struct FileClipReader {
         return demuxer.skipSamples(of: media.map(\.index))
     }
 
+    /// Whether the packets of a cut of `[from, to)` are likely to come to at most `limit` bytes:
+    /// the file's bytes spread evenly over its length, for the range and a second more (the
+    /// keyframe before `from`, the sound read ahead of it).
+    func likelyFits(from: Timestamp, to: Timestamp, limit: Int) -> Bool {
+        var info = stat()
+        guard limit > 0, let length, length.seconds > 0, stat(path, &info) == 0 else { return false }
+        return Double(info.st_size) * (to.seconds - from.seconds + 1) / length.seconds <= Double(limit)
+    }
+
     /// Scans the packets for a cut of `[from, to)` (file timeline), in stream time with the file's
     /// own timestamps, durations filled. Returns the clip's input and the range in stream time.
     /// Unless skimming, the range's packets are kept for the replay while their bytes come to at
@@ -117,9 +126,10 @@ public struct FileClipReader {
         var counts = [Int](repeating: 0, count: streamCount)
         var soundTimings = [[PacketTiming]](repeating: [], count: streamCount)
         var total = 0
-        // The packets read, payloads by reference, while they fit `limit` (not when skimming:
-        // that scan leaves the samples unread).
-        var held: [EncodedPacket]? = reading == .normal && limit > 0 ? [] : nil
+        // The packets read, payloads by reference, while they fit `limit`; not when skimming (that
+        // scan leaves the samples unread), nor when the range looks larger than `limit` from the
+        // start (holding it for a while would only raise the scan's peak memory).
+        var held: [EncodedPacket]? = reading == .normal && likelyFits(from: from, to: to, limit: limit) ? [] : nil
         var heldBytes = 0
         // With sound, start reading a little earlier: the packets that decode the first sample
         // (AAC's overlap, Opus's 80 ms preroll) may be stored before the keyframe's.
@@ -207,9 +217,9 @@ public struct FileClip: ClipInput, Sendable {
     /// Those packets, kept by the scan (their bytes FFmpeg's, shared): `replay` hands them over
     /// without reading the file again. Nil when the scan skimmed or they passed its bound.
     let held: [EncodedPacket]?
-    /// How many bytes of packets a scan keeps for the replay, at most: 32 MiB, half a minute of
-    /// 1080p at 8 Mb/s. A longer range's packets are read again.
-    public static let heldLimit = 32 << 20
+    /// How many bytes of packets a scan keeps for the replay, at most: 16 MiB, 16 s of 1080p at
+    /// 8 Mb/s. A longer range's packets are read again.
+    public static let heldLimit = 16 << 20
     /// The payload bytes kept for the replay (0 when it reads the file again).
     public var heldBytes: Int { held?.reduce(0) { $0 + $1.size } ?? 0 }
     /// The file's stream index → the clip input's (0 video, 1… others).
