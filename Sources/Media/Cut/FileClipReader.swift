@@ -117,74 +117,90 @@ public struct FileClipReader {
         let tb = video.timeBase
         let absFrom = Timestamp(value: start.rescaled(to: tb).value + from.rescaled(to: tb).value, timeBase: tb)
         let absTo = Timestamp(value: start.rescaled(to: tb).value + to.rescaled(to: tb).value, timeBase: tb)
-        var filler = DurationFiller()
-        var timings: [PacketTiming] = []
         // Per stream, indexed by the file's stream index (a handful): packets read, and sound's
         // timings. Worked in arrays rather than sets and dictionaries: this runs for each of the
         // range's packets, 77,000 in 17 minutes of video and sound.
         let streamCount = demuxer.streams.count
-        var counts = [Int](repeating: 0, count: streamCount)
-        var soundTimings = [[PacketTiming]](repeating: [], count: streamCount)
+        var filler = DurationFiller()
+        var timings: [PacketTiming] = []
+        var counts: [Int] = []
+        var soundTimings: [[PacketTiming]] = []
         var total = 0
         // The packets read, payloads by reference, while they fit `limit`; not when skimming (that
         // scan leaves the samples unread), nor when the range looks larger than `limit` from the
         // start (holding it for a while would only raise the scan's peak memory).
-        var held: [EncodedPacket]? = reading == .normal && likelyFits(from: from, to: to, limit: limit) ? [] : nil
+        let holds = reading == .normal && likelyFits(from: from, to: to, limit: limit)
+        var held: [EncodedPacket]?
         var heldBytes = 0
         // With sound, start reading a little earlier: the packets that decode the first sample
         // (AAC's overlap, Opus's 80 ms preroll) may be stored before the keyframe's.
         let hasSound = demuxer.streams.contains { $0.parameters.isAudio }
-        let seekTime = hasSound ? Timestamp(value: absFrom.value - Timestamp(seconds: 0.25).rescaled(to: tb).value, timeBase: tb) : absFrom
-        do {
-            try demuxer.seek(stream: videoIndex, toKeyframeBefore: seekTime)
-            // Streams that sent packets since the seek and have not yet passed `to`: reading ends
-            // once none is left. (Cover art, timecode and data streams may send nothing more; they
-            // are not waited for.)
-            var passed = [Bool](repeating: false, count: streamCount)
-            var waiting = 0
-            var lastVideoDTS = Int64.min
-            let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
-            // Per stream, worked out once rather than for each packet: where `to` falls in its
-            // time base, whether it is sound, and whether it is waited for (a timecode or data
-            // track sends one packet, or a few: never waited for).
-            let ends = demuxer.streams.map { absTo.rescaled(to: $0.timeBase).value }
-            let isSound = demuxer.streams.map { $0.parameters.isAudio }
-            let waitedFor = demuxer.streams.map { ["audio", "video", "subtitle"].contains($0.parameters.mediaType) }
-            while let packet = try held == nil ? demuxer.readMetadata() : demuxer.read() {
-                total += 1
-                if held != nil {
-                    heldBytes += packet.size
-                    if heldBytes <= limit { held?.append(packet) } else { held = nil }
-                }
-                let s = packet.streamIndex
-                if counts[s] == 0 && waitedFor[s] { waiting += 1 }
-                counts[s] += 1
-                // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
-                // only a dts that increases can be trusted to say decoding has passed `to`.
-                let end = ends[s]
-                let passes: Bool
-                if s == videoIndex {
-                    passes = packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts
-                    lastVideoDTS = max(lastVideoDTS, packet.dts)
-                    if filler.passes(packet) {
-                        timings.append(PacketTiming(packet))
-                    } else {
-                        for ready in filler.push(packet) { timings.append(PacketTiming(ready)) }
+        var seekTime = hasSound ? Timestamp(value: absFrom.value - Timestamp(seconds: 0.25).rescaled(to: tb).value, timeBase: tb) : absFrom
+        var back = Timestamp(seconds: 1).rescaled(to: tb).value
+        for attempt in 0..<5 {
+            (filler, timings, total, held, heldBytes) = (DurationFiller(), [], 0, holds ? [] : nil, 0)
+            counts = [Int](repeating: 0, count: streamCount)
+            soundTimings = [[PacketTiming]](repeating: [], count: streamCount)
+            var firstPictureIsKeyframe: Bool?
+            do {
+                try demuxer.seek(stream: videoIndex, toKeyframeBefore: seekTime)
+                // Streams that sent packets since the seek and have not yet passed `to`: reading ends
+                // once none is left. (Cover art, timecode and data streams may send nothing more; they
+                // are not waited for.)
+                var passed = [Bool](repeating: false, count: streamCount)
+                var waiting = 0
+                var lastVideoDTS = Int64.min
+                let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
+                // Per stream, worked out once rather than for each packet: where `to` falls in its
+                // time base, whether it is sound, and whether it is waited for (a timecode or data
+                // track sends one packet, or a few: never waited for).
+                let ends = demuxer.streams.map { absTo.rescaled(to: $0.timeBase).value }
+                let isSound = demuxer.streams.map { $0.parameters.isAudio }
+                let waitedFor = demuxer.streams.map { ["audio", "video", "subtitle"].contains($0.parameters.mediaType) }
+                while let packet = try held == nil ? demuxer.readMetadata() : demuxer.read() {
+                    total += 1
+                    if held != nil {
+                        heldBytes += packet.size
+                        if heldBytes <= limit { held?.append(packet) } else { held = nil }
                     }
-                } else {
-                    if isSound[s] { soundTimings[s].append(PacketTiming(packet)) }
-                    passes = packet.pts >= end
+                    let s = packet.streamIndex
+                    if counts[s] == 0 && waitedFor[s] { waiting += 1 }
+                    counts[s] += 1
+                    // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
+                    // only a dts that increases can be trusted to say decoding has passed `to`.
+                    let end = ends[s]
+                    let passes: Bool
+                    if s == videoIndex {
+                        if firstPictureIsKeyframe == nil { firstPictureIsKeyframe = packet.isKeyframe }
+                        passes = packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts
+                        lastVideoDTS = max(lastVideoDTS, packet.dts)
+                        if filler.passes(packet) {
+                            timings.append(PacketTiming(packet))
+                        } else {
+                            for ready in filler.push(packet) { timings.append(PacketTiming(ready)) }
+                        }
+                    } else {
+                        if isSound[s] { soundTimings[s].append(PacketTiming(packet)) }
+                        passes = packet.pts >= end
+                    }
+                    if passes && waitedFor[s] && !passed[s] {
+                        passed[s] = true
+                        waiting -= 1
+                    }
+                    // One more packet past `to` on the video stream gives the last frame's duration.
+                    if waiting == 0 && packet.pts > end { break }
+                    if s == videoIndex && packet.dts > giveUp { break }
                 }
-                if passes && waitedFor[s] && !passed[s] {
-                    passed[s] = true
-                    waiting -= 1
-                }
-                // One more packet past `to` on the video stream gives the last frame's duration.
-                if waiting == 0 && packet.pts > end { break }
-                if s == videoIndex && packet.dts > giveUp { break }
+            } catch {
+                throw error.recError("reading \(path) failed")
             }
-        } catch {
-            throw error.recError("reading \(path) failed")
+            // MPEG-TS seeks to a packet whose decode time is at or before the time, not to a
+            // keyframe: a scan that does not start on one could not decode its first pictures,
+            // so it starts again earlier (1, 2, 4, 8 s), once at most from before the file's start
+            // (its first decode times come before its first picture's time).
+            guard firstPictureIsKeyframe == false, seekTime.value >= start.value, attempt < 4 else { break }
+            seekTime = Timestamp(value: seekTime.value - back, timeBase: tb)
+            back *= 2
         }
         timings += filler.finish().map(PacketTiming.init)
         DecodeTimes.repair(timings: &timings)
