@@ -8,16 +8,17 @@ import RecCore
 /// reads only its own part.
 ///
 /// The scan gives the planner the packets' times and flags (a `FileClip`), and the clip writer
-/// then has the packets from `replay`, one at a time; the range's bytes are read once:
+/// then has the packets from `replay`, one at a time. How often the range's bytes are read:
 /// - An MP4 or MOV with a complete sample table whose streams need no parser is skimmed
 ///   (`Demuxer.Reading.skimming`): the scan reads the sample table, not the samples, and the
 ///   replay reads the samples. Both take the packets as the container stores them (`.unparsed`),
 ///   so they see the same ones.
 /// - Any other file (Matroska, WebM, fragmented MP4, MPEG-TS) has its samples only where they are
-///   stored, so the scan reads them: it keeps the packets by reference (no byte copied) and the
-///   replay hands those over, while they come to at most `keeping` bytes (`FileClip.heldLimit`).
-///   A longer range is let go of at that bound, so memory stays flat however long the clip, and
-///   its replay reads the packets again.
+///   stored, so the scan reads them. A range whose packets come to at most `keeping` bytes
+///   (`FileClip.heldLimit`) is read once: the scan keeps its packets by reference (no byte copied)
+///   and the replay hands those over. A longer range (estimated from the file's average rate
+///   before reading, or found so as the packets are read) is not kept, so memory stays flat
+///   however long the clip, and the replay reads its packets again.
 ///
 /// Times are on the file's timeline: 0 is the first video frame (the stream's start time).
 public struct FileClipReader {
