@@ -7,11 +7,18 @@ import RecCore
 /// the other streams' packets until they too pass `to`. Seeks first, so a cut late in a long file
 /// reads only its own part.
 ///
-/// Reading keeps no payloads: it scans the packets' times and flags for the planner (a
-/// `FileClip`), whose `replay` reads the same packets again and hands them to the clip writer one
-/// at a time. An MP4 or MOV with a complete sample table whose streams need no parser is skimmed
-/// (`Demuxer.Reading.skimming`): the scan reads the sample table, not the samples, and both
-/// passes take the packets as the container stores them (`.unparsed`), so they see the same ones.
+/// The scan gives the planner the packets' times and flags (a `FileClip`), and the clip writer
+/// then has the packets from `replay`, one at a time. How often the range's bytes are read:
+/// - An MP4 or MOV with a complete sample table whose streams need no parser is skimmed
+///   (`Demuxer.Reading.skimming`): the scan reads the sample table, not the samples, and the
+///   replay reads the samples. Both take the packets as the container stores them (`.unparsed`),
+///   so they see the same ones.
+/// - Any other file (Matroska, WebM, fragmented MP4, MPEG-TS) has its samples only where they are
+///   stored, so the scan reads them. A range whose packets come to at most `keeping` bytes
+///   (`FileClip.heldLimit`) is read once: the scan keeps its packets by reference (no byte copied)
+///   and the replay hands those over. A longer range (estimated from the file's average rate
+///   before reading, or found so as the packets are read) is not kept, so memory stays flat
+///   however long the clip, and the replay reads its packets again.
 ///
 /// Times are on the file's timeline: 0 is the first video frame (the stream's start time).
 public struct FileClipReader {
@@ -93,71 +100,108 @@ public struct FileClipReader {
         return demuxer.skipSamples(of: media.map(\.index))
     }
 
+    /// Whether the packets of a cut of `[from, to)` are likely to come to at most `limit` bytes:
+    /// the file's bytes spread evenly over its length, for the range and a second more (the
+    /// keyframe before `from`, the sound read ahead of it).
+    func likelyFits(from: Timestamp, to: Timestamp, limit: Int) -> Bool {
+        var info = stat()
+        guard limit > 0, let length, length.seconds > 0, stat(path, &info) == 0 else { return false }
+        return Double(info.st_size) * (to.seconds - from.seconds + 1) / length.seconds <= Double(limit)
+    }
+
     /// Scans the packets for a cut of `[from, to)` (file timeline), in stream time with the file's
     /// own timestamps, durations filled. Returns the clip's input and the range in stream time.
-    public func read(from: Timestamp, to: Timestamp) throws(RecError) -> (source: FileClip, from: Timestamp, to: Timestamp) {
+    /// Unless skimming, the range's packets are kept for the replay while their bytes come to at
+    /// most `keeping`.
+    public func read(from: Timestamp, to: Timestamp,
+                     keeping limit: Int = FileClip.heldLimit) throws(RecError) -> (source: FileClip, from: Timestamp, to: Timestamp) {
         let tb = video.timeBase
         let absFrom = Timestamp(value: start.rescaled(to: tb).value + from.rescaled(to: tb).value, timeBase: tb)
         let absTo = Timestamp(value: start.rescaled(to: tb).value + to.rescaled(to: tb).value, timeBase: tb)
-        var filler = DurationFiller()
-        var timings: [PacketTiming] = []
         // Per stream, indexed by the file's stream index (a handful): packets read, and sound's
         // timings. Worked in arrays rather than sets and dictionaries: this runs for each of the
         // range's packets, 77,000 in 17 minutes of video and sound.
         let streamCount = demuxer.streams.count
-        var counts = [Int](repeating: 0, count: streamCount)
-        var soundTimings = [[PacketTiming]](repeating: [], count: streamCount)
+        var filler = DurationFiller()
+        var timings: [PacketTiming] = []
+        var counts: [Int] = []
+        var soundTimings: [[PacketTiming]] = []
         var total = 0
+        // The packets read, payloads by reference, while they fit `limit`; not when skimming (that
+        // scan leaves the samples unread), nor when the range looks larger than `limit` from the
+        // start (holding it for a while would only raise the scan's peak memory).
+        let holds = reading == .normal && likelyFits(from: from, to: to, limit: limit)
+        var held: [EncodedPacket]?
+        var heldBytes = 0
         // With sound, start reading a little earlier: the packets that decode the first sample
         // (AAC's overlap, Opus's 80 ms preroll) may be stored before the keyframe's.
         let hasSound = demuxer.streams.contains { $0.parameters.isAudio }
-        let seekTime = hasSound ? Timestamp(value: absFrom.value - Timestamp(seconds: 0.25).rescaled(to: tb).value, timeBase: tb) : absFrom
-        do {
-            try demuxer.seek(stream: videoIndex, toKeyframeBefore: seekTime)
-            // Streams that sent packets since the seek and have not yet passed `to`: reading ends
-            // once none is left. (Cover art, timecode and data streams may send nothing more; they
-            // are not waited for.)
-            var passed = [Bool](repeating: false, count: streamCount)
-            var waiting = 0
-            var lastVideoDTS = Int64.min
-            let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
-            // Per stream, worked out once rather than for each packet: where `to` falls in its
-            // time base, whether it is sound, and whether it is waited for (a timecode or data
-            // track sends one packet, or a few: never waited for).
-            let ends = demuxer.streams.map { absTo.rescaled(to: $0.timeBase).value }
-            let isSound = demuxer.streams.map { $0.parameters.isAudio }
-            let waitedFor = demuxer.streams.map { ["audio", "video", "subtitle"].contains($0.parameters.mediaType) }
-            while let packet = try demuxer.readMetadata() {
-                total += 1
-                let s = packet.streamIndex
-                if counts[s] == 0 && waitedFor[s] { waiting += 1 }
-                counts[s] += 1
-                // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
-                // only a dts that increases can be trusted to say decoding has passed `to`.
-                let end = ends[s]
-                let passes: Bool
-                if s == videoIndex {
-                    passes = packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts
-                    lastVideoDTS = max(lastVideoDTS, packet.dts)
-                    if filler.passes(packet) {
-                        timings.append(PacketTiming(packet))
-                    } else {
-                        for ready in filler.push(packet) { timings.append(PacketTiming(ready)) }
+        var seekTime = hasSound ? Timestamp(value: absFrom.value - Timestamp(seconds: 0.25).rescaled(to: tb).value, timeBase: tb) : absFrom
+        var back = Timestamp(seconds: 1).rescaled(to: tb).value
+        for attempt in 0..<5 {
+            (filler, timings, total, held, heldBytes) = (DurationFiller(), [], 0, holds ? [] : nil, 0)
+            counts = [Int](repeating: 0, count: streamCount)
+            soundTimings = [[PacketTiming]](repeating: [], count: streamCount)
+            var firstPictureIsKeyframe: Bool?
+            do {
+                try demuxer.seek(stream: videoIndex, toKeyframeBefore: seekTime)
+                // Streams that sent packets since the seek and have not yet passed `to`: reading ends
+                // once none is left. (Cover art, timecode and data streams may send nothing more; they
+                // are not waited for.)
+                var passed = [Bool](repeating: false, count: streamCount)
+                var waiting = 0
+                var lastVideoDTS = Int64.min
+                let giveUp = absTo.rescaled(to: tb).value + Timestamp(seconds: 10).rescaled(to: tb).value
+                // Per stream, worked out once rather than for each packet: where `to` falls in its
+                // time base, whether it is sound, and whether it is waited for (a timecode or data
+                // track sends one packet, or a few: never waited for).
+                let ends = demuxer.streams.map { absTo.rescaled(to: $0.timeBase).value }
+                let isSound = demuxer.streams.map { $0.parameters.isAudio }
+                let waitedFor = demuxer.streams.map { ["audio", "video", "subtitle"].contains($0.parameters.mediaType) }
+                while let packet = try held == nil ? demuxer.readMetadata() : demuxer.read() {
+                    total += 1
+                    if held != nil {
+                        heldBytes += packet.size
+                        if heldBytes <= limit { held?.append(packet) } else { held = nil }
                     }
-                } else {
-                    if isSound[s] { soundTimings[s].append(PacketTiming(packet)) }
-                    passes = packet.pts >= end
+                    let s = packet.streamIndex
+                    if counts[s] == 0 && waitedFor[s] { waiting += 1 }
+                    counts[s] += 1
+                    // Matroska leaves the first dts of a reordered stream empty (rec reads pts then);
+                    // only a dts that increases can be trusted to say decoding has passed `to`.
+                    let end = ends[s]
+                    let passes: Bool
+                    if s == videoIndex {
+                        if firstPictureIsKeyframe == nil { firstPictureIsKeyframe = packet.isKeyframe }
+                        passes = packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts
+                        lastVideoDTS = max(lastVideoDTS, packet.dts)
+                        if filler.passes(packet) {
+                            timings.append(PacketTiming(packet))
+                        } else {
+                            for ready in filler.push(packet) { timings.append(PacketTiming(ready)) }
+                        }
+                    } else {
+                        if isSound[s] { soundTimings[s].append(PacketTiming(packet)) }
+                        passes = packet.pts >= end
+                    }
+                    if passes && waitedFor[s] && !passed[s] {
+                        passed[s] = true
+                        waiting -= 1
+                    }
+                    // One more packet past `to` on the video stream gives the last frame's duration.
+                    if waiting == 0 && packet.pts > end { break }
+                    if s == videoIndex && packet.dts > giveUp { break }
                 }
-                if passes && waitedFor[s] && !passed[s] {
-                    passed[s] = true
-                    waiting -= 1
-                }
-                // One more packet past `to` on the video stream gives the last frame's duration.
-                if waiting == 0 && packet.pts > end { break }
-                if s == videoIndex && packet.dts > giveUp { break }
+            } catch {
+                throw error.recError("reading \(path) failed")
             }
-        } catch {
-            throw error.recError("reading \(path) failed")
+            // MPEG-TS seeks to a packet whose decode time is at or before the time, not to a
+            // keyframe: a scan that does not start on one could not decode its first pictures,
+            // so it starts again earlier (1, 2, 4, 8 s), once at most from before the file's start
+            // (its first decode times come before its first picture's time).
+            guard firstPictureIsKeyframe == false, seekTime.value >= start.value, attempt < 4 else { break }
+            seekTime = Timestamp(value: seekTime.value - back, timeBase: tb)
+            back *= 2
         }
         timings += filler.finish().map(PacketTiming.init)
         DecodeTimes.repair(timings: &timings)
@@ -165,6 +209,7 @@ public struct FileClipReader {
         let v = video
         let clip = FileClip(
             path: path, reading: reading == .skimming ? .unparsed : .normal, seekStream: videoIndex, seekTime: seekTime, packetsToRead: total,
+            held: held,
             clipIndex: Dictionary(uniqueKeysWithValues: [(videoIndex, 0)] + others.enumerated().map { ($1.index, $0 + 1) }),
             tracks: [ClipTrack(stream: v.id, parameters: v.parameters, frameRate: v.frameRate, disposition: v.disposition,
                                packetCount: timings.count)]
@@ -186,24 +231,28 @@ public struct FileClip: ClipInput, Sendable {
     let seekTime: Timestamp
     /// Packets of every stream the scan read after seeking: `replay` reads as many.
     let packetsToRead: Int
+    /// Those packets, kept by the scan (their bytes FFmpeg's, shared): `replay` hands them over
+    /// without reading the file again. Nil when the scan skimmed or they passed its bound.
+    let held: [EncodedPacket]?
+    /// How many bytes of packets a scan keeps for the replay, at most: 16 MiB, 16 s of 1080p at
+    /// 8 Mb/s. A longer range's packets are read again.
+    public static let heldLimit = 16 << 20
+    /// The payload bytes kept for the replay (0 when it reads the file again).
+    public var heldBytes: Int { held?.reduce(0) { $0 + $1.size } ?? 0 }
     /// The file's stream index → the clip input's (0 video, 1… others).
     let clipIndex: [Int: Int]
     public let tracks: [ClipTrack]
     public let timings: [PacketTiming]
     public let timeBase: Rational
 
-    /// Opens the file again, seeks as the scan did and hands over the same packets, one at a time.
+    /// Hands over the packets the scan read, one at a time: those it kept, or else the same ones
+    /// read again (the file opened again and sought as the scan did).
     public func replay(_ body: (EncodedPacket) throws -> Void) throws {
-        let demuxer = try Demuxer(path: path, reading: reading)
-        try demuxer.seek(stream: seekStream, toKeyframeBefore: seekTime)
         var fillers = [Int: DurationFiller]()
         var videoCount = 0
-        func hand(_ packets: [EncodedPacket]) throws {
-            for p in packets { try body(p) }
-        }
-        for _ in 0..<packetsToRead {
-            guard var p = try demuxer.read() else { break }
-            guard let index = clipIndex[p.streamIndex] else { continue }
+        func take(_ packet: EncodedPacket) throws {
+            guard let index = clipIndex[packet.streamIndex] else { return }
+            var p = packet
             if p.stream == video.stream {
                 guard videoCount < timings.count, timings[videoCount].pts == p.pts else {
                     throw RecError.runtime("\(path) read differently the second time (is it still being written?); try the cut again")
@@ -216,9 +265,21 @@ public struct FileClip: ClipInput, Sendable {
                 // Its duration known and nothing of its stream held (MP4 states every duration).
                 try body(p)
             } else {
-                try hand(fillers[index, default: DurationFiller(depth: 4)].push(p))
+                for ready in fillers[index, default: DurationFiller(depth: 4)].push(p) { try body(ready) }
             }
         }
-        for (_, var filler) in fillers.sorted(by: { $0.key < $1.key }) { try hand(filler.finish()) }
+        if let held {
+            for p in held { try take(p) }
+        } else {
+            let demuxer = try Demuxer(path: path, reading: reading)
+            try demuxer.seek(stream: seekStream, toKeyframeBefore: seekTime)
+            for _ in 0..<packetsToRead {
+                guard let p = try demuxer.read() else { break }
+                try take(p)
+            }
+        }
+        for (_, var filler) in fillers.sorted(by: { $0.key < $1.key }) {
+            for ready in filler.finish() { try body(ready) }
+        }
     }
 }

@@ -3,7 +3,9 @@ import RecCore
 /// Reads what a cut of `[from, to)` needs from a segmented recording's files, in order, and puts
 /// every packet on the session timeline (in the first file's stream time base), as if the packets
 /// came from the ring: one continuous stream across the segment boundaries. Like
-/// `FileClipReader`, it scans times only; the packets stream from the files when the clip is written.
+/// `FileClipReader`, it keeps the packets it reads for the clip while they come to at most
+/// `FileClip.heldLimit` bytes, all files together; past that, they stream from the files again
+/// when the clip is written.
 public enum SegmentClipReader {
     /// One segment file and the session time at which its own timeline is 0.
     public struct Part: Sendable {
@@ -23,6 +25,7 @@ public enum SegmentClipReader {
         var video: ClipTrack?
         var timeBase: Rational?
         var lastDTS = Int64.min
+        var budget = FileClip.heldLimit
         for part in parts {
             let reader = try FileClipReader(path: part.path)
             let tb = timeBase ?? reader.video.timeBase
@@ -32,7 +35,8 @@ public enum SegmentClipReader {
                          to: Timestamp.microseconds(to.rescaled(to: .microseconds).value - offset))
             // File time 0 is the stream's start; session time is that plus the part's start.
             let shift = Timestamp(value: reader.start.rescaled(to: tb).value - part.start.rescaled(to: tb).value, timeBase: tb)
-            let file = try reader.read(from: local.from, to: local.to).source
+            let file = try reader.read(from: local.from, to: local.to, keeping: budget).source
+            budget -= file.heldBytes
             video = video ?? file.video
             files.append(file)
             for t in file.timings {

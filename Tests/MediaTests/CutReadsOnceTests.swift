@@ -1,0 +1,97 @@
+import Foundation
+import Media
+import RecCore
+import Testing
+
+/// A cut of a file whose samples only their packets give (Matroska, fragmented MP4 as rec records
+/// until it finishes) reads its range once: the scan keeps the packets it reads for the clip,
+/// within `FileClip.heldLimit`, and the clip writer reads nothing more. Counted as the bytes the
+/// cutting thread reads (`rchar` of `/proc/thread-self/io`) while it scans and while it writes.
+/// Before, the writer read the range again: as much as the scan had (1.0× the file's size for a
+/// cut of nearly all of a Matroska file; 4.8× for this fragmented MP4, whose every sample
+/// libavformat reads through a 32 KiB buffer as it goes back and forth between the video and the
+/// sound of a fragment).
+@Suite struct CutReadsOnceTests {
+    /// 20 s of 320x240 testsrc2 at 30 fps with a 1 kHz AAC tone, x264 with its default B-frames,
+    /// keyframes every 2 s; `fragmented` as rec's recordings are until they finish.
+    static func source(_ kind: String) throws -> String {
+        let ext = kind == "fragmented" ? "mp4" : kind
+        let extra = kind == "fragmented" ? ["-movflags", "frag_keyframe+empty_moov+default_base_moof"] : []
+        let path = Fixtures.temporary(ext)
+        try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
+                             "-t", "20", "-c:v", "libx264", "-g", "60", "-pix_fmt", "yuv420p", "-c:a", "aac"] + extra + [path])
+        return path
+    }
+
+    /// Bytes this thread has read (files, pipes) so far: `rchar` of `/proc/thread-self/io`.
+    static func bytesRead() throws -> Int64 {
+        let text = try String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("rchar:") })
+        return try #require(Int64(line.dropFirst("rchar:".count).trimmingCharacters(in: .whitespaces)))
+    }
+
+    /// Cuts `from`–`to` (µs; by default 0.5–19.5 s, nearly all of it) of `path` into a Matroska
+    /// clip, exact (the head re-encoded), keeping at most `limit` bytes of packets; returns the
+    /// clip's path, the bytes read while scanning (opening the file included) and while writing,
+    /// and the bytes kept.
+    static func cut(_ path: String, from: Int64 = 500_000, to: Int64 = 19_500_000, keeping limit: Int = FileClip.heldLimit) throws
+        -> (clip: String, scanned: Int64, written: Int64, held: Int) {
+        let output = Fixtures.temporary("mkv")
+        let before = try bytesRead()
+        let reader = try FileClipReader(path: path)
+        let (from, to) = (Timestamp.microseconds(from), Timestamp.microseconds(to))
+        let read = try reader.read(from: from, to: to, keeping: limit)
+        let scanned = try bytesRead()
+        let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to,
+                                       strategy: .spliceReencode)
+        _ = try ClipWriter.write(read.source, plan: plan, to: output, container: .mkv)
+        return (output, scanned - before, try bytesRead() - scanned, read.source.heldBytes)
+    }
+
+    @Test(arguments: ["mkv", "fragmented"])
+    func aCutReadsItsRangeOnce(kind: String) throws {
+        let path = try Self.source(kind)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64)
+        let cut = try Self.cut(path)
+        defer { try? FileManager.default.removeItem(atPath: cut.clip) }
+        #expect(cut.held > Int(size) * 8 / 10)
+        // The scan reads the range (nearly the whole file); the writer, nothing of it again.
+        #expect(cut.scanned > size * 9 / 10, "scanned \(cut.scanned) of \(size) bytes")
+        #expect(cut.written < size / 50, "read \(cut.written) of \(size) bytes again")
+    }
+
+    /// The clip from packets the scan kept is the clip from packets read again, packet for packet.
+    @Test(arguments: ["mkv", "fragmented"])
+    func theClipIsTheSameKeptOrReadAgain(kind: String) throws {
+        let path = try Self.source(kind)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64)
+        let kept = try Self.cut(path)
+        let again = try Self.cut(path, keeping: 0)
+        defer { for p in [kept.clip, again.clip] { try? FileManager.default.removeItem(atPath: p) } }
+        #expect(kept.held > 0)
+        #expect(again.held == 0)
+        #expect(again.written > size * 9 / 10, "read \(again.written) of \(size) bytes again")
+        let hashes = try SkimmingScanTests.packetHashes(kept.clip)
+        #expect(hashes == (try SkimmingScanTests.packetHashes(again.clip)))
+        #expect(hashes.split(separator: "\n").count > 900)
+    }
+
+    /// A range that looked small enough but whose packets pass the bound as they are read (here
+    /// the 2 s GOP before 1.9 s, read to decode it) is let go of, and the writer reads it again.
+    @Test func aRangeOutgrowingTheBoundIsReadAgain() throws {
+        let path = try Self.source("mkv")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        let kept = try Self.cut(path, from: 1_900_000, to: 2_500_000)
+        let again = try Self.cut(path, from: 1_900_000, to: 2_500_000, keeping: size / 10)
+        defer { for p in [kept.clip, again.clip] { try? FileManager.default.removeItem(atPath: p) } }
+        #expect(kept.held > size / 10)
+        #expect(kept.written < Int64(size / 50))
+        #expect(again.held == 0)
+        #expect(again.written > Int64(size / 10))
+        let hashes = try SkimmingScanTests.packetHashes(kept.clip)
+        #expect(hashes == (try SkimmingScanTests.packetHashes(again.clip)))
+    }
+}
