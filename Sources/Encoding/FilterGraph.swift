@@ -27,12 +27,16 @@ public final class FilterGraph {
         var g: UnsafeMutablePointer<AVFilterGraph>? = try allocated(avfilter_graph_alloc(), "avfilter_graph_alloc")
         var src: UnsafeMutablePointer<AVFilterContext>? = nil
         var snk: UnsafeMutablePointer<AVFilterContext>? = nil
+        let source: UnsafeMutablePointer<AVFilterContext>
+        let sink: UnsafeMutablePointer<AVFilterContext>
         do throws(FFmpegError) {
             let args = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue):time_base=1/1000000:pixel_aspect=\(aspect.num)/\(max(1, aspect.den))"
             try check(avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in", args, nil, g),
                       "avfilter_graph_create_filter(buffer)")
             try check(avfilter_graph_create_filter(&snk, avfilter_get_by_name("buffersink"), "out", nil, nil, g),
                       "avfilter_graph_create_filter(buffersink)")
+            source = try allocated(src, "avfilter_graph_create_filter(buffer)")
+            sink = try allocated(snk, "avfilter_graph_create_filter(buffersink)")
             var outputs = avfilter_inout_alloc()
             var inputs = avfilter_inout_alloc()
             defer { avfilter_inout_free(&outputs); avfilter_inout_free(&inputs) }
@@ -48,12 +52,12 @@ public final class FilterGraph {
             throw error
         }
         self.graph = g
-        self.source = src!
-        self.sink = snk!
-        self.output = VideoFormat(width: Int(av_buffersink_get_w(snk)), height: Int(av_buffersink_get_h(snk)),
-                                  pixelFormat: PixelFormat(rawValue: av_buffersink_get_format(snk)))
-        self.outputAspect = Rational(av_buffersink_get_sample_aspect_ratio(snk))
-        self.sinkTimeBase = Rational(av_buffersink_get_time_base(snk))
+        self.source = source
+        self.sink = sink
+        self.output = VideoFormat(width: Int(av_buffersink_get_w(sink)), height: Int(av_buffersink_get_h(sink)),
+                                  pixelFormat: PixelFormat(rawValue: av_buffersink_get_format(sink)))
+        self.outputAspect = Rational(av_buffersink_get_sample_aspect_ratio(sink))
+        self.sinkTimeBase = Rational(av_buffersink_get_time_base(sink))
     }
 
     deinit { avfilter_graph_free(&graph) }

@@ -32,12 +32,15 @@ public final class LiveServer: Sendable {
 
     public var port: Int { http.port }
 
-    /// The page's address with the token, as `rec start` and `rec view` print it.
-    public var url: String {
+    /// The page's address without the token, as the session folder keeps it beside the token.
+    public var pageAddress: String {
         let host = http.address == "0.0.0.0" ? "127.0.0.1" : http.address == "::" ? "[::1]"
             : http.address.contains(":") ? "[\(http.address)]" : http.address
-        return "http://\(host):\(http.port)/?token=\(access.token)"
+        return "http://\(host):\(http.port)/"
     }
+
+    /// The page's address with the token, as `rec start` and `rec view` print it.
+    public var url: String { "\(pageAddress)?token=\(access.token)" }
 
     public func stop() {
         broadcast.stop()

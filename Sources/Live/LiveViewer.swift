@@ -54,8 +54,10 @@ public final class LiveViewer: HTTPStream {
                 }
                 let count = min(buffer.count, s.pending.count - s.offset)
                 if count <= 0 { return nil }
+                let start = s.offset
                 s.pending.withUnsafeBytes { src in
-                    buffer.baseAddress!.copyMemory(from: src.baseAddress! + s.offset, byteCount: count)
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: src[start..<(start + count)]))
                 }
                 s.offset += count
                 s.sentBytes += count

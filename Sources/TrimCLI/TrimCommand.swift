@@ -90,7 +90,7 @@ public struct TrimCommand: ParsableCommand {
                 if !dryRun { try OutputPath.checkWritable(path, force: force) }
                 outputPath = path
             } else if !dryRun {
-                throw .usage("say where to write the clip with -o FILE (or use --dry-run to see the plan)")
+                throw .usage(Self.noOutput)
             }
             if editList && !container.hasEditLists {
                 throw .usage("--edit-list needs an MP4 or MOV output; Matroska and WebM have no edit lists, so leave it out for an exact cut")
@@ -105,6 +105,7 @@ public struct TrimCommand: ParsableCommand {
             console.print(json ? ClipReportText(plan: plan, path: nil, bytes: nil, origin: origin).json : plan.summary)
             return 0
         }
+        guard let outputPath else { throw .usage(Self.noOutput) }
         var settings: EncoderSettings? = nil
         if reencode {
             settings = try EncodingChoice.resolve(preset: preset, environment: context.environment,
@@ -118,7 +119,7 @@ public struct TrimCommand: ParsableCommand {
             console.writeOutput("\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
                                 + "] \(Int(share * 100))%")
         } : nil
-        let report = try ClipWriter.write(read.source, plan: plan, to: outputPath!, container: container,
+        let report = try ClipWriter.write(read.source, plan: plan, to: outputPath, container: container,
                                           reencode: settings, progress: bar)
         if bar != nil { console.writeOutput("\r\u{1B}[K") }
         let text = ClipReportText(plan: report.plan, path: report.path, bytes: report.bytes, origin: origin)
@@ -126,6 +127,9 @@ public struct TrimCommand: ParsableCommand {
         if !json { for note in report.leftOut { console.print("  left out: \(note)") } }
         return 0
     }
+
+    /// Also said at the write, where `-o` is known to be there (a dry run has returned).
+    private static let noOutput = "say where to write the clip with -o FILE (or use --dry-run to see the plan)"
 }
 
 private extension ArgumentSpec {

@@ -37,7 +37,7 @@ public protocol DeviceControl: AnyObject {
 extension DeviceControl {
     /// An ioctl on a typed argument, retried while it fails with EINTR.
     package func control<T>(_ fd: Int32, _ request: UInt, _ value: inout T) -> Result<Void, DeviceErrno> {
-        retryingInterrupted { withUnsafeMutableBytes(of: &value) { ioctl(fd, request, $0.baseAddress!) } }
+        retryingInterrupted { withUnsafeMutablePointer(to: &value) { ioctl(fd, request, UnsafeMutableRawPointer($0)) } }
     }
 
     /// `VIDIOC_QUERYCAP`: card, driver, bus and the node's own capabilities (`device_caps` where

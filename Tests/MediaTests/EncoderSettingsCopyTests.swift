@@ -6,7 +6,7 @@ import Testing
 /// decided once from the preset; code downstream asks `copiesInput`, not the encoder's name.
 @Suite struct EncoderSettingsCopyTests {
     static func settings(_ name: String) throws -> EncoderSettings {
-        let entry = try #require(PresetLibrary.builtins().entries.first { $0.preset.name == name })
+        let entry = try #require(try PresetLibrary.builtins().entries.first { $0.preset.name == name })
         return EncoderSettings(preset: entry.preset)
     }
 

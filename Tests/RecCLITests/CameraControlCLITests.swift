@@ -37,7 +37,7 @@ import Testing
 /// `rec presets` on simulated machines: which hardware presets run.
 @Suite struct HardwarePresetListingTests {
     @Test func hardwarePresetsSayWhetherTheyRunHere() throws {
-        let library = PresetLibrary.builtins()
+        let library = try PresetLibrary.builtins()
         let gpu = HardwareProbe(hasEncoder: { _ in true }, renderNodes: { ["/dev/dri/renderD128"] }, openDevice: { api, _ in api == .vaapi ? nil : "no" },
                                 m2mEncoders: { _ in [] })
         let rows = PresetsCommand.hardware(library, probe: gpu)

@@ -60,14 +60,35 @@ import Testing
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
     }
 
-    /// No force unwrap (`x!`, `try!`, `as!`) in the capture and recording path or the file writer:
-    /// a nil there is an error to throw, with what to try next. (Media/Cut, Media/Audio and
-    /// RecCore's built-in presets still hold a few; see issue 20's notes.)
-    @Test func noForceUnwrapsWhereFramesAreCapturedAndWritten() throws {
-        let rules = [(pattern: #"[A-Za-z0-9_)\]]!([^=]|$)|\btry!|\bas!"#, why: "a force unwrap")]
-        let folders = ["Session/Recorder/", "Capture/", "Media/Writer/"]
-        let found = try Self.scan(rules).filter { hit in folders.contains(where: hit.hasPrefix) }
+    /// A force unwrap: `x!`, `f()!`, `a[i]!`, `list.min { … }!`, `try!`, `as!` (not `!=` or `!x`).
+    static let forceUnwraps = [(pattern: #"[A-Za-z0-9_)\]}]!([^=]|$)|\btry!|\bas!"#, why: "a force unwrap")]
+
+    /// No force unwrap (`x!`, `try!`, `as!`) outside the tests: a nil there is an error to throw,
+    /// with what to try next, or a type that cannot be nil. Media/Cut and Media/Container are left
+    /// out for now only because another change is rewriting them as this is written (the cut's
+    /// `muxer!` and `splices[s]!` in ClipJob.swift and `scaler!` in SpliceSegment.swift go with
+    /// it); they join this scan when it lands.
+    @Test func noForceUnwrapsOutsideTheTests() throws {
+        let found = try Self.scan(Self.forceUnwraps, skipping: Self.elsewhere)
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    @Test(arguments: [
+        "try muxer!.write(packet)",
+        "self.source = src!",
+        "if var placed = sound[p.stream]!.place(p) {",
+        "let fastest = list.min { $0.doubleValue < $1.doubleValue }!",
+        "let preset = try! Preset.parse(text, name: name, origin: \"built-in\")",
+        "let camera = source as! V4L2Camera",
+        "var frame: VideoFrame!",
+    ])
+    func theForceUnwrapRuleFindsThem(_ line: String) {
+        #expect(line.range(of: Self.forceUnwraps[0].pattern, options: .regularExpression) != nil)
+    }
+
+    @Test(arguments: ["if !dryRun {", "guard count != 0 else { return }", "while !stopped {", "x = !(a && b)"])
+    func theForceUnwrapRulePassesNegations(_ line: String) {
+        #expect(line.range(of: Self.forceUnwraps[0].pattern, options: .regularExpression) == nil)
     }
 
     /// The rules match the shapes they were written for (else a typo would pass everything).

@@ -128,8 +128,7 @@ public enum ModeNegotiator {
         let fallback = rate?.inverted ?? Rational(1, 30)
         switch intervals {
         case .discrete(let list):
-            guard !list.isEmpty else { return fallback }
-            let fastest = list.min { $0.doubleValue < $1.doubleValue }!
+            guard let fastest = list.min(by: { $0.doubleValue < $1.doubleValue }) else { return fallback }
             guard let wanted = rate?.doubleValue else { return fastest }
             let reaching = list.filter { 1 / $0.doubleValue >= wanted * tolerance }
             return reaching.max { $0.doubleValue < $1.doubleValue } ?? fastest

@@ -114,7 +114,13 @@ final class AudioResampler {
             let fmt = AVSampleFormat(rawValue: input.sampleFormat)
             let planar = av_sample_fmt_is_planar(fmt) != 0
             let step = offset * Int(av_get_bytes_per_sample(fmt)) * (planar ? 1 : input.channels)
-            var source = (0..<(planar ? input.channels : 1)).map { UnsafePointer<UInt8>?(frame.pointee.extended_data[$0]! + step) }
+            var source: [UnsafePointer<UInt8>?] = []
+            for plane in 0..<(planar ? input.channels : 1) {
+                guard let data = frame.pointee.extended_data?[plane] else {
+                    throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "swr_convert(\(input) → \(output)): the frame has no plane \(plane)")
+                }
+                source.append(UnsafePointer(data + step))
+            }
             made = source.withUnsafeMutableBufferPointer { swr_convert(context, planes, Int32(capacity), $0.baseAddress, Int32(count)) }
         } else {
             made = swr_convert(context, planes, Int32(capacity), nil, 0)

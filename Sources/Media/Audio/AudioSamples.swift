@@ -1,24 +1,26 @@
 import CFFmpeg
 
 /// A borrowed run of samples in one of FFmpeg's formats, read and written as `Float` with full
-/// scale ±1: s16, s32, flt and dbl, packed or planar (other formats read as 0 and ignore writes).
-/// Valid only while the memory it points into is.
+/// scale ±1: s16, s32, flt and dbl, packed or planar (other formats, and a frame without the
+/// plane, read as 0 and ignore writes). Valid only while the memory it points into is.
 struct SampleAccess {
-    let planes: UnsafePointer<UnsafeMutablePointer<UInt8>?>
+    let planes: UnsafePointer<UnsafeMutablePointer<UInt8>?>?
     let format: AudioFormat
     let count: Int
 
     private var packed: AVSampleFormat { av_get_packed_sample_fmt(AVSampleFormat(rawValue: format.sampleFormat)) }
     private var planar: Bool { av_sample_fmt_is_planar(AVSampleFormat(rawValue: format.sampleFormat)) != 0 }
 
-    /// Where sample `i` of channel `c` sits: its plane and its index there.
-    private func place(_ i: Int, _ c: Int) -> (UnsafeMutableRawPointer, Int) {
-        planar ? (UnsafeMutableRawPointer(planes[c]!), i) : (UnsafeMutableRawPointer(planes[0]!), i * format.channels + c)
+    /// Where sample `i` of channel `c` sits: its plane and its index there; nil if the frame has
+    /// no such plane.
+    private func place(_ i: Int, _ c: Int) -> (UnsafeMutableRawPointer, Int)? {
+        guard let plane = planes?[planar ? c : 0] else { return nil }
+        return (UnsafeMutableRawPointer(plane), planar ? i : i * format.channels + c)
     }
 
     subscript(i: Int, channel c: Int) -> Float {
         get {
-            let (base, n) = place(i, c)
+            guard let (base, n) = place(i, c) else { return 0 }
             switch packed {
             case AV_SAMPLE_FMT_S16: return Float(base.assumingMemoryBound(to: Int16.self)[n]) / 32768
             case AV_SAMPLE_FMT_S32: return Float(base.assumingMemoryBound(to: Int32.self)[n]) / 2_147_483_648
@@ -28,7 +30,7 @@ struct SampleAccess {
             }
         }
         nonmutating set {
-            let (base, n) = place(i, c)
+            guard let (base, n) = place(i, c) else { return }
             let v = Double(max(-1, min(1, newValue)))
             switch packed {
             case AV_SAMPLE_FMT_S16: base.assumingMemoryBound(to: Int16.self)[n] = Int16(clamping: Int((v * 32768).rounded()))

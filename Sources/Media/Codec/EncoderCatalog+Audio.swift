@@ -13,8 +13,9 @@ extension EncoderCatalog {
             throw fail("this FFmpeg has no audio encoder '\(name)' (`ffmpeg -encoders` lists them); name another in \"audio\", or \"none\"")
         }
         let rates = AudioEncoder.sampleRates(codec)
-        guard rates.isEmpty || rates.contains(encoding.sampleRate) else {
-            let nearest = rates.min { abs($0 - encoding.sampleRate) < abs($1 - encoding.sampleRate) }!
+        // No list means any rate; else the nearest listed one is the hint.
+        if let nearest = rates.min(by: { abs($0 - encoding.sampleRate) < abs($1 - encoding.sampleRate) }),
+           !rates.contains(encoding.sampleRate) {
             throw fail("\(name) cannot record at \(encoding.sampleRate) Hz; set \"audio_rate\" to one of \(rates.map(String.init).joined(separator: ", ")) (the nearest is \(nearest))")
         }
         if let bits = encoding.bitrate, let range = audioBitrates(encoding), !range.contains(bits) {

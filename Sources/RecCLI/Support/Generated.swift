@@ -64,8 +64,8 @@ enum Generated {
                 return nil
             }
         case "presets":
-            let library = (try? PresetLibrary.load(environment: environment, files: .local)) ?? .builtins()
-            return library.entries.map(\.preset.name)
+            let library = (try? PresetLibrary.load(environment: environment, files: .local)) ?? (try? PresetLibrary.builtins())
+            return library?.entries.map(\.preset.name) ?? []
         default:
             let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
             return nodes.filter { $0.hasPrefix("video") }.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }.map { "/dev/" + $0 }

@@ -93,7 +93,8 @@ public enum ControlPlan {
         let matches = exact.isEmpty ? prefixed : exact
         guard matches.count == 1, !wanted.isEmpty else {
             let why = matches.count > 1 ? "'\(text)' could be \(matches.map { "'\($0.name)'" }.joined(separator: " or "))" : "\(c.name) has no entry '\(text)'"
-            throw .usage("\(why); it offers \(entries) — write \(hint)\(c.name)=\(shortName(c.menu.first!, in: c)) or a number")
+            let example = c.menu.first.map { "\(hint)\(c.name)=\(shortName($0, in: c)) or " } ?? ""
+            throw .usage("\(why); it offers \(entries) — write \(example)a number")
         }
         return matches[0].index
     }

@@ -27,7 +27,7 @@ extension Preset {
         if let channels = audio.channels { add(.audioChannels, "\(channels)") }
         if let bitrate = audio.bitrate { add(.audioBitrate, Preset.quote(RateControl.formatBitrate(bitrate))) }
         if !options.isEmpty {
-            let members = options.keys.sorted().map { "    \(Preset.quote($0)): \(Preset.quote(options[$0]!))" }
+            let members = options.sorted { $0.key < $1.key }.map { "    \(Preset.quote($0.key)): \(Preset.quote($0.value))" }
             add(.options, "{\n" + members.joined(separator: ",\n") + "\n  }")
         }
         if !controls.isEmpty {

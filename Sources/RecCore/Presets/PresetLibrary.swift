@@ -29,12 +29,12 @@ public struct PresetLibrary: Sendable {
     /// The user preset folder, whether or not it exists; nil without HOME or XDG_CONFIG_HOME.
     public var userDirectory: String?
 
-    /// The built-in presets alone.
-    public static func builtins() -> PresetLibrary {
-        let entries = BuiltinPresets.json.map { name, text in
-            // The built-ins are checked by the tests; a failure here is a bug in rec, not bad input.
-            let preset = try! Preset.parse(text, name: name, origin: "built-in")
-            return Entry(preset: preset, source: .builtin)
+    /// The built-in presets alone. The tests parse every built-in, so a failure here is a bug in
+    /// rec, not bad input; it is still thrown, naming the preset, rather than trapping.
+    public static func builtins() throws(RecError) -> PresetLibrary {
+        var entries: [Entry] = []
+        for (name, text) in BuiltinPresets.json {
+            entries.append(Entry(preset: try Preset.parse(text, name: name, origin: "built-in"), source: .builtin))
         }
         return PresetLibrary(entries: entries.sorted { $0.preset.name < $1.preset.name }, userDirectory: nil)
     }
@@ -42,7 +42,7 @@ public struct PresetLibrary: Sendable {
     /// The built-ins plus the user's presets. Any user preset that fails to parse fails the load,
     /// with a message naming its file.
     public static func load(environment: [String: String], files: PresetFiles) throws(RecError) -> PresetLibrary {
-        var library = builtins()
+        var library = try builtins()
         library.userDirectory = userDirectory(environment: environment)
         guard let directory = library.userDirectory else { return library }
         for path in try files.listJSON(directory) {

@@ -110,8 +110,9 @@ public enum TimeParser {
         // fraction / 10^n * unit, exactly, using at most 12 digits (finer than a microsecond).
         var numerator: Int64 = 0
         var denominator: Int64 = 1
-        for digit in fraction.prefix(12) {
-            numerator = numerator * 10 + Int64(digit.asciiValue! - 48)
+        // Each character is one ASCII digit (`isTimeDigit`), so one UTF-8 byte.
+        for digit in fraction.utf8.prefix(12) {
+            numerator = numerator * 10 + Int64(digit - UInt8(ascii: "0"))
             denominator *= 10
         }
         let product = numerator.multipliedFullWidth(by: unit)

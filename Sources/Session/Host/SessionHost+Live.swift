@@ -17,10 +17,9 @@ extension SessionHost: LiveBackend {
         let server = try LiveServer(address: endpoint.address, port: endpoint.port, backend: self)
         services.live.withLock { $0 = server }
         services.listen { [broadcast = server.broadcast] in broadcast.offer($0) }
-        let url = server.url
-        try folder.writeLive(address: String(url[..<url.range(of: "?token=")!.lowerBound]), token: server.access.token)
-        log?.write("live page at \(url[..<url.range(of: "?token=")!.lowerBound]) (token in \(folder.httpTokenPath))")
-        return url
+        try folder.writeLive(address: server.pageAddress, token: server.access.token)
+        log?.write("live page at \(server.pageAddress) (token in \(folder.httpTokenPath))")
+        return server.url
     }
 
     public func stopServices() { services.stop() }

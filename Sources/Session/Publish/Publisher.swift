@@ -110,7 +110,10 @@ public final class Publisher: Sendable {
         var retries = 0
         var backlog = SoundBacklog()
         while !stopped {
-            if muxer == nil {
+            let connection: Muxer
+            if let open = muxer {
+                connection = open
+            } else {
                 guard let streams = streams() else {
                     // The encoders are still opening: look again when the next packet comes.
                     let seen = wake.pulses
@@ -122,8 +125,9 @@ public final class Publisher: Sendable {
                 var options = ["max_interleave_delta": "500000"]
                 if target.kind == .rtsp { options["rtsp_transport"] = "tcp" }
                 do {
-                    muxer = try Muxer(path: target.url, container: target.format, streams: streams, options: options,
-                                      interrupt: interrupt)
+                    connection = try Muxer(path: target.url, container: target.format, streams: streams,
+                                           options: options, interrupt: interrupt)
+                    muxer = connection
                     needKeyframe = true
                     state.withLock { $0.state = "publishing" }
                     log?.write("publishing to \(target.display)")
@@ -136,7 +140,7 @@ public final class Publisher: Sendable {
             }
             _ = wake.wait { inbox.withLock { !$0.packets.isEmpty } }
             // The session's pictures and its first sound: what FLV, RTSP and the rest carry.
-            let sending = [StreamID.video, .sound(0)].prefix(muxer!.streamTimeBases.count)
+            let sending = [StreamID.video, .sound(0)].prefix(connection.streamTimeBases.count)
             let batch = inbox.withLock { $0.take() }
             // A connection starts at a picture keyframe, with the sound that plays from it.
             var sendable = batch
@@ -150,12 +154,13 @@ public final class Publisher: Sendable {
             for var packet in sendable {
                 guard let index = sending.firstIndex(of: packet.stream) else { continue }
                 packet.streamIndex = index
-                if origin == nil { origin = packet.decodeTime }
+                let start = origin ?? packet.decodeTime
+                origin = start
                 // Session time less the first packet sent: rising across reconnects.
                 var last = previous[packet.streamIndex] ?? Int64.min + 1
-                packet.move(back: origin!, after: &last)
+                packet.move(back: start, after: &last)
                 do {
-                    try muxer!.write(packet)
+                    try connection.write(packet)
                     previous[packet.streamIndex] = last
                     retries = 0
                     state.withLock { s in
@@ -163,7 +168,7 @@ public final class Publisher: Sendable {
                         s.bytesSent += Int64(packet.size)
                     }
                 } catch {
-                    muxer!.abandon()
+                    connection.abandon()
                     muxer = nil
                     retries += 1
                     failed(error, retries: retries)

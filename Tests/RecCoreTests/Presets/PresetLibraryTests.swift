@@ -19,8 +19,8 @@ struct PresetLibraryTests {
         }
     }
 
-    @Test func builtinsAreTheListedOnes() {
-        #expect(PresetLibrary.builtins().names == BuiltinPresets.names.sorted())
+    @Test func builtinsAreTheListedOnes() throws {
+        #expect(try PresetLibrary.builtins().names == BuiltinPresets.names.sorted())
         #expect(BuiltinPresets.names.count == BuiltinPresets.json.count)
     }
 
@@ -68,7 +68,7 @@ struct PresetLibraryTests {
 
     @Test func presetArgumentIsAPathWhenItHasASlashOrEndsInJSON() throws {
         let files = PresetFiles.inMemory(["./clip.json": #"{"base": "quality", "crf": 16}"#, "clip.json": #"{"base": "mjpeg"}"#])
-        let library = PresetLibrary.builtins()
+        let library = try PresetLibrary.builtins()
         let entry = try library.resolve("./clip.json", files: files)
         #expect(entry.preset.name == "clip" && entry.preset.rateControl == .crf(16) && entry.source == .file(path: "./clip.json"))
         #expect(try library.resolve("clip.json", files: files).preset.encoder == "mjpeg")
