@@ -73,7 +73,7 @@ public final class LiveBroadcast: Sendable {
         // Sound not yet sent: it goes out with the next picture.
         var pendingSound: [EncodedPacket] = []
         while true {
-            _ = wake.wait(timeout: .now() + 0.5)
+            wake.wait()  // every offered packet and stop() signal
             let (packets, stopped) = inbox.withLock { ($0.take(), $0.stopped) }
             if stopped { return }
             let watching = viewers.withLock { list in

@@ -64,7 +64,7 @@ public final class LiveViewer: HTTPStream {
                 return count
             }
             if let n { return n < 0 ? nil : n }
-            _ = wake.wait(timeout: .now() + 1)
+            wake.wait()  // start, push and close each signal
         }
     }
 

@@ -30,14 +30,19 @@ public final class FileSource: FrameSource {
 
     public init(path: String) {
         self.path = path
+        var info = stat()
+        isRegularFile = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     public var format: VideoFormat { openedFormat }
     public var nominalFrameRate: Rational? { rate }
     public var description: String { "file \(path)" }
     public var droppedFrames: Int { 0 }
-    /// A stop's `interrupt` ends a wait for a FIFO's writer or its next bytes.
-    public var capabilities: SourceCapabilities { SourceCapabilities(interrupt: interrupt) }
+    /// A stop's `interrupt` ends a wait for a FIFO's writer or its next bytes. A regular file loses
+    /// nothing by waiting for the encoder; a FIFO's writer would be held up, so its late frames
+    /// are dropped as a camera's are.
+    public var capabilities: SourceCapabilities { SourceCapabilities(interrupt: interrupt, waitsWithoutLoss: isRegularFile) }
+    private let isRegularFile: Bool
 
     public func start() throws(RecError) {
         guard FileManager.default.fileExists(atPath: path) else {

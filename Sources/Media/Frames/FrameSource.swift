@@ -51,11 +51,18 @@ public struct SourceCapabilities {
     public var reconnection: (any Reconnection)?
     /// Camera controls (brightness, exposure …), set on the capture thread between frames.
     public var controls: (any ControllableSource)?
+    /// Whether capture may wait for the encoder without losing anything (a regular file: it is
+    /// read at rec's pace, as `ffmpeg -re` reads it). The recorder's queue then blocks instead of
+    /// dropping late frames, and stays two frames deep: every decoded frame queued pins a buffer
+    /// of the decoder's pool until the decoder closes, so a lag behind a 16-frame queue held ~31 MB
+    /// at 1080p for the rest of a session (bench/README.md, core.sh).
+    public var waitsWithoutLoss: Bool
 
     public init(isLive: Bool = false, interrupt: InterruptFlag? = nil, clock: (any SourceClock)? = nil,
                 compressed: (any CompressedFrames)? = nil, reconnection: (any Reconnection)? = nil,
-                controls: (any ControllableSource)? = nil) {
+                controls: (any ControllableSource)? = nil, waitsWithoutLoss: Bool = false) {
         self.isLive = isLive
+        self.waitsWithoutLoss = waitsWithoutLoss
         self.interrupt = interrupt
         self.clock = clock
         self.compressed = compressed

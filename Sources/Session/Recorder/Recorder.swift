@@ -79,11 +79,12 @@ public final class Recorder: Sendable {
         self.sounds = moved.map { (one: Transfer<AudioSource>) in
             SoundRecorder(source: one.value, encoding: encoding, pace: configuration.pace, corrects: configuration.correctsAudioDrift)
         }
-        // Unpaced, capture waits for the encoder, so a short queue keeps both threads busy; each
-        // queued decoded frame pins a decoder buffer (3 MB at 1080p), so 16 of them were ~50 MB.
-        self.queue = FrameQueue(capacity: configuration.pace == .off ? min(configuration.queueCapacity, Self.unpacedQueue)
-                                    : configuration.queueCapacity,
-                                policy: configuration.pace == .off ? .block : .dropNewest)
+        // Unpaced, or from a regular file, capture waits for the encoder, so a short queue keeps
+        // both threads busy; each queued decoded frame pins a decoder buffer (3 MB at 1080p), so
+        // 16 of them were ~50 MB. A camera's late frames are dropped instead.
+        let waits = configuration.pace == .off || source.capabilities.waitsWithoutLoss
+        self.queue = FrameQueue(capacity: waits ? min(configuration.queueCapacity, Self.unpacedQueue) : configuration.queueCapacity,
+                                policy: waits ? .block : .dropNewest)
         self.onPacket = onPacket
         self.segmentCatalog = configuration.output?.segments.map { SegmentCatalog(settings: $0) }
         self.sourceInterrupt = source.capabilities.interrupt
