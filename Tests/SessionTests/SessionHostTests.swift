@@ -145,6 +145,10 @@ import Testing
         let ended = Self.status(failing, StatusWait(frames: 1_000, timeout: 60))
         #expect(ended?.wait == .ended)
         #expect(ended?.frames == 10)
+        // The failure is an error to report: a wait for one is met.
+        let error = Self.status(failing, StatusWait(error: true, timeout: 60))
+        #expect(error?.wait == .met)
+        #expect(error?.lastError?.contains("stopped answering") == true)
     }
 
     @Test func aRuntimeFailureEndsCleanlyAndTheRingStaysSaveable() throws {

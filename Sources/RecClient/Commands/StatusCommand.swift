@@ -7,7 +7,7 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "status",
         abstract: "Show what a background session is recording and how much its buffer holds.",
-        discussion: "With --wait-frames or --wait-until the status is shown once the session gets there (checked as each packet is encoded), or at --timeout; rec exits 1 if the session did not get there.",
+        discussion: "With --wait-frames, --wait-until or --wait-error the status is shown once the session gets there (checked as each packet is encoded), or at --timeout; rec exits 1 if the session did not get there.",
         examples: [
             Example("Wait until the session has 300 frames.", "rec status --wait-frames 300"),
         ]
@@ -18,6 +18,7 @@ struct StatusCommand: ParsableCommand {
         .json,
         .waitFrames,
         .waitUntil,
+        .waitError,
         .timeout,
     ]
 
@@ -34,11 +35,12 @@ struct StatusCommand: ParsableCommand {
         let frames: Int? = try values.value(.waitFrames)
         let until = try (values.value(.waitUntil) as String?).map { text throws(RecError) in try TimeParser.duration(text).seconds }
         let timeout = try TimeParser.duration(try values.require(.timeout)).seconds
-        if frames != nil || until != nil { wait = StatusWait(frames: frames, ringEnd: until, timeout: timeout) }
+        let error = values.flag(.waitError) ? true : nil
+        if frames != nil || until != nil || error != nil { wait = StatusWait(frames: frames, ringEnd: until, error: error, timeout: timeout) }
     }
 
     func validate() throws(RecError) {
-        if wait != nil && all { throw .usage("--wait-frames and --wait-until wait for one session; leave out --all") }
+        if wait != nil && all { throw .usage("--wait-frames, --wait-until and --wait-error wait for one session; leave out --all") }
         if let problem = wait?.problem() {
             throw .usage(problem.replacingOccurrences(of: "'wait.frames'", with: "--wait-frames")
                 .replacingOccurrences(of: "'wait.ring_end'", with: "--wait-until").replacingOccurrences(of: "'wait.timeout'", with: "--timeout"))
@@ -90,6 +92,7 @@ struct StatusCommand: ParsableCommand {
                 goal.append("a buffer ending at \(String(format: "%g", end)) s")
                 reached.append("a buffer ending at \(status.extra?["ring_end"].map { $0 + " s" } ?? "nothing")")
             }
+            if wait.error == true { goal.append("an error"); reached.append(status.lastError.map { _ in "one" } ?? "none") }
             let when = status.wait == .ended ? "before its recording ended" : "within \(String(format: "%g", wait.seconds)) s"
             throw .runtime("session '\(session)' did not reach \(goal.joined(separator: " and ")) \(when); it has \(reached.joined(separator: " and "))")
         }
@@ -103,5 +106,6 @@ private extension ArgumentSpec {
     static let waitUntil = option(
         "wait-until", value: "time", help: "Wait until the session's buffer reaches this time on its timeline, such as 10s."
     )
-    static let timeout = option("timeout", value: "time", default: "10s", help: "How long --wait-frames and --wait-until wait at most.")
+    static let waitError = flag("wait-error", help: "Wait until the session reports an error, such as a full disk.")
+    static let timeout = option("timeout", value: "time", default: "10s", help: "How long the waits wait at most.")
 }

@@ -23,6 +23,9 @@ public struct StatusWait: Sendable, Equatable, Codable {
     /// The ring's newest packet at or after this session time, in seconds (`ring_end` in the
     /// reply's `extra`).
     public var ringEnd: Double?
+    /// `true`: the session has an error to report (`last_error` in the reply), such as a full
+    /// disk it goes on recording past in its ring.
+    public var error: Bool?
     /// Seconds to wait at most; `defaultTimeout` when nil.
     public var timeout: Double?
 
@@ -31,9 +34,10 @@ public struct StatusWait: Sendable, Equatable, Codable {
     /// The longest wait a request may ask for.
     public static let maxTimeout = 3600.0
 
-    public init(frames: Int? = nil, ringEnd: Double? = nil, timeout: Double? = nil) {
+    public init(frames: Int? = nil, ringEnd: Double? = nil, error: Bool? = nil, timeout: Double? = nil) {
         self.frames = frames
         self.ringEnd = ringEnd
+        self.error = error
         self.timeout = timeout
     }
 
@@ -41,12 +45,12 @@ public struct StatusWait: Sendable, Equatable, Codable {
     public var seconds: Double { timeout ?? Self.defaultTimeout }
 
     private enum CodingKeys: String, CodingKey {
-        case frames, ringEnd = "ring_end", timeout
+        case frames, ringEnd = "ring_end", error, timeout
     }
 
     /// The checks JSON decoding cannot make; nil when the wait makes sense.
     public func problem() -> String? {
-        if frames == nil && ringEnd == nil { return "'wait' needs 'frames' or 'ring_end'" }
+        if frames == nil && ringEnd == nil && error != true { return "'wait' needs 'frames', 'ring_end' or 'error': true" }
         if let frames, frames < 0 { return "'wait.frames' must be 0 or more, not \(frames)" }
         if let ringEnd, !(0...ControlTime.maxSeconds).contains(ringEnd) {
             return "'wait.ring_end' must be from 0 to \(Int(ControlTime.maxSeconds)) seconds"

@@ -10,6 +10,7 @@ extension SessionHost {
         func met() -> Bool {
             if let frames = wait.frames, recorder.currentStats.framesCaptured < frames { return false }
             if let end = wait.ringEnd, (ring.stats.end?.seconds).map({ $0 < end }) ?? true { return false }
+            if wait.error == true, recorder.currentStats.lastError == nil { return false }
             return true
         }
         let outcome = try waitForProgress(until: .after(wait.seconds), peer: peer, met)

@@ -6,6 +6,7 @@ struct ControlCodecRequestTests {
     static let commands: [ControlCommand] = [
         .hello, .status(), .stop,
         .status(StatusRequest(wait: StatusWait(frames: 300, ringEnd: 12.5, timeout: 30))),
+        .status(StatusRequest(wait: StatusWait(error: true))),
         .save(SaveRequest(from: .text("-30s"), to: .seconds(12.5), output: "/tmp/a.mkv", keyframe: true)),
         .save(SaveRequest(from: .ago(10), to: .unix(1_764_424_985.25), output: "/tmp/b.mkv", clear: true, force: true)),
         .save(SaveRequest(last: .text("1m"), output: "/tmp/c.mp4")),
@@ -85,7 +86,7 @@ struct ControlCodecRequestTests {
         Bad(json: #"{"v":1,"id":11,"type":"save","output":"/a","last":"5s","from":"1s"}"#, id: .number(11), code: .usage, mentions: "not both"),
         Bad(json: #"{"v":1,"id":12,"type":"save","output":"/a","last":{"ago":5}}"#, id: .number(12), code: .usage, mentions: "'last'"),
         Bad(json: #"{"v":1,"id":13,"type":"snapshot","output":""}"#, id: .number(13), code: .usage, mentions: "empty"),
-        Bad(json: #"{"v":1,"id":14,"type":"status","wait":{"timeout":5}}"#, id: .number(14), code: .usage, mentions: "'frames' or 'ring_end'"),
+        Bad(json: #"{"v":1,"id":14,"type":"status","wait":{"timeout":5}}"#, id: .number(14), code: .usage, mentions: "'frames', 'ring_end' or 'error'"),
         Bad(json: #"{"v":1,"id":15,"type":"status","wait":{"frames":-1}}"#, id: .number(15), code: .usage, mentions: "'wait.frames'"),
         Bad(json: #"{"v":1,"id":16,"type":"status","wait":{"ring_end":-3}}"#, id: .number(16), code: .usage, mentions: "'wait.ring_end'"),
         Bad(json: #"{"v":1,"id":17,"type":"status","wait":{"frames":1,"timeout":1e6}}"#, id: .number(17), code: .usage, mentions: "'wait.timeout'"),
