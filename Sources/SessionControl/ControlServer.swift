@@ -105,6 +105,12 @@ public final class ControlServer: Sendable {
     /// Clients connected right now.
     public var clientCount: Int { state.withLock { $0.connections.count } }
 
+    /// Blocks until at most `count` clients are connected (each connection's thread wakes it as
+    /// it ends) or `deadline` passes; true if they were.
+    public func waitForClients(atMost count: Int, until deadline: Latch.Deadline) -> Bool {
+        threadEnded.wait(until: deadline) { clientCount <= count } == .met
+    }
+
     /// Stops accepting, removes the socket, lets requests being handled finish and send their
     /// replies, then returns once every server thread has ended. Safe to call twice, and from a
     /// handler (that connection's thread is not waited for; it ends after its reply).

@@ -90,19 +90,19 @@ final class PulseTestServer {
         let log = FileHandle(forWritingAtPath: "\(folder)/server.log")
         process.standardOutput = log
         process.standardError = log
+        // The server makes its socket when it has loaded the protocol module (a few hundred
+        // milliseconds), and writes its log if it fails first: either wakes the watch.
+        let events = FileWatch([folder])
         try process.run()
-        try waitUntilAnswering()
+        try waitUntilAnswering(events)
     }
 
     deinit { stop() }
 
-    /// Polls `pactl info` until the server answers (it takes a few hundred milliseconds).
-    private func waitUntilAnswering() throws {
-        for _ in 0..<200 {
-            if !process.isRunning { break }
-            if (try? pactl(["info"]).status) == 0 { return }
-            usleep(50_000)
-        }
+    /// Waits for the server's socket (or its exit), then asks `pactl info`.
+    private func waitUntilAnswering(_ events: FileWatch) throws {
+        _ = events.wait(timeout: 30) { FileManager.default.fileExists(atPath: "\(folder)/native") || !process.isRunning }
+        if process.isRunning, (try? pactl(["info"]).status) == 0 { return }
         let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
         stop()
         throw AudioTestFailure(description: "the test's PulseAudio server did not start; its log:\n\(log)")

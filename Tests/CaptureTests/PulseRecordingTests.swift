@@ -70,17 +70,26 @@ struct PulseRecordingTests {
             encoder: EncoderSettings(encoder: "libx264", width: 0, height: 0, pixelFormat: .yuv420p, speed: "veryfast"),
             output: .init(path: path, container: .mkv), pace: .realtime, frameLimit: 240)
         configuration.audio = AudioEncoding.standard(for: .mkv)
+        let moved = Latch()
         let recorder = Recorder(source: TestPatternSource(width: 320, height: 240, fps: 30),
                                 sounds: [DeviceAudioSource(backend: .pulse, device: "rec_test.monitor", server: server.address)],
-                                configuration: configuration)
+                                configuration: configuration) { _ in moved.pulse() }
         try recorder.waitUntilStarted()
-        sleep(4)
+        // Four seconds of pictures with sound (woken by each packet), then the server fails.
+        #expect(moved.wait(until: .after(30)) { recorder.currentStats.framesEncoded >= 120 } == .met)
+        let writes = FileWatch([path])
         server.signalServer(signal)
-        // The pictures are written as they come, not held for a sound that will not come.
+        // The pictures are written as they come, not held for a sound that will not come: the
+        // file grows while the recording still goes on.
         let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        sleep(2)
-        let later = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        #expect(later > size, "the file stayed at \(size) bytes after the sound failed")
+        var grewWhileRecording = false
+        _ = writes.wait(timeout: 30) {
+            let now = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            guard now > size else { return false }
+            grewWhileRecording = recorder.currentStats.state == .recording
+            return true
+        }
+        #expect(grewWhileRecording, "the file stayed at \(size) bytes while the recording went on after the sound failed")
         // Eight seconds of pictures, then at most the bounded waits of the stop.
         #expect(recorder.waitUntilFinished(seconds: 20), "the recording did not finish")
         let stats = recorder.currentStats

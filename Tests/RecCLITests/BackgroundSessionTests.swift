@@ -40,13 +40,11 @@ import Testing
             return (try JSONSerialization.jsonObject(with: Data(r.output.utf8)) as? [String: Any]) ?? [:]
         }
 
-        /// Waits (bounded) until the session has captured at least `frames` frames.
+        /// Waits (bounded) until the session has captured at least `frames` frames: the session
+        /// answers `rec status --wait-frames` when its encoder has moved past them.
         func waitForFrames(_ frames: Int, session: String = "default") throws {
-            for _ in 0..<600 {
-                if let n = try status(session)["frames"] as? Int, n >= frames { return }
-                usleep(50_000)
-            }
-            Issue.record("session \(session) never reached \(frames) frames")
+            let r = try rec(["status", "--json", "--session", session, "--wait-frames", String(frames), "--timeout", "60s"])
+            if r.status != 0 { Issue.record("session \(session) never reached \(frames) frames: \(r.error)") }
         }
 
         func stamps(_ file: String) throws -> [Int?] {

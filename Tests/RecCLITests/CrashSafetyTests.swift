@@ -9,12 +9,13 @@ import Testing
         let folder = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/killed." + ext
+        let writes = FileWatch([folder])
         let process = try RecBinary.launch(["record", "--source", "test:320x240@30", "-o", path])
-        // Wait (bounded) until a few keyframe intervals are on disk, then kill without warning.
+        // Wait until a few keyframe intervals are on disk (woken by its writes), then kill without warning.
         var size = 0
-        for _ in 0..<200 where size < 60_000 {
-            usleep(50_000)
+        _ = writes.wait {
             size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            return size >= 60_000
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -35,13 +35,9 @@ struct DiskFullTests {
         let start = try box.rec(["start", "--session", "full", "--source", "test:640x480@30", "-o", path])
         try #require(start.status == 0, "\(start.error)")
         defer { _ = try? box.rec(["stop", "--session", "full"]) }
-        // Wait (bounded) for the disk to fill.
-        var status: [String: Any] = [:]
-        for _ in 0..<300 {
-            status = try box.status("full")
-            if (status["last_error"] as? String)?.contains("is full") == true { break }
-            usleep(100_000)
-        }
+        // The session answers once it has an error to report: the disk filled.
+        let waited = try box.rec(["status", "--json", "--session", "full", "--wait-error", "--timeout", "60s"])
+        let status = (try JSONSerialization.jsonObject(with: Data(waited.output.utf8)) as? [String: Any]) ?? [:]
         #expect((status["last_error"] as? String)?.contains("the disk holding \(disk.path) is full") == true, "\(status)")
         #expect(status["state"] as? String == "recording", "the session goes on in its ring")
         let framesAtFull = status["frames"] as? Int ?? 0

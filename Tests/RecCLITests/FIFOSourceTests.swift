@@ -50,8 +50,10 @@ import Testing
     func stopWithNoWriterEndsPromptly(signal: Int32) throws {
         let folder = try RecFolder()
         let fifo = try Self.fifo(in: folder)
+        let opened = FileWatch([fifo], mask: UInt32(IN_OPEN))
         let rec = try Running(["record", "--source", "file:\(fifo)", "-o", "out.mkv"], in: folder)
-        Thread.sleep(forTimeInterval: 1)  // rec is waiting for a writer by now
+        // rec opens its end without waiting (O_NONBLOCK), then waits for a writer on it.
+        #expect(opened.wait { opened.events > 0 }, "rec never opened the FIFO")
         rec.send(signal)
         let result = try rec.exit(within: 5)
         #expect(result.status == 1, "\(result.error)")
@@ -71,6 +73,12 @@ import Testing
         return (folder, rec, bytes, writer)
     }
 
+    /// Bytes written into the FIFO that its reader has not read yet.
+    static func unread(_ writer: FileHandle) -> Int32 {
+        var count: Int32 = 0
+        return ioctl(writer.fileDescriptor, UInt(FIONREAD), &count) == 0 ? count : -1
+    }
+
     @Test func recordsWhatAWriterSends() throws {
         let (folder, rec, bytes, writer) = try Self.recordingFromFIFO(frames: 60)
         writer.write(bytes)
@@ -82,8 +90,13 @@ import Testing
 
     @Test func stopWhileTheWriterIsSilentFinishesTheFile() throws {
         let (folder, rec, bytes, writer) = try Self.recordingFromFIFO(frames: 150)
+        // Woken by rec's reads of the FIFO and its writes of the recording.
+        let events = FileWatch([folder.path], mask: UInt32(IN_ACCESS | IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE))
         writer.write(bytes.prefix(bytes.count * 3 / 4))  // and then nothing, with the FIFO still open
-        Thread.sleep(forTimeInterval: 2)
+        // rec has read all of it, is recording it, and waits for more.
+        #expect(events.wait {
+            Self.unread(writer) == 0 && ((try? folder.stamps("out.mkv"))?.isEmpty == false)
+        }, "rec did not record what the writer sent")
         rec.send(SIGTERM)
         let result = try rec.exit(within: 5)
         try writer.close()

@@ -11,19 +11,28 @@ import Testing
             let folder = try RecBinary.temporaryFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/long.mp4"
+            // Woken by the recording's writes and the finish's reads of it (inotify), not a clock.
+            let events = FileWatch([folder], mask: UInt32(IN_MODIFY | IN_ACCESS | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE))
             let process = try RecBinary.launch(["record", "--source", "test:320x240@30", "--frames", "900",
                                                 "--pace", "off", "-o", path])
             let pid = process.processIdentifier
+            var recording: UInt64?
             // The finish writes a second file; kill as soon as rec has one open in the folder.
-            watch: while process.isRunning {
+            _ = events.wait(timeout: 120) {
                 for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? [] {
                     guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"),
                           target.hasPrefix(folder + "/"), target != path else { continue }
                     kill(pid, SIGKILL)
                     caught += 1
-                    break watch
+                    return true
                 }
-                usleep(100)
+                // Missed: the finished file was renamed over the recording, or rec has ended.
+                var info = stat()
+                if stat(path, &info) == 0 {
+                    if let recording, recording != UInt64(info.st_ino) { return true }
+                    recording = UInt64(info.st_ino)
+                }
+                return !process.isRunning
             }
             process.waitUntilExit()
             let frames = try FrameReader.read(path: path).frames.map(\.stamp)

@@ -24,8 +24,10 @@ import Testing
         var worst = 0.0
         for kill in 0..<Self.killsPerCase {
             let path = "\(folder)/killed-\(kill).\(ext)"
+            let created = FileWatch([folder])
             let process = try RecBinary.launch(["record", "--source", "test:320x240@30", "-o", path])
-            let started = try #require(Self.captureThreadStart(pid: process.processIdentifier), "no capture thread")
+            let started = try #require(Self.captureThreadStart(pid: process.processIdentifier, file: path, watch: created),
+                                       "no capture thread")
             let loss = try Self.killAndMeasure(pid: process.processIdentifier, path: path, captureStart: started,
                                                after: random.seconds(in: 0.3...2.5)) { process.waitUntilExit() }
             worst = max(worst, loss)
@@ -46,9 +48,13 @@ import Testing
             try #require(start.status == 0, "\(start.error)")
             let pidText = try String(contentsOfFile: "\(box.folder)/run/rec/\(name)/pid", encoding: .utf8)
             let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
-            let started = try #require(Self.captureThreadStart(pid: pid), "no capture thread")
+            // `rec start` returns once the first frame is in: the capture thread runs and the file exists.
+            let started = try #require(Self.captureThreadStart(pid: pid, file: path, watch: FileWatch([box.folder])),
+                                       "no capture thread")
+            // Not our child: its pidfd, opened before the kill, says when it has gone.
+            let exit = try #require(Observe.exit(of: pid))
             let loss = try Self.killAndMeasure(pid: pid, path: path, captureStart: started,
-                                               after: random.seconds(in: 0.3...2.5)) { Self.waitGone(pid) }
+                                               after: random.seconds(in: 0.3...2.5)) { _ = exit.wait(timeout: .seconds(10)) }
             worst = max(worst, loss)
             #expect(loss <= Self.promise, "kill \(kill) of a session (.\(ext)) lost \(loss) s")
         }
@@ -60,9 +66,10 @@ import Testing
         let folder = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/ended.mp4"
+        let writes = FileWatch([folder])
         let process = try RecBinary.launch(["record", "--source", "test:320x240@30", "-o", path])
-        _ = Self.captureThreadStart(pid: process.processIdentifier)
-        usleep(1_200_000)
+        // Record until 20 frames are on disk (read again each time the file is written).
+        #expect(writes.wait { ((try? FrameReader.read(path: path))?.frames.count ?? 0) >= 20 }, "20 frames never reached the file")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit && process.terminationStatus == 0)
@@ -78,8 +85,10 @@ import Testing
     /// Kills `pid` after `delay` seconds of capture, then checks the file and returns the seconds lost.
     static func killAndMeasure(pid: Int32, path: String, captureStart: Double, after delay: Double,
                                reap: () -> Void) throws -> Double {
+        // The kill's moment is the test's subject, not an event to wait for: sleep until it.
         let due = captureStart + delay
-        while bootTime() < due { usleep(2_000) }
+        var at = timespec(tv_sec: Int(due), tv_nsec: Int((due - due.rounded(.down)) * 1e9))
+        while clock_nanosleep(CLOCK_BOOTTIME, TIMER_ABSTIME, &at, nil) == EINTR {}
         let killedAt = bootTime()
         kill(pid, SIGKILL)
         reap()
@@ -90,21 +99,21 @@ import Testing
         return max(0, captured - Double(frames.count) / fps)
     }
 
-    /// When the process's "rec.capture" thread started, in seconds of CLOCK_BOOTTIME (waits for it, bounded).
-    static func captureThreadStart(pid: Int32) -> Double? {
+    /// When the process's "rec.capture" thread started, in seconds of CLOCK_BOOTTIME. rec opens
+    /// `file` on its encode thread for the first frame the capture thread took, so once `watch`
+    /// (on the file's folder, made before rec started) sees it, the thread is there to read.
+    static func captureThreadStart(pid: Int32, file: String, watch: FileWatch) -> Double? {
+        guard watch.wait(until: { FileManager.default.fileExists(atPath: file) }) else { return nil }
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        for _ in 0..<2_000 {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-            for tid in tasks {
-                let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8)) ?? ""
-                guard comm.hasPrefix("rec.capture"),
-                      let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
-                      let close = stat.lastIndex(of: ")") else { continue }
-                // Fields after "(comm)": state is field 3, starttime field 22.
-                let fields = stat[stat.index(after: close)...].split(separator: " ")
-                if fields.count > 19, let start = Double(fields[19]) { return start / ticks }
-            }
-            usleep(2_000)
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for tid in tasks {
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/comm", encoding: .utf8)) ?? ""
+            guard comm.hasPrefix("rec.capture"),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // Fields after "(comm)": state is field 3, starttime field 22.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if fields.count > 19, let start = Double(fields[19]) { return start / ticks }
         }
         return nil
     }
@@ -113,15 +122,6 @@ import Testing
         var ts = timespec()
         clock_gettime(CLOCK_BOOTTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
-
-    /// Waits (bounded) until a process that is not our child has gone.
-    static func waitGone(_ pid: Int32) {
-        for _ in 0..<500 where kill(pid, 0) == 0 {
-            // A zombie whose parent is init is reaped quickly; give it a moment.
-            if let s = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), s.contains(") Z ") { return }
-            usleep(10_000)
-        }
     }
 }
 

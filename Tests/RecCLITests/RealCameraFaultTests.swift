@@ -47,9 +47,12 @@ struct RealCameraFaultTests {
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
+        let log = FileWatch([machine.folder])
         try process.run()
-        while !machine.driverLog.contains(where: { $0.hasPrefix("unplug") }) { usleep(20_000) }
-        usleep(300_000) // into the wait
+        #expect(log.wait { machine.driverLog.contains { $0.hasPrefix("unplug") } }, "the camera was never unplugged")
+        // Into the wait: rec looks for the camera's node again (it lists the device folder).
+        let looking = FileWatch([machine.folder + "/dev"], mask: UInt32(IN_ACCESS))
+        #expect(looking.wait { looking.events > 0 }, "rec never looked for the camera again")
         kill(process.processIdentifier, SIGINT)
         let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

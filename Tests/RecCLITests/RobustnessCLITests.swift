@@ -59,7 +59,8 @@ import Testing
             // The ring holds 1–2 s: --buffer 2s, evicting a whole 1 s GOP at a time.
             let stamps = try FrameReader.read(path: clip).frames.map(\.stamp)
             #expect(stamps.count >= 30 && BackgroundSessionTests.consecutive(stamps), "save \(i): \(stamps)")
-            usleep(130_000)
+            // Let the ring move on by four frames, so the saves meet it at different points of its GOP.
+            try box.waitForFrames((try box.status("last")["frames"] as? Int ?? 0) + 4, session: "last")
         }
         #expect(failures.isEmpty, "\(failures.count) of 12 saves failed: \(failures.first ?? "")")
     }

@@ -72,13 +72,9 @@ final class NotifySocket {
 
         let ready = try #require(notify.wait(for: "READY=1"))
         #expect(ready.contains("STATUS=recording"))
-        // A save needs encoded frames in the ring: wait until the session reports some.
-        for _ in 0..<600 {
-            let status = try RecBinary.run(["status", "--json", "--session", "svc"], environment: environment)
-            let body = try? JSONSerialization.jsonObject(with: Data(status.output.utf8)) as? [String: Any]
-            if let frames = body?["frames"] as? Int, frames >= 30 { break }
-            usleep(50_000)
-        }
+        // A save needs encoded frames in the ring: the session answers once it has some.
+        let frames = try RecBinary.run(["status", "--session", "svc", "--wait-frames", "30", "--timeout", "60s"], environment: environment)
+        #expect(frames.status == 0, "\(frames.error)")
         kill(process.processIdentifier, SIGUSR1)
         let saved = try #require(notify.wait(for: "STATUS=saved ", orFailure: "failed"))
         let line = try #require(saved.split(separator: "\n").first { $0.hasPrefix("STATUS=saved ") }, "\(saved)")

@@ -14,6 +14,7 @@ import Testing
         let box = try Sandbox()
         #expect(try box.rec(["start", "--source", "test:320x240@30", "--no-file"]).status == 0)
         try box.waitForFrames(30)
+        let log = FileWatch([box.folder + "/run/rec/default/log"])
         // 40 saves waiting for a time far ahead, whose clients then hang up…
         for i in 0..<40 {
             let client = try #require(RawClient(path: Self.socket(box)))
@@ -25,12 +26,9 @@ import Testing
         #expect(idle.count == 40)
         let status = try box.rec(["status"])
         #expect(status.status == 0, "\(status.error)")
-        // A save needs a slot the abandoned ones held: it gets one once they notice the hang-up.
-        var saved = false
-        for _ in 0..<50 where !saved {
-            saved = try box.rec(["save", "--last", "1s", "-o", "after.mp4"]).status == 0
-            if !saved { usleep(100_000) }
-        }
+        // A save needs a slot the abandoned ones held: it gets one once they notice the hang-up,
+        // which each writes to the session's log ("the client hung up"): try again on each line.
+        let saved = try log.wait { try box.rec(["save", "--last", "1s", "-o", "after.mp4"]).status == 0 }
         #expect(saved)
         #expect(!FileManager.default.fileExists(atPath: box.path("w0.mp4")))
         let stop = try box.rec(["stop"])

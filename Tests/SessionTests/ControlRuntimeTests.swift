@@ -157,7 +157,7 @@ struct ControlRuntimeTests {
     ])
     func noSession(name: String, message: String) {
         let temp = TempRuntime()
-        #expect(throws: RecError.runtime(message)) { try ControlClient.send(.status, session: name, runtime: temp.runtime) }
+        #expect(throws: RecError.runtime(message)) { try ControlClient.send(.status(), session: name, runtime: temp.runtime) }
     }
 
     @Test("a socket path over the sun_path limit is a clear error, not a truncated path")
@@ -184,7 +184,7 @@ struct ControlRuntimeTests {
         try first.sendLine(ControlCodec.encode(ControlRequest(id: .number(1), command: .save(SaveRequest(output: "/tmp/slow.mkv")))))
         running.handler.arrived.wait()
         for _ in 0..<3 {
-            let reply = try running.connect().send(.status)
+            let reply = try running.connect().send(.status())
             #expect(reply == .runtime("session 'default' is busy answering 1 requests; try again in a moment"))
         }
         running.handler.gate.signal()
@@ -230,7 +230,7 @@ struct ControlRuntimeTests {
             connection.close()
             #expect(running.handler.gaveUp.wait(timeout: .now() + 10) == .success)
         }
-        for _ in 0..<500 where running.server.clientCount > 0 { usleep(10_000) }
+        #expect(running.server.waitForClients(atMost: 0, until: .after(5)))
         #expect(running.server.clientCount == 0)
     }
 }

@@ -17,7 +17,7 @@ struct ControlServerTests {
     }
 
     @Test("each request reaches the handler and its reply comes back", arguments: [
-        ControlCommand.status,
+        ControlCommand.status(),
         .save(SaveRequest(from: .text("-10s"), to: .seconds(3), output: "/tmp/out.mkv", keyframe: true)),
         .save(SaveRequest(last: .seconds(5), output: "/tmp/fail.mkv")),
         .snapshot(SnapshotRequest(output: "/tmp/s.png")),
@@ -43,7 +43,7 @@ struct ControlServerTests {
         #expect(try connection.receive().id == .string("first"))
         #expect(try connection.receive().id == .number(99))
         for _ in 0..<5 {
-            #expect(throws: Never.self) { try connection.send(.status).get() }
+            #expect(throws: Never.self) { try connection.send(.status()).get() }
         }
     }
 
@@ -79,7 +79,7 @@ struct ControlServerTests {
         onThreads(8) { _ in
             guard let connection = try? ControlClient.connect(session: "default", runtime: runtime) else { return }
             for _ in 0..<10 {
-                if case .ok(.status) = try? connection.send(.status) { okCount.withLock { $0 += 1 } }
+                if case .ok(.status) = try? connection.send(.status()) { okCount.withLock { $0 += 1 } }
             }
         }
         #expect(okCount.withLock { $0 } == 80)
@@ -104,7 +104,7 @@ struct ControlServerTests {
         // Both saves must be inside the handler at once; a serial server would never get there.
         #expect(handler.arrived.wait(timeout: .now() + 10) == .success)
         #expect(handler.arrived.wait(timeout: .now() + 10) == .success)
-        let status = try ControlClient.send(.status, session: "default", runtime: runtime)
+        let status = try ControlClient.send(.status(), session: "default", runtime: runtime)
         if case .ok(.status(let body)) = status {
             #expect(body.state == .recording)
         } else {

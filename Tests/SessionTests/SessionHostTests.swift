@@ -20,8 +20,14 @@ import Testing
         return SessionConfiguration(name: "test", recorder: recorder, onSave: onSave)
     }
 
+    /// Asks the host, as a client would, to answer once its ring reaches `seconds`.
     static func waitForRing(_ host: SessionHost, seconds: Double) {
-        for _ in 0..<400 where (host.ring.stats.end?.seconds ?? 0) < seconds { usleep(25_000) }
+        let wait = StatusRequest(wait: StatusWait(ringEnd: seconds, timeout: 30))
+        guard case .ok(.status(let status)) = host.handle(ControlRequest(id: .number(1), command: .status(wait))) else {
+            Issue.record("the status wait failed")
+            return
+        }
+        #expect(status.wait == .met, "the ring never reached \(seconds) s: \(status.extra ?? [:])")
     }
 
     /// Frame n of a 30 fps session is at n/30 s; half a frame earlier selects it as a start or end.
@@ -74,7 +80,10 @@ import Testing
     }
 
     @Test func onSaveRunsWithTheClipPath() throws {
-        let marker = Self.temp("txt")
+        // The command writes into a FIFO: the test reads what it wrote when it closes it.
+        let marker = Self.temp("fifo")
+        #expect(mkfifo(marker, 0o600) == 0)
+        let reader = try FIFOReader(path: marker)
         let clip = Self.temp("mp4")
         defer { for p in [marker, clip] { try? FileManager.default.removeItem(atPath: p) } }
         let host = SessionHost(configuration: Self.configuration(bFrames: 0, onSave: "printf %s \"$1\" > '\(marker)'"),
@@ -83,12 +92,7 @@ import Testing
         defer { _ = host.stop() }
         Self.waitForRing(host, seconds: 1.2)
         _ = try host.save(SaveRequest(from: .seconds(0), to: .seconds(1), output: clip))
-        var text = ""
-        for _ in 0..<200 where text.isEmpty {
-            usleep(25_000)
-            text = (try? String(contentsOfFile: marker, encoding: .utf8)) ?? ""
-        }
-        #expect(text == clip)
+        #expect(reader.readToEnd(until: .after(10)) == clip)
     }
 
     /// A source that fails after a number of frames, like a camera that stops answering.
@@ -109,6 +113,43 @@ import Testing
             return try inner.nextFrame()
         }
         func stop() { inner.stop() }
+    }
+
+    /// A status request that waits, as a client sends it.
+    static func status(_ host: SessionHost, _ wait: StatusWait) -> StatusBody? {
+        guard case .ok(.status(let body)) = host.handle(ControlRequest(id: .number(1), command: .status(StatusRequest(wait: wait)))) else {
+            return nil
+        }
+        return body
+    }
+
+    @Test func aStatusWaitIsAnsweredWhenItHoldsAtItsTimeoutOrAtTheEnd() throws {
+        let host = SessionHost(configuration: Self.configuration(bFrames: 0),
+                               source: TestPatternSource(width: 320, height: 240, fps: 30))
+        try host.recorder.waitUntilStarted()
+        defer { _ = host.stop() }
+        let frames = Self.status(host, StatusWait(frames: 20, timeout: 30))
+        #expect(frames?.wait == .met)
+        #expect((frames?.frames ?? 0) >= 20)
+        let ring = Self.status(host, StatusWait(frames: 25, ringEnd: 1, timeout: 30))
+        #expect(ring?.wait == .met)
+        #expect((Double(ring?.extra?["ring_end"] ?? "") ?? 0) >= 1)
+        #expect((ring?.frames ?? 0) >= 25)
+        // Out of reach: answered at the timeout, with what the session reached.
+        let far = Self.status(host, StatusWait(frames: 1_000_000, timeout: 0.2))
+        #expect(far?.wait == .timeout)
+        #expect((far?.frames ?? 0) < 1_000_000)
+        #expect(far?.state == .recording)
+        // A recording that ends first answers the wait at its end.
+        let failing = SessionHost(configuration: Self.configuration(bFrames: 0), source: FailingSource(failAfter: 10))
+        defer { _ = failing.stop() }
+        let ended = Self.status(failing, StatusWait(frames: 1_000, timeout: 60))
+        #expect(ended?.wait == .ended)
+        #expect(ended?.frames == 10)
+        // The failure is an error to report: a wait for one is met.
+        let error = Self.status(failing, StatusWait(error: true, timeout: 60))
+        #expect(error?.wait == .met)
+        #expect(error?.lastError?.contains("stopped answering") == true)
     }
 
     @Test func aRuntimeFailureEndsCleanlyAndTheRingStaysSaveable() throws {

@@ -64,9 +64,11 @@ struct RecordCommand: ParsableCommand {
         var configuration = setup.configuration(output: try segments.output(path: path, container: container, force: force),
                                                 pace: pace == .off ? .off : .realtime)
         configuration.frameLimit = frames
+        // Installed before the source opens: a stop sent while rec starts is kept, not lost.
+        let signals = StopSignals()
         let recorder = Recorder(source: try setup.makeSource { console.printError("rec: warning: \($0)") },
                                 sounds: try setup.makeSounds(), configuration: configuration)
-        let signals = StopSignals { recorder.requestStop() }
+        signals.whenStopped { recorder.requestStop() }
         defer { withExtendedLifetime(signals) {} }
         try recorder.waitUntilStarted()
         if console.isTTY && !json {

@@ -37,8 +37,8 @@ enum SessionLauncher {
         reader.start()
         if collected.closed.wait(until: .after(timeout)) {
             // Ready: the socket listens. Exited: the status fails and its own message says why.
-            if case .ok(.status(let status))? = try? ControlClient.send(.status, session: session, runtime: runtime,
-                                                                         timeout: .seconds(2)) {
+            if case .ok(.status(let status))? = try? ControlClient.send(.status(), session: session, runtime: runtime,
+                                                                          timeout: .seconds(2)) {
                 return status
             }
             process.waitUntilExit()

@@ -6,7 +6,7 @@
 ///   oldest *idle* one (waiting for a request) is evicted to make room, so idle or abandoned
 ///   connections never lock a session out; only when every connection is busy is the new one
 ///   refused.
-/// - At most `maxSlowRequests` (`save`, `snapshot`) run at once, fewer than `maxClients`, so some
+/// - At most `maxSlowRequests` (`save`, `snapshot`, `control`, a `status` that waits) run at once, fewer than `maxClients`, so some
 ///   connections are always idle or on a quick request (`hello`, `status`, `stop`): a `status` or
 ///   `stop` always finds a connection to evict and gets in.
 public struct ClientSlots: Sendable {
@@ -14,7 +14,7 @@ public struct ClientSlots: Sendable {
     public struct Limits: Sendable, Equatable {
         /// Connections open at once.
         public var maxClients: Int
-        /// `save` and `snapshot` requests running at once.
+        /// `save`, `snapshot`, `control` and waiting `status` requests running at once.
         public var maxSlowRequests: Int
 
         public init(maxClients: Int = 32, maxSlowRequests: Int = 28) {
@@ -81,7 +81,7 @@ public struct ClientSlots: Sendable {
     public mutating func begin(_ id: UInt64, slow: Bool) -> ControlError? {
         guard let index = clients.firstIndex(where: { $0.id == id }) else { return nil }
         if slow && clients.count(where: { $0.activity == .slow }) >= limits.maxSlowRequests {
-            return ControlError(.runtime, "session '\(session)' is already writing \(limits.maxSlowRequests) clips or snapshots; try again when one finishes")
+            return ControlError(.runtime, "session '\(session)' is already busy with \(limits.maxSlowRequests) clips, snapshots or waits; try again when one finishes")
         }
         clients[index].activity = slow ? .slow : .quick
         return nil
@@ -101,11 +101,13 @@ public struct ClientSlots: Sendable {
 }
 
 extension ControlCommand {
-    /// True for requests that may take long (they write files, or wait for the capture thread), which `ClientSlots` bounds.
+    /// True for requests that may take long (they write files, wait for the capture thread, or
+    /// wait for a condition), which `ClientSlots` bounds.
     public var isSlow: Bool {
         switch self {
         case .save, .snapshot, .control: true
-        case .hello, .status, .stop: false
+        case .status(let request): request.wait != nil
+        case .hello, .stop: false
         }
     }
 }

@@ -88,7 +88,10 @@ public enum ControlCodec {
             let command: ControlCommand
             switch type {
             case "hello": command = .hello
-            case "status": command = .status
+            case "status":
+                let fields = try JSONDecoder().decode(StatusRequest.self, from: data)
+                if let problem = fields.problem() { return usage(id, "status: \(problem)") }
+                command = .status(fields)
             case "stop": command = .stop
             case "save":
                 let fields = try JSONDecoder().decode(SaveRequest.self, from: data)

@@ -2,8 +2,8 @@
 public enum ControlCommand: Sendable, Equatable {
     /// Greeting: answered by the server itself with its protocol version, session name and pid.
     case hello
-    /// The session's state and counters.
-    case status
+    /// The session's state and counters, now or once a condition holds (`StatusRequest.wait`).
+    case status(StatusRequest = StatusRequest())
     /// Write part of the ring to a file.
     case save(SaveRequest)
     /// Write the latest frame to an image.

@@ -11,7 +11,8 @@ extension ControlRequest: Encodable {
         try c.encode(id, forKey: .id)
         try c.encode(command.type, forKey: .type)
         switch command {
-        case .hello, .status, .stop: break
+        case .hello, .stop: break
+        case .status(let fields): try fields.encode(to: encoder)
         case .save(let fields): try fields.encode(to: encoder)
         case .snapshot(let fields): try fields.encode(to: encoder)
         case .control(let fields): try fields.encode(to: encoder)

@@ -37,6 +37,8 @@ public struct StatusBody: Sendable, Equatable, Codable {
     public var audio: StatusSound?
     /// Every sound input in stream order, when the session records more than one.
     public var audioTracks: [StatusSound]?
+    /// How the wait ended, when the request waited (`StatusRequest.wait`).
+    public var wait: StatusWaitOutcome?
 
     /// Each sound input: `audioTracks`, or `audio` alone.
     public var sounds: [StatusSound] { audioTracks ?? audio.map { [$0] } ?? [] }
@@ -70,7 +72,7 @@ public struct StatusBody: Sendable, Equatable, Codable {
         case droppedLate = "dropped_late", droppedByDriver = "dropped_by_driver"
         case encoderLagFrames = "encoder_lag_frames", bitrate
         case ringSpan = "ring_span", ringBytes = "ring_bytes"
-        case output, outputBytes = "output_bytes", lastError = "last_error", extra, audio, audioTracks = "audio_tracks"
+        case output, outputBytes = "output_bytes", lastError = "last_error", extra, audio, audioTracks = "audio_tracks", wait
     }
 
     /// Times (`uptime`, `ring_span`) and `fps` go out rounded to the millisecond (3 decimals), so
@@ -97,6 +99,7 @@ public struct StatusBody: Sendable, Equatable, Codable {
         try c.encodeIfPresent(extra, forKey: .extra)
         try c.encodeIfPresent(audio, forKey: .audio)
         try c.encodeIfPresent(audioTracks, forKey: .audioTracks)
+        try c.encodeIfPresent(wait, forKey: .wait)
     }
 }
 

@@ -62,7 +62,8 @@ public final class SessionHost: ControlHandler {
     public func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply {
         switch request.command {
         case .hello: return .ok(.hello(HelloBody(session: configuration.name, pid: getpid())))
-        case .status: return .ok(.status(status()))
+        case .status(let status):
+            do { return .ok(.status(try self.status(status, peer: peer))) } catch { return ControlReply(error) }
         case .save(let save):
             do { return .ok(.save(try self.save(save, peer: peer))) } catch {
                 log?.write("save to \(save.output) failed: \(error)")

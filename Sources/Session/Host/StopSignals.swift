@@ -1,45 +1,76 @@
 import Dispatch
-import Foundation
+import Glibc
+import Synchronization
 
-/// Turns SIGINT and SIGTERM into a clean stop: the first one calls `onStop`; the handlers stay
-/// installed while the value lives, so a second Ctrl-C does not kill a file being finished.
-public final class StopSignals {
-    private let sources: [any DispatchSourceSignal]
+/// Turns SIGINT and SIGTERM into a clean stop. The handlers are installed before `init` returns
+/// (`SignalPipe`), so a signal that arrives at any moment after that is kept, even one that comes
+/// before `whenStopped` says what a stop does; they stay installed while the value lives, so a
+/// second Ctrl-C does not kill a file being finished.
+public final class StopSignals: Sendable {
+    private enum Phase {
+        /// No action yet; `asked` once a signal came.
+        case waiting(asked: Bool)
+        case acting(@Sendable () -> Void)
+    }
 
-    public init(onStop: @escaping @Sendable () -> Void) {
+    private let phase = Mutex(Phase.waiting(asked: false))
+    private let registrations = Mutex<[(signal: Int32, id: UInt64)]>([])
+
+    /// Installs the handlers; a stop that comes now waits for `whenStopped`.
+    public init() {
         let queue = DispatchQueue(label: "rec.signals")
-        sources = [SIGINT, SIGTERM].map { sig in
-            signal(sig, SIG_IGN)
-            let s = DispatchSource.makeSignalSource(signal: sig, queue: queue)
-            s.setEventHandler(handler: onStop)
-            s.resume()
-            return s
+        let ids = [SIGINT, SIGTERM].map { sig in
+            (sig, SignalPipe.register(sig, queue: queue) { [weak self] in self?.signalled() })
         }
+        registrations.withLock { $0 = ids }
+    }
+
+    /// Installs the handlers; each stop signal calls `onStop`.
+    public convenience init(onStop: @escaping @Sendable () -> Void) {
+        self.init()
+        whenStopped(onStop)
+    }
+
+    /// Calls `onStop` on each stop signal from now on, and at once if one came already.
+    public func whenStopped(_ onStop: @escaping @Sendable () -> Void) {
+        let asked = phase.withLock { phase -> Bool in
+            defer { phase = .acting(onStop) }
+            if case .waiting(let asked) = phase { return asked }
+            return false
+        }
+        if asked { onStop() }
+    }
+
+    private func signalled() {
+        let action = phase.withLock { phase -> (@Sendable () -> Void)? in
+            switch phase {
+            case .waiting:
+                phase = .waiting(asked: true)
+                return nil
+            case .acting(let action):
+                return action
+            }
+        }
+        action?()
     }
 
     deinit {
-        for s in sources { s.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for (sig, id) in registrations.withLock({ $0 }) { SignalPipe.unregister(sig, id: id) }
     }
 }
 
 /// Runs `action` on its own serial queue each time `signal` arrives, while the value lives:
 /// SIGUSR1 saves the last moments of a session.
-public final class SignalAction {
-    private let source: any DispatchSourceSignal
+public final class SignalAction: Sendable {
     private let signalNumber: Int32
+    private let id: UInt64
 
     public init(_ signalNumber: Int32, queue label: String, action: @escaping @Sendable () -> Void) {
         self.signalNumber = signalNumber
-        signal(signalNumber, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: signalNumber, queue: DispatchQueue(label: label))
-        source.setEventHandler(handler: action)
-        source.resume()
+        id = SignalPipe.register(signalNumber, queue: DispatchQueue(label: label), action: action)
     }
 
     deinit {
-        source.cancel()
-        signal(signalNumber, SIG_DFL)
+        SignalPipe.unregister(signalNumber, id: id)
     }
 }

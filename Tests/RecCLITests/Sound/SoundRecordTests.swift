@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import Testing
 
 /// Sound recorded with the pictures stays in sync: the stand-in tone clicks at every whole
@@ -102,9 +103,11 @@ import Testing
         let folder = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/killed.\(container)"
+        let writes = FileWatch([folder])
         let process = try RecBinary.launch(["record", "--source", "test:320x240@30", "--audio", "test",
                                             "--duration", "60s", "-o", path])
-        sleep(4)
+        // Record until three and a half seconds of pictures are on disk (read again as the file is written).
+        #expect(writes.wait { ((try? FrameReader.read(path: path))?.frames.count ?? 0) >= 105 }, "the recording never grew")
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let (audio, video) = (try SoundProbe.audioDuration(in: path), try SoundProbe.videoDuration(in: path))

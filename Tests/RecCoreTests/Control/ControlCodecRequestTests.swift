@@ -4,7 +4,9 @@ import RecCore
 @Suite("ControlCodec requests")
 struct ControlCodecRequestTests {
     static let commands: [ControlCommand] = [
-        .hello, .status, .stop,
+        .hello, .status(), .stop,
+        .status(StatusRequest(wait: StatusWait(frames: 300, ringEnd: 12.5, timeout: 30))),
+        .status(StatusRequest(wait: StatusWait(error: true))),
         .save(SaveRequest(from: .text("-30s"), to: .seconds(12.5), output: "/tmp/a.mkv", keyframe: true)),
         .save(SaveRequest(from: .ago(10), to: .unix(1_764_424_985.25), output: "/tmp/b.mkv", clear: true, force: true)),
         .save(SaveRequest(last: .text("1m"), output: "/tmp/c.mp4")),
@@ -35,7 +37,16 @@ struct ControlCodecRequestTests {
     @Test("string ids are echoed as strings")
     func stringID() {
         let decoded = ControlCodec.decodeRequest(Array(#"{"v":1,"id":"abc","type":"status"}"#.utf8))
-        #expect(decoded == .request(ControlRequest(id: .string("abc"), command: .status)))
+        #expect(decoded == .request(ControlRequest(id: .string("abc"), command: .status())))
+    }
+
+    @Test("a status wait is read from the wire form the protocol page shows")
+    func statusWait() {
+        let decoded = ControlCodec.decodeRequest(Array(#"{"v":1,"id":2,"type":"status","wait":{"frames":300,"ring_end":10,"timeout":30}}"#.utf8))
+        let wait = StatusWait(frames: 300, ringEnd: 10, timeout: 30)
+        #expect(decoded == .request(ControlRequest(id: .number(2), command: .status(StatusRequest(wait: wait)))))
+        #expect(ControlCommand.status(StatusRequest(wait: wait)).isSlow)
+        #expect(!ControlCommand.status().isSlow)
     }
 
     @Test("save defaults: flags false, no range")
@@ -75,6 +86,11 @@ struct ControlCodecRequestTests {
         Bad(json: #"{"v":1,"id":11,"type":"save","output":"/a","last":"5s","from":"1s"}"#, id: .number(11), code: .usage, mentions: "not both"),
         Bad(json: #"{"v":1,"id":12,"type":"save","output":"/a","last":{"ago":5}}"#, id: .number(12), code: .usage, mentions: "'last'"),
         Bad(json: #"{"v":1,"id":13,"type":"snapshot","output":""}"#, id: .number(13), code: .usage, mentions: "empty"),
+        Bad(json: #"{"v":1,"id":14,"type":"status","wait":{"timeout":5}}"#, id: .number(14), code: .usage, mentions: "'frames', 'ring_end' or 'error'"),
+        Bad(json: #"{"v":1,"id":15,"type":"status","wait":{"frames":-1}}"#, id: .number(15), code: .usage, mentions: "'wait.frames'"),
+        Bad(json: #"{"v":1,"id":16,"type":"status","wait":{"ring_end":-3}}"#, id: .number(16), code: .usage, mentions: "'wait.ring_end'"),
+        Bad(json: #"{"v":1,"id":17,"type":"status","wait":{"frames":1,"timeout":1e6}}"#, id: .number(17), code: .usage, mentions: "'wait.timeout'"),
+        Bad(json: #"{"v":1,"id":18,"type":"status","wait":{"frames":"many"}}"#, id: .number(18), code: .protocol, mentions: "'wait.frames'"),
     ]
 
     @Test("bad requests become error replies with the id when there is one", arguments: bad)

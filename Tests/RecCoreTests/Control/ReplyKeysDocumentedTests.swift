@@ -55,6 +55,7 @@ struct ReplyKeysDocumentedTests {
                                 extra: ["ring_start": "0.000"])
         status.audio = sound
         status.audioTracks = [sound, sound]
+        status.wait = .met
         let keys = Self.keys(of: try Self.body(.ok(.status(status)), "status"))
         #expect(keys.count > 25, "\(keys.sorted())")
         #expect(Self.undocumented(keys).isEmpty, "status keys not in docs/PROTOCOL.md")
