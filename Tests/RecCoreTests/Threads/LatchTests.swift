@@ -74,9 +74,12 @@ import Testing
         let outcome = Mutex<Latch.Outcome?>(nil)
         let ended = Self.onThread {
             let o = latch.wait {
+                // The value is read before the test is told of the look: read after, it could
+                // already be 2, and the first look would end the wait.
+                let wanted = value.withLock { $0 } == 2
                 looks.withLock { $0 += 1 }
                 firstLook.release()
-                return value.withLock { $0 } == 2
+                return wanted
             }
             outcome.withLock { $0 = o }
         }
