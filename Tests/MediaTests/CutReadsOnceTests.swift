@@ -95,3 +95,82 @@ import Testing
         #expect(hashes == (try SkimmingScanTests.packetHashes(again.clip)))
     }
 }
+
+/// A long range (far past `FileClip.heldLimit`) of a Matroska, fragmented MP4 or MPEG-TS file is
+/// read once too: the clip is written as the range is read (`FileClipReader.cut`), holding a GOP
+/// or two, and is the clip written from the final plan with the range read again, packet for
+/// packet. Before, such a range was scanned and then read again by the writer: twice the bytes.
+@Suite struct LongCutReadsOnceTests {
+    /// 20 s of 640x360 testsrc2 with noise at 16 Mb/s (x264 veryfast: B-pyramid, keyframes every
+    /// 2 s and at scene cuts) and AAC: about 40 MB; remuxed into fragmented MP4 and MPEG-TS.
+    static let sources: Result<[String: String], any Error> = Result {
+        let mkv = Fixtures.temporary("mkv")
+        try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
+                             "-t", "20", "-vf", "noise=alls=12:allf=t", "-c:v", "libx264", "-preset", "veryfast", "-b:v", "16M",
+                             "-g", "60", "-pix_fmt", "yuv420p", "-c:a", "aac", mkv])
+        let mp4 = Fixtures.temporary("mp4")
+        try Fixtures.ffmpeg(["-i", mkv, "-c", "copy", "-movflags", "frag_keyframe+empty_moov+default_base_moof", mp4])
+        let ts = Fixtures.temporary("ts")
+        try Fixtures.ffmpeg(["-i", mkv, "-c", "copy", ts])
+        return ["mkv": mkv, "fragmented": mp4, "ts": ts]
+    }
+
+    static func source(_ kind: String) throws -> (path: String, size: Int64) {
+        let path = try #require(try sources.get()[kind])
+        return (path, try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64))
+    }
+
+    /// Cuts 0.5–19.5 s of `path` into `ext` as `rec trim` does; `window` 0 gives up writing as it
+    /// reads at once (the clip is then written from the final plan, the range read again).
+    /// Returns the clip, the bytes this thread read, and the report.
+    static func cut(_ path: String, into ext: String, mode: CutPlan.Mode = .exact, strategy: CutPlan.Strategy = .spliceReencode,
+                    window: Int = FileClipReader.streamingWindow) throws -> (clip: String, read: Int64, report: ClipWriter.Report) {
+        let output = Fixtures.temporary(ext)
+        let reader = try FileClipReader(path: path)
+        let before = try CutReadsOnceTests.bytesRead()
+        let report = try reader.cut(from: .microseconds(500_000), to: .microseconds(19_500_000), mode: mode, strategy: strategy,
+                                    into: output, container: ext == "mp4" ? .mp4 : .mkv, window: window)
+        return (output, try CutReadsOnceTests.bytesRead() - before, report)
+    }
+
+    /// The bytes the scan alone reads (one pass over the range, as `--dry-run` does).
+    static func scanned(_ path: String) throws -> Int64 {
+        let reader = try FileClipReader(path: path)
+        let before = try CutReadsOnceTests.bytesRead()
+        _ = try reader.read(from: .microseconds(500_000), to: .microseconds(19_500_000), keeping: 0)
+        return try CutReadsOnceTests.bytesRead() - before
+    }
+
+    @Test(arguments: ["mkv", "fragmented", "ts"])
+    func aLongRangeIsReadOnce(kind: String) throws {
+        let (path, size) = try Self.source(kind)
+        let once = try Self.scanned(path)
+        #expect(once > size * 9 / 10, "the range is most of the file")
+        #expect(once - Int64(FileClip.heldLimit) > Int64(FileClip.heldLimit), "the range is far past the bound kept whole")
+        let cut = try Self.cut(path, into: "mkv")
+        defer { try? FileManager.default.removeItem(atPath: cut.clip) }
+        let (readTwice, held) = (cut.report.readTwice, cut.report.heldAtMost)
+        #expect(!readTwice)
+        #expect(cut.read < once + once / 10, "\(kind): the cut read \(cut.read) bytes, the scan alone \(once)")
+        // A GOP or two of 2 s at 16 Mb/s (4 MB each), not the range.
+        #expect(held > 0 && held < 12_000_000, "held \(held) bytes at most")
+    }
+
+    /// The clip written as the range is read is the clip written from the final plan after reading
+    /// it all, packet for packet: exact and `--keyframe` into Matroska and MP4, `--edit-list`.
+    @Test(arguments: [("mkv", CutPlan.Mode.exact, CutPlan.Strategy.spliceReencode), ("mkv", .keyframe, .spliceReencode),
+                      ("mp4", .exact, .spliceReencode), ("mp4", .keyframe, .spliceReencode), ("mp4", .exact, .editList)])
+    func theClipIsTheClipOfTheFinalPlan(ext: String, mode: CutPlan.Mode, strategy: CutPlan.Strategy) throws {
+        let (path, size) = try Self.source("mkv")
+        let streamed = try Self.cut(path, into: ext, mode: mode, strategy: strategy)
+        let again = try Self.cut(path, into: ext, mode: mode, strategy: strategy, window: 0)
+        defer { for p in [streamed.clip, again.clip] { try? FileManager.default.removeItem(atPath: p) } }
+        let (first, second) = (streamed.report.readTwice, again.report.readTwice)
+        #expect(!first)
+        #expect(second)
+        #expect(again.read > size * 18 / 10, "read twice: \(again.read) of \(size)")
+        let hashes = try SkimmingScanTests.packetHashes(streamed.clip)
+        #expect(hashes == (try SkimmingScanTests.packetHashes(again.clip)))
+        #expect(hashes.split(separator: "\n").count > 1_400)
+    }
+}
