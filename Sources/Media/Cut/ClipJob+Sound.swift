@@ -56,14 +56,16 @@ struct SoundTrackCut {
 
     /// Extends the sample grid over `track`'s timings read since the cut was planned (a range
     /// still being read), as `plan` places them.
+    /// The last one is placed again: its duration may have been filled from the one after it.
     mutating func extendGrid(_ track: ClipTrack) {
-        guard let known = grid, known.count < track.soundTimings.count, let tb = track.soundTimeBase else { return }
+        guard let count = grid?.count, count < track.soundTimings.count, let tb = track.soundTimeBase else { return }
         let p = track.parameters
-        let start = max(0, known.count - 1)
+        let start = max(0, count - 1)
         let more = Self.filled(Array(track.soundTimings[start...]), parameters: p, timeBase: tb)
         let placed = Self.onSampleGrid(more, from: tb, to: Rational(1, Int32(p.sampleRate)), frameSize: Int64(p.frameSize),
-                                       after: known.count > 1 ? known[known.count - 2] : nil)
-        grid = Array(known.prefix(start)) + placed
+                                       after: count > 1 ? grid?[count - 2] : nil)
+        grid?.removeSubrange(start...)
+        grid?.append(contentsOf: placed)
     }
 
     /// Timings rescaled to sample ticks, each packet placed at the end of the one before while

@@ -31,10 +31,10 @@ extension ClipJob {
         return job
     }
 
-    /// More packets are settled: their timings and decode times, and the sound read so far.
+    /// More packets are settled: their decode times, and the sound read so far. (The timings
+    /// are taken again only with the final plan: the head's splice was made from the first.)
     func settled(_ cut: StreamingCut, tracks: [ClipTrack]) {
-        timings = cut.timings
-        decodeTimes = cut.decodeTimes
+        if decodeTimes.count < cut.decodeTimes.count { decodeTimes += cut.decodeTimes[decodeTimes.count...] }
         for track in tracks { sound[track.stream]?.extendGrid(track) }
     }
 
