@@ -146,6 +146,11 @@ final class ClipJob {
         return kept
     }
 
+    /// Closes the clip's file unfinished (the caller removes it).
+    func abandon() {
+        muxer?.abandon()
+    }
+
     func writeToMuxer(_ p: EncodedPacket) throws {
         guard let muxer else { throw RecError.runtime("the clip's muxer was never opened") }
         try muxer.write(p)

@@ -30,7 +30,12 @@ extension FileClipReader {
                                reorderDepth: video.reorderDepth)
         let streaming = StreamingClip(reader: self, cut: cut, seconds: to.seconds - from.seconds, path: path,
                                       container: container, options: options, window: window)
-        let read = try read(from: from, to: to, keeping: 0, streaming: streaming)
-        return try streaming.finish(read.source)
+        do {
+            let read = try read(from: from, to: to, keeping: 0, streaming: streaming)
+            return try streaming.finish(read.source)
+        } catch {
+            streaming.giveUp()
+            throw error
+        }
     }
 }

@@ -129,8 +129,10 @@ final class StreamingClip {
         }
     }
 
-    private func giveUp() {
+    /// Stops writing as the range is read: the clip so far is closed and removed.
+    func giveUp() {
         gaveUp = true
+        job?.abandon()
         job = nil
         unlink(temporary)
         (buffer, first, heldBytes) = ([], 0, 0)
@@ -177,8 +179,7 @@ final class StreamingClip {
         // Nothing written yet (the range is short: every packet is held) or what was written
         // differs: the clip from the final plan, from the packets held or read again.
         let held = job == nil && !gaveUp ? buffer[first...].map(\.packet) : nil
-        self.job = nil
-        unlink(temporary)
+        giveUp()
         buffer = []
         var report = try ClipWriter.write(clip.holding(held), plan: plan, to: path, container: container, options: options)
         report.readTwice = held == nil
