@@ -18,7 +18,8 @@ import RecCore
 ///   (`FileClip.heldLimit`) is read once: the scan keeps its packets by reference (no byte copied)
 ///   and the replay hands those over. A longer range (estimated from the file's average rate
 ///   before reading, or found so as the packets are read) is not kept, so memory stays flat
-///   however long the clip, and the replay reads its packets again.
+///   however long the clip, and the replay reads its packets again; `cut` instead writes such a
+///   range as it reads it (`StreamingClip`), once.
 ///
 /// Times are on the file's timeline: 0 is the first video frame (the stream's start time).
 public struct FileClipReader {
