@@ -126,11 +126,6 @@ public struct StreamingCut: Sendable {
         return lo
     }
 
-    /// The plan of the whole range, once every packet is read.
-    public func finalPlan() throws(RecError) -> CutPlan {
-        try CutPlanner.plan(packets: timings, timeBase: timeBase, from: from, to: to, mode: mode, strategy: strategy)
-    }
-
     /// Whether `final` (of every packet read) routes and times the settled packets as the
     /// provisional plan did, so what was written stands: the same head and start, the open
     /// copy's packets copied, no later segment reaching back into them, the same decode times,
