@@ -12,6 +12,9 @@ struct SoundTrackCut {
     /// Packets of this stream seen so far in the replay (its index in `soundTimings`).
     var seen = 0
     var lastDTS = Int64.min
+    /// Set when `extendGrid` placed again a packet already written (its duration was filled
+    /// before the one after it was read): what was written no longer follows the grid.
+    var regridded = false
 
     /// Plans the cut of `track` for the clip presenting `[from, to)` in `container`; nil when the
     /// track is not sound, carries no timings, or plays nothing in the range. `open`: the range
@@ -64,6 +67,7 @@ struct SoundTrackCut {
         let more = Self.filled(Array(track.soundTimings[start...]), parameters: p, timeBase: tb)
         let placed = Self.onSampleGrid(more, from: tb, to: Rational(1, Int32(p.sampleRate)), frameSize: Int64(p.frameSize),
                                        after: count > 1 ? grid?[count - 2] : nil)
+        if start < seen, grid?[start] != placed.first { regridded = true }
         grid?.removeSubrange(start...)
         grid?.append(contentsOf: placed)
     }
