@@ -75,8 +75,11 @@ public struct TrimCommand: ParsableCommand {
         var container = ContainerFormat(path: inputPath) ?? .mkv
         let origin: Timestamp
         let read: (source: FileClip, from: Timestamp, to: Timestamp)
+        let mode: CutPlan.Mode = keyframe ? .keyframe : .exact
+        let strategy: CutPlan.Strategy = editList ? .editList : .spliceReencode
         // The scan's demuxer (the file's index, a decoded probe frame) is let go before the clip
-        // opens the file again to stream the packets, so a cut never holds two of them.
+        // opens the file again to stream the packets, so a cut never holds two of them. A long
+        // range of a file whose samples must be read to scan it is written as it is read, once.
         do {
             let reader = try FileClipReader(path: inputPath)
             guard let length = reader.length else {
@@ -95,12 +98,19 @@ public struct TrimCommand: ParsableCommand {
             if editList && !container.hasEditLists {
                 throw .usage("--edit-list needs an MP4 or MOV output; Matroska and WebM have no edit lists, so leave it out for an exact cut")
             }
+            if let outputPath, !dryRun, !reencode, reader.writesAsItReads(from: wanted.lowerBound, to: wanted.upperBound) {
+                try container.check(codec: reader.video.parameters.codecName)
+                let bar = progressBar(console)
+                let report = try reader.cut(from: wanted.lowerBound, to: wanted.upperBound, mode: mode, strategy: strategy,
+                                            into: outputPath, container: container, options: .init(progress: bar))
+                printReport(report, origin: reader.start, console: console, bar: bar != nil)
+                return 0
+            }
             read = try reader.read(from: wanted.lowerBound, to: wanted.upperBound)
             origin = reader.start
         }
         let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from, to: read.to,
-                                       mode: keyframe ? .keyframe : .exact,
-                                       strategy: editList ? .editList : .spliceReencode)
+                                       mode: mode, strategy: strategy)
         if dryRun {
             console.print(json ? ClipReportText(plan: plan, path: nil, bytes: nil, origin: origin).json : plan.summary)
             return 0
@@ -113,19 +123,28 @@ public struct TrimCommand: ParsableCommand {
         } else {
             try container.check(codec: read.source.video.parameters.codecName)
         }
-        // A progress bar on a terminal, for long cuts.
-        let bar: ((Double) -> Void)? = console.isTTY && !json ? { share in
+        let bar = progressBar(console)
+        let report = try ClipWriter.write(read.source, plan: plan, to: outputPath, container: container,
+                                          reencode: settings, progress: bar)
+        printReport(report, origin: origin, console: console, bar: bar != nil)
+        return 0
+    }
+
+    /// A progress bar on a terminal, for long cuts.
+    private func progressBar(_ console: Console) -> ((Double) -> Void)? {
+        guard console.isTTY && !json else { return nil }
+        return { share in
             let filled = Int(share * 30)
             console.writeOutput("\r[" + String(repeating: "#", count: filled) + String(repeating: ".", count: 30 - filled)
                                 + "] \(Int(share * 100))%")
-        } : nil
-        let report = try ClipWriter.write(read.source, plan: plan, to: outputPath, container: container,
-                                          reencode: settings, progress: bar)
-        if bar != nil { console.writeOutput("\r\u{1B}[K") }
+        }
+    }
+
+    private func printReport(_ report: ClipWriter.Report, origin: Timestamp, console: Console, bar: Bool) {
+        if bar { console.writeOutput("\r\u{1B}[K") }
         let text = ClipReportText(plan: report.plan, path: report.path, bytes: report.bytes, origin: origin)
         console.print(json ? text.json : text.text)
         if !json { for note in report.leftOut { console.print("  left out: \(note)") } }
-        return 0
     }
 
     /// Also said at the write, where `-o` is known to be there (a dry run has returned).

@@ -95,3 +95,98 @@ import Testing
         #expect(hashes == (try SkimmingScanTests.packetHashes(again.clip)))
     }
 }
+
+/// A long range (far past `FileClip.heldLimit`) of a Matroska, fragmented MP4 or MPEG-TS file is
+/// read once too: the clip is written as the range is read (`FileClipReader.cut`), holding a GOP
+/// or two, and is the clip written from the final plan with the range read again, packet for
+/// packet. Before, such a range was scanned and then read again by the writer: twice the bytes.
+@Suite struct LongCutReadsOnceTests {
+    /// 20 s of 640x360 testsrc2 with noise at 16 Mb/s (x264 veryfast: B-pyramid, keyframes every
+    /// 2 s and at scene cuts) and AAC, about 40 MB, in Matroska; `remuxed` into fragmented MP4 and
+    /// MPEG-TS too. The caller removes them.
+    static func sources(remuxed: Bool, sound: String = "aac") throws -> [String: String] {
+        let mkv = Fixtures.temporary("mkv")
+        try Fixtures.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30", "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=48000",
+                             "-t", "20", "-vf", "noise=alls=12:allf=t", "-c:v", "libx264", "-preset", "veryfast", "-b:v", "16M",
+                             "-g", "60", "-pix_fmt", "yuv420p", "-c:a", sound, mkv])
+        guard remuxed else { return ["mkv": mkv] }
+        let mp4 = Fixtures.temporary("mp4")
+        try Fixtures.ffmpeg(["-i", mkv, "-c", "copy", "-movflags", "frag_keyframe+empty_moov+default_base_moof", mp4])
+        let ts = Fixtures.temporary("ts")
+        try Fixtures.ffmpeg(["-i", mkv, "-c", "copy", ts])
+        return ["mkv": mkv, "fragmented": mp4, "ts": ts]
+    }
+
+    static func size(_ path: String) throws -> Int64 {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64)
+    }
+
+    /// Cuts 0.5–19.5 s of `path` into `ext` as `rec trim` does; `window` 0 gives up writing as it
+    /// reads at once (the clip is then written from the final plan, the range read again).
+    /// Returns the clip, the bytes this thread read, and the report.
+    static func cut(_ path: String, into ext: String, mode: CutPlan.Mode = .exact, strategy: CutPlan.Strategy = .spliceReencode,
+                    window: Int = FileClipReader.streamingWindow) throws -> (clip: String, read: Int64, report: ClipWriter.Report) {
+        let output = Fixtures.temporary(ext)
+        let reader = try FileClipReader(path: path)
+        let before = try CutReadsOnceTests.bytesRead()
+        let report = try reader.cut(from: .microseconds(500_000), to: .microseconds(19_500_000), mode: mode, strategy: strategy,
+                                    into: output, container: ext == "mp4" ? .mp4 : .mkv, window: window)
+        return (output, try CutReadsOnceTests.bytesRead() - before, report)
+    }
+
+    /// The bytes the scan alone reads (one pass over the range, as `--dry-run` does).
+    static func scanned(_ path: String) throws -> Int64 {
+        let reader = try FileClipReader(path: path)
+        let before = try CutReadsOnceTests.bytesRead()
+        _ = try reader.read(from: .microseconds(500_000), to: .microseconds(19_500_000), keeping: 0)
+        return try CutReadsOnceTests.bytesRead() - before
+    }
+
+    /// An exact cut of 19 s of each kind of file reads what one scan of the range reads, not
+    /// twice that, and holds a GOP or two of packets.
+    @Test func aLongRangeIsReadOnce() throws {
+        let sources = try Self.sources(remuxed: true)
+        defer { for p in sources.values { try? FileManager.default.removeItem(atPath: p) } }
+        for kind in ["mkv", "fragmented", "ts"] {
+            let path = try #require(sources[kind])
+            let once = try Self.scanned(path)
+            #expect(once > (try Self.size(path)) * 9 / 10, "the range is most of the file")
+            #expect(once > 2 * Int64(FileClip.heldLimit), "the range is far past the bound kept whole")
+            let cut = try Self.cut(path, into: "mkv")
+            defer { try? FileManager.default.removeItem(atPath: cut.clip) }
+            let (readTwice, held) = (cut.report.readTwice, cut.report.heldAtMost)
+            #expect(!readTwice, "\(kind)")
+            #expect(cut.read < once + once / 10, "\(kind): the cut read \(cut.read) bytes, the scan alone \(once)")
+            // A GOP or two of 2 s at 16 Mb/s (4 MB each), not the range.
+            #expect(held > 0 && held < 12_000_000, "\(kind): held \(held) bytes at most")
+        }
+    }
+
+    /// The clip written as the range is read is the clip written from the final plan after reading
+    /// it all, packet for packet: exact and `--keyframe` into Matroska and MP4, `--edit-list`.
+    /// With Opus sound too, whose start Matroska hides with CodecDelay (set in the clip's header
+    /// before the range is read, from its first packets).
+    @Test(arguments: ["aac", "libopus"])
+    func theClipIsTheClipOfTheFinalPlan(sound: String) throws {
+        let path = try #require(try Self.sources(remuxed: false, sound: sound)["mkv"])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let size = try Self.size(path)
+        let cases: [(String, CutPlan.Mode, CutPlan.Strategy)] = sound == "aac" ? [
+            ("mkv", .exact, .spliceReencode), ("mkv", .keyframe, .spliceReencode), ("mp4", .exact, .spliceReencode),
+            ("mp4", .keyframe, .spliceReencode), ("mp4", .exact, .editList),
+        ] : [("mkv", .exact, .spliceReencode), ("mp4", .exact, .editList)]
+        for (ext, mode, strategy) in cases {
+            let label = "\(ext) \(mode) \(strategy)"
+            let streamed = try Self.cut(path, into: ext, mode: mode, strategy: strategy)
+            let again = try Self.cut(path, into: ext, mode: mode, strategy: strategy, window: 0)
+            defer { for p in [streamed.clip, again.clip] { try? FileManager.default.removeItem(atPath: p) } }
+            let (first, second) = (streamed.report.readTwice, again.report.readTwice)
+            #expect(!first, "\(label)")
+            #expect(second, "\(label)")
+            #expect(again.read > size * 18 / 10, "\(label): read twice, \(again.read) bytes of \(size)")
+            let hashes = try SkimmingScanTests.packetHashes(streamed.clip)
+            #expect(hashes == (try SkimmingScanTests.packetHashes(again.clip)), "\(label)")
+            #expect(hashes.split(separator: "\n").count > 1_400, "\(label)")
+        }
+    }
+}

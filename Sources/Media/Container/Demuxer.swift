@@ -19,6 +19,9 @@ public final class Demuxer {
         public var duration: Int64?
         /// `AV_DISPOSITION_*` flags: the default track, forced, cover art, …
         public var disposition: Int32 = 0
+        /// How many frames decoding runs ahead of presentation at most (`video_delay`: the
+        /// stream's declared reordering, 2 for x264's B-pyramid); 0 without B-frames.
+        public var reorderDepth = 0
     }
 
     /// How packets are read.
@@ -88,7 +91,8 @@ public final class Demuxer {
                 frameRate: rate.num > 0 && rate.den > 0 ? Rational(rate) : nil,
                 startTime: st.pointee.start_time == CFFMPEG_NOPTS ? nil : st.pointee.start_time,
                 duration: st.pointee.duration == CFFMPEG_NOPTS ? nil : st.pointee.duration,
-                disposition: st.pointee.disposition))
+                disposition: st.pointee.disposition,
+                reorderDepth: Int(max(0, st.pointee.codecpar.pointee.video_delay))))
         }
         for i in streams.indices {
             let kind = streams[i].parameters.streamKind

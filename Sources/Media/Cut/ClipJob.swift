@@ -10,7 +10,10 @@ import RecCore
 /// copied keyframe) holds its packets until the segments before it are done: at most a GOP.
 final class ClipJob {
     let input: any ClipInput
-    let plan: CutPlan
+    var plan: CutPlan
+    /// The video packets' timings the plan was made from (the input's, or as many as a
+    /// streaming cut has read).
+    var timings: [PacketTiming]
     let container: ContainerFormat
     let reencode: EncoderSettings?
     /// The movie time scale asked of the MP4 muxer: the video time base's, so the edit list's
@@ -20,24 +23,37 @@ final class ClipJob {
     private let offset: Int64
     private var lastDTS: Int64 = .min
     private var spliceEncoder: VideoEncoder?
-    private var written = 0
+    var written = 0
     private var lastReported = -1
+    /// Video packets taken so far (their decode index).
+    var videoTaken = 0
     /// Where the plan's segments stand while packets stream through.
-    private var router: SegmentRouter<EncodedPacket>
+    var router: SegmentRouter<EncodedPacket>
     private var splices: [Int: SpliceSegment] = [:]
     private var otherDTS: [Int: Int64] = [:]
+    /// The latest presentation time of another stream's packet written while the plan's end was
+    /// not yet known (a streaming cut's): the final end must come after it.
+    var latestOther: Timestamp?
     /// Sound tracks cut to the sample, by stream.
-    private var sound: [StreamID: SoundTrackCut] = [:]
-    private var kept = 0
+    var sound: [StreamID: SoundTrackCut] = [:]
+    var kept = 0
     private var muxer: Muxer?
+    /// The samples the MP4 index has room for, when it has a reserve.
+    var reservedSamples: Int?
     /// The video packets' decode times in write order (`CutPlan.decodeTimes`), in ticks of the
     /// plan's time base; empty for `--reencode`, whose encoder sets its own.
-    private var decodeTimes: [Int64] = []
+    var decodeTimes: [Int64] = []
+    /// Whether copied keyframes carry the source's parameter sets (`CutPlan.carriesParameterSets`).
+    var parameterSets: Bool?
+    /// The share of the clip written is counted against this many frames, when the plan's count
+    /// is not yet known.
+    var expectedFrames: Int?
 
     init(input: any ClipInput, plan: CutPlan, container: ContainerFormat, reencode: EncoderSettings?,
          options: ClipWriter.Options) throws(RecError) {
         self.input = input
         self.plan = plan
+        self.timings = input.timings
         self.container = container
         self.reencode = reencode
         self.options = options
@@ -58,6 +74,14 @@ final class ClipJob {
 
     /// Writes the clip to `path`; returns how many packets of other streams it kept.
     func run(to path: String) throws -> Int {
+        try open(to: path)
+        try input.replay(take)
+        return try close()
+    }
+
+    /// Opens the clip's muxer at `path`. `samples` bounds the packets the clip will hold (the
+    /// MP4 index's room), when they are not yet counted (a range still being read).
+    func open(to path: String, samples: Int? = nil) throws {
         var videoParameters = input.video.parameters
         if let reencode {
             let settings = try adjusted(reencode)
@@ -70,55 +94,79 @@ final class ClipJob {
             muxerOptions["movie_timescale"] = String(movieTimeScale)
             // Fast start without a second pass: room for the index is kept at the front, by the
             // same bound the recording's own rewrite uses (MoovReserve).
-            let samples = input.video.packetCount + keptStreams.reduce(0) { $0 + $1.packetCount }
+            let samples = samples ?? (input.video.packetCount + keptStreams.reduce(0) { $0 + $1.packetCount })
+            reservedSamples = samples
             let extradata = videoParameters.extradata.count + keptStreams.reduce(0) { $0 + $1.parameters.extradata.count }
             muxerOptions["moov_size"] = String(MoovReserve.bytes(samples: samples, extradata: extradata))
         }
-        if reencode == nil { decodeTimes = plan.decodeTimes(input.timings) }
+        if parameterSets == nil { parameterSets = plan.carriesParameterSets(timings) }
+        if reencode == nil && decodeTimes.isEmpty { decodeTimes = plan.decodeTimes(timings, reorderDepth: input.reorderDepth) }
         var streams = [videoParameters]
         for track in keptStreams {
-            if let cut = SoundTrackCut.plan(track, from: plan.presentedStart, to: plan.presentedEnd, container: container) {
+            // A range still being read keeps every sound packet from the first on, until the end is known.
+            let end = samples != nil ? plan.requestedTo : plan.presentedEnd
+            if let cut = SoundTrackCut.plan(track, from: plan.presentedStart, to: end, container: container, open: samples != nil) {
                 sound[track.stream] = cut
                 streams.append(try cut.parameters(track.parameters))
             } else {
                 streams.append(track.parameters)
             }
         }
-        let muxer = try Muxer(path: path, container: container.muxerName, streams: streams, options: muxerOptions,
-                              dispositions: [input.video.disposition] + keptStreams.map(\.disposition))
-        self.muxer = muxer
-        var k = 0
-        try input.replay { p in
-            if p.stream == input.video.stream {
-                try video(p, index: k)
-                k += 1
-            } else if let out = outputIndex[p.stream] {
-                if sound[p.stream] != nil {
-                    if var placed = sound[p.stream]!.place(p) {
-                        placed.streamIndex = out
-                        try muxer.write(placed)
-                        kept += 1
-                    }
-                } else {
-                    try other(p, to: out)
+        muxer = try Muxer(path: path, container: container.muxerName, streams: streams, options: muxerOptions,
+                          dispositions: [input.video.disposition] + keptStreams.map(\.disposition))
+    }
+
+    /// Takes the input's next packet (file order, as `replay` hands them over).
+    func take(_ p: EncodedPacket) throws {
+        if p.stream == input.video.stream {
+            try video(p, index: videoTaken)
+            videoTaken += 1
+        } else if let out = outputIndex[p.stream] {
+            if var cut = sound[p.stream] {
+                let placed = cut.place(p)
+                sound[p.stream] = cut
+                if var placed {
+                    placed.streamIndex = out
+                    try writeToMuxer(placed)
+                    kept += 1
                 }
+            } else {
+                try other(p, to: out)
             }
         }
+    }
+
+    /// Finishes the clip once every packet was taken; returns how many packets of other streams it kept.
+    func close() throws -> Int {
         guard router.isDone else {
-            throw RecError.runtime("the source ended before the clip did (\(k) of \(input.timings.count) video packets read); is the file complete?")
+            throw RecError.runtime("the source ended before the clip did (\(videoTaken) of \(timings.count) video packets read); is the file complete?")
         }
+        guard let muxer else { throw RecError.runtime("the clip's muxer was never opened") }
         try muxer.finish()
         return kept
+    }
+
+    /// Closes the clip's file unfinished (the caller removes it).
+    func abandon() {
+        muxer?.abandon()
+    }
+
+    func writeToMuxer(_ p: EncodedPacket) throws {
+        guard let muxer else { throw RecError.runtime("the clip's muxer was never opened") }
+        try muxer.write(p)
     }
 
     /// Hands video packet `k` (decode order) to every segment that needs it: now to the one being
     /// written, later to those after it.
     private func video(_ p: EncodedPacket, index k: Int) throws {
-        try router.arrive(p, index: k) { (event) throws(any Error) in
-            switch event {
-            case .deliver(let s, let packet): try deliver(packet, to: s)
-            case .finish(let s): try splices.removeValue(forKey: s)?.finish()
-            }
+        try router.arrive(p, index: k) { (event) throws(any Error) in try handle(event) }
+    }
+
+    /// Carries out what the router says is due.
+    func handle(_ event: SegmentRouter<EncodedPacket>.Event) throws {
+        switch event {
+        case .deliver(let s, let packet): try deliver(packet, to: s)
+        case .finish(let s): try splices.removeValue(forKey: s)?.finish()
         }
     }
 
@@ -129,11 +177,12 @@ final class ClipJob {
             // Once a re-encoded segment has put its own parameter sets in a decoder, every copied
             // keyframe carries the source's in-band: whichever keyframe a player seeks to decodes
             // with the parameter sets it was encoded with.
-            if plan.needsReencode && reencode == nil && p.isKeyframe { p.data = withParameterSets(p.data) }
+            if parameterSets == true && reencode == nil && p.isKeyframe { p.data = withParameterSets(p.data) }
             try write(&p)
         case .reencode(let decode, let present):
-            if splices[s] == nil { splices[s] = try splice(decode: decode, present: present) }
-            try splices[s]!.feed(packet)
+            let segment = try splices[s] ?? splice(decode: decode, present: present)
+            splices[s] = segment
+            try segment.feed(packet)
         }
     }
 
@@ -141,16 +190,21 @@ final class ClipJob {
     /// not reordered: a decode time moved up to keep increasing moves its presentation too.
     private func other(_ packet: EncodedPacket, to index: Int) throws {
         let start = Timestamp(value: plan.firstPresentedPTS, timeBase: plan.timeBase)
-        let end = Timestamp(value: plan.presentedEndPTS, timeBase: plan.timeBase)
         let t = packet.presentationTime
-        guard t >= start, t < end else { return }
+        guard t >= start else { return }
+        if plan.presentedEndPTS == .max {
+            // The end is not yet known (a streaming cut): the final plan's must come after this.
+            latestOther = max(latestOther ?? t, t)
+        } else {
+            guard t < Timestamp(value: plan.presentedEndPTS, timeBase: plan.timeBase) else { return }
+        }
         var p = packet
         var last = otherDTS[index] ?? .min
         p.move(back: start, after: &last)
         otherDTS[index] = last
         p.pts = max(p.pts, p.dts)
         p.streamIndex = index
-        try muxer!.write(p)
+        try writeToMuxer(p)
         kept += 1
     }
 
@@ -166,10 +220,10 @@ final class ClipJob {
             lastDTS = p.dts
         }
         p.isHidden = false
-        try muxer!.write(p)
+        try writeToMuxer(p)
         written += 1
         if let progress = options.progress {
-            let percent = written * 100 / max(1, plan.presentedFrames + plan.prerollFrames + plan.trailingHiddenFrames)
+            let percent = written * 100 / max(1, expectedFrames ?? (plan.presentedFrames + plan.prerollFrames + plan.trailingHiddenFrames))
             if percent / 5 != lastReported { lastReported = percent / 5; progress(min(1, Double(percent) / 100)) }
         }
     }
@@ -197,13 +251,13 @@ final class ClipJob {
             let settings = try ReencodeSettings.splice(source: source.parameters, frameRate: source.frameRate,
                                                        like: options.sessionEncoder)
             encoder = try VideoEncoder(settings)
-            if source.parameters.codecName == "ffv1" && encoder.parameters.extradata != source.parameters.extradata {
+            if source.parameters.codec == .ffv1 && encoder.parameters.extradata != source.parameters.extradata {
                 throw RecError.usage("this FFV1 stream was encoded with settings rec cannot match, so its start cannot be re-encoded to splice; "
                                      + "cut to .mov (an edit list keeps it exact without re-encoding), or use --keyframe or --reencode")
             }
         }
         var durations: [Int64: Int64] = [:]
-        for i in decode { durations[input.timings[i].pts] = input.timings[i].duration }
+        for i in decode { durations[timings[i].pts] = timings[i].duration }
         let convert = reencode == nil ? nalInfo : nil
         return try SpliceSegment(decoding: source.parameters, encoder: encoder, present: present, timeBase: plan.timeBase,
                                  durations: durations, threads: reencode == nil ? 1 : options.codecThreads) { [unowned self] p in
@@ -224,7 +278,7 @@ final class ClipJob {
     private var nalInfo: (lengthSize: Int, sets: [ArraySlice<UInt8>])? {
         guard isH26x else { return nil }
         let v = input.video.parameters
-        return NALUnits.parameterSets(extradata: v.extradata, hevc: v.codecName == "hevc")
+        return NALUnits.parameterSets(extradata: v.extradata, hevc: v.codec == .hevc)
     }
 
     /// The source's own parameter sets in-band before a copied keyframe, so a decoder that has

@@ -39,6 +39,9 @@ public protocol ClipInput: Sendable {
     /// The first track's packets' times in decode order, durations filled and decode times valid.
     var timings: [PacketTiming] { get }
     var timeBase: Rational { get }
+    /// Frames the first track's decoding runs ahead of its presentation at most, as the source
+    /// declares it: the clip's decode times lag at least this far (`CutPlan.decodeTimes`).
+    var reorderDepth: Int { get }
     /// Calls `body` with every packet in the order they are stored (times interleaved across
     /// streams), each naming its track's stream: the first track's in decode order with the times
     /// of `timings`.
@@ -48,6 +51,7 @@ public protocol ClipInput: Sendable {
 extension ClipInput {
     /// The track the cut is planned on: the first. Every input has one (a programmer error else).
     public var video: ClipTrack { tracks[0] }
+    public var reorderDepth: Int { 0 }
 }
 
 /// A clip's source held in memory: the ring's packets (which the ring already holds: a snapshot

@@ -13,6 +13,11 @@ public enum ClipWriter {
         public var otherPackets: Int
         /// Streams of the source the clip's container cannot take, each with why.
         public var leftOut: [String] = []
+        /// Whether the range's packets were read twice: a cut written as it read its range
+        /// (`FileClipReader.cut`) whose final plan wrote something differently, written again.
+        public var readTwice = false
+        /// The most bytes of packets a cut written as it read its range held at once.
+        public var heldAtMost = 0
     }
 
     /// How a clip is written, beyond what it holds.
@@ -56,27 +61,35 @@ public enum ClipWriter {
         do {
             let job = try ClipJob(input: source, plan: plan, container: container, reencode: reencode, options: options)
             let others = try job.run(to: temporary)
-            let duration = plan.presentedEndPTS - plan.firstPresentedPTS
-            if container.hasEditLists {
-                // The pictures' end, where an edit list hides the trailing references; sound ends
-                // with them, to the sample (the last packet's surplus is hidden).
-                let video: [UInt32] = plan.strategy == .editList && reencode == nil ? [1] : []
-                try EditListPatch.apply(to: temporary, trackIDs: video + job.soundTrackIDs, duration: duration,
-                                        timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
-            }
-            try OutputPath.commit(temporary, to: path)
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
-            return Report(path: path, plan: plan, bytes: size, otherPackets: others, leftOut: job.leftOut)
-        } catch let error as RecError {
-            unlink(temporary)
-            throw error
-        } catch let error as FFmpegError {
-            unlink(temporary)
-            throw error.recError("writing the clip \(path) failed")
+            return try seal(job, others: others, plan: plan, temporary: temporary, path: path, container: container,
+                            reencode: reencode)
         } catch {
             unlink(temporary)
-            throw .runtime("writing the clip \(path) failed", cause: "\(error)")
+            throw recError(error, path: path)
         }
+    }
+
+    /// Completes a clip `job` wrote to `temporary`: the edit lists' ends, then renamed over `path`.
+    static func seal(_ job: ClipJob, others: Int, plan: CutPlan, temporary: String, path: String, container: ContainerFormat,
+                     reencode: EncoderSettings?) throws -> Report {
+        let duration = plan.presentedEndPTS - plan.firstPresentedPTS
+        if container.hasEditLists {
+            // The pictures' end, where an edit list hides the trailing references; sound ends
+            // with them, to the sample (the last packet's surplus is hidden).
+            let video: [UInt32] = plan.strategy == .editList && reencode == nil ? [1] : []
+            try EditListPatch.apply(to: temporary, trackIDs: video + job.soundTrackIDs, duration: duration,
+                                    timeBase: plan.timeBase, movieTimeScale: job.movieTimeScale)
+        }
+        try OutputPath.commit(temporary, to: path)
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? 0
+        return Report(path: path, plan: plan, bytes: size, otherPackets: others, leftOut: job.leftOut)
+    }
+
+    /// What writing the clip at `path` failing says to the user.
+    static func recError(_ error: any Error, path: String) -> RecError {
+        if let error = error as? RecError { return error }
+        if let error = error as? FFmpegError { return error.recError("writing the clip \(path) failed") }
+        return .runtime("writing the clip \(path) failed", cause: "\(error)")
     }
 
     private static func wholeRange(_ plan: CutPlan) -> Range<Int>? {

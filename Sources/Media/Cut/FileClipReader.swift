@@ -18,7 +18,8 @@ import RecCore
 ///   (`FileClip.heldLimit`) is read once: the scan keeps its packets by reference (no byte copied)
 ///   and the replay hands those over. A longer range (estimated from the file's average rate
 ///   before reading, or found so as the packets are read) is not kept, so memory stays flat
-///   however long the clip, and the replay reads its packets again.
+///   however long the clip, and the replay reads its packets again; `cut` instead writes such a
+///   range as it reads it (`StreamingClip`), once.
 ///
 /// Times are on the file's timeline: 0 is the first video frame (the stream's start time).
 public struct FileClipReader {
@@ -95,7 +96,7 @@ public struct FileClipReader {
     /// whose every picture and sound codec is whole-sample and whose sample table is complete.
     static func canSkim(_ demuxer: Demuxer) -> Bool {
         guard demuxer.formatName.hasPrefix("mov") else { return false }
-        let media = demuxer.streams.filter { $0.parameters.isAudio || $0.parameters.mediaType == "video" }
+        let media = demuxer.streams.filter { $0.parameters.isAudio || $0.parameters.isVideo }
         guard media.allSatisfy({ wholeSampleCodecs.contains($0.parameters.codecName) }) else { return false }
         return demuxer.skipSamples(of: media.map(\.index))
     }
@@ -115,9 +116,20 @@ public struct FileClipReader {
     /// most `keeping`.
     public func read(from: Timestamp, to: Timestamp,
                      keeping limit: Int = FileClip.heldLimit) throws(RecError) -> (source: FileClip, from: Timestamp, to: Timestamp) {
+        try read(from: from, to: to, keeping: limit, streaming: nil)
+    }
+
+    /// A time on the file's timeline in the video stream's time.
+    func streamTime(_ t: Timestamp) -> Timestamp {
         let tb = video.timeBase
-        let absFrom = Timestamp(value: start.rescaled(to: tb).value + from.rescaled(to: tb).value, timeBase: tb)
-        let absTo = Timestamp(value: start.rescaled(to: tb).value + to.rescaled(to: tb).value, timeBase: tb)
+        return Timestamp(value: start.rescaled(to: tb).value + t.rescaled(to: tb).value, timeBase: tb)
+    }
+
+    /// `read`, handing every packet to `streaming` as it is read (`cut`).
+    func read(from: Timestamp, to: Timestamp, keeping limit: Int,
+              streaming: StreamingClip?) throws(RecError) -> (source: FileClip, from: Timestamp, to: Timestamp) {
+        let tb = video.timeBase
+        let (absFrom, absTo) = (streamTime(from), streamTime(to))
         // Per stream, indexed by the file's stream index (a handful): packets read, and sound's
         // timings. Worked in arrays rather than sets and dictionaries: this runs for each of the
         // range's packets, 77,000 in 17 minutes of video and sound.
@@ -130,7 +142,7 @@ public struct FileClipReader {
         // The packets read, payloads by reference, while they fit `limit`; not when skimming (that
         // scan leaves the samples unread), nor when the range looks larger than `limit` from the
         // start (holding it for a while would only raise the scan's peak memory).
-        let holds = reading == .normal && likelyFits(from: from, to: to, limit: limit)
+        let holds = streaming == nil && reading == .normal && likelyFits(from: from, to: to, limit: limit)
         var held: [EncodedPacket]?
         var heldBytes = 0
         // With sound, start reading a little earlier: the packets that decode the first sample
@@ -144,6 +156,7 @@ public struct FileClipReader {
             soundTimings = [[PacketTiming]](repeating: [], count: streamCount)
             var firstPictureIsKeyframe: Bool?
             do {
+                try streaming?.restart()
                 try demuxer.seek(stream: videoIndex, toKeyframeBefore: seekTime)
                 // Streams that sent packets since the seek and have not yet passed `to`: reading ends
                 // once none is left. (Cover art, timecode and data streams may send nothing more; they
@@ -158,8 +171,9 @@ public struct FileClipReader {
                 let ends = demuxer.streams.map { absTo.rescaled(to: $0.timeBase).value }
                 let isSound = demuxer.streams.map { $0.parameters.isAudio }
                 let waitedFor = demuxer.streams.map { ["audio", "video", "subtitle"].contains($0.parameters.mediaType) }
-                while let packet = try held == nil ? demuxer.readMetadata() : demuxer.read() {
+                while let packet = try held == nil && !(streaming?.wantsPayload ?? false) ? demuxer.readMetadata() : demuxer.read() {
                     total += 1
+                    streaming?.read(packet)
                     if held != nil {
                         heldBytes += packet.size
                         if heldBytes <= limit { held?.append(packet) } else { held = nil }
@@ -172,13 +186,22 @@ public struct FileClipReader {
                     let end = ends[s]
                     let passes: Bool
                     if s == videoIndex {
-                        if firstPictureIsKeyframe == nil { firstPictureIsKeyframe = packet.isKeyframe }
+                        if firstPictureIsKeyframe == nil {
+                            firstPictureIsKeyframe = packet.isKeyframe
+                            // Not a keyframe: the scan starts again earlier (below), so reading on is wasted.
+                            if !packet.isKeyframe && seekTime.value >= start.value && attempt < 4 { break }
+                        }
                         passes = packet.dts > lastVideoDTS && packet.dts >= end && packet.dts <= packet.pts
                         lastVideoDTS = max(lastVideoDTS, packet.dts)
+                        let settles = firstPictureIsKeyframe == true
                         if filler.passes(packet) {
                             timings.append(PacketTiming(packet))
+                            try streaming?.timing(PacketTiming(packet), settles: settles)
                         } else {
-                            for ready in filler.push(packet) { timings.append(PacketTiming(ready)) }
+                            for ready in filler.push(packet) {
+                                timings.append(PacketTiming(ready))
+                                try streaming?.timing(PacketTiming(ready), settles: settles)
+                            }
                         }
                     } else {
                         if isSound[s] { soundTimings[s].append(PacketTiming(packet)) }
@@ -192,8 +215,10 @@ public struct FileClipReader {
                     if waiting == 0 && packet.pts > end { break }
                     if s == videoIndex && packet.dts > giveUp { break }
                 }
-            } catch {
+            } catch let error as FFmpegError {
                 throw error.recError("reading \(path) failed")
+            } catch {
+                throw ClipWriter.recError(error, path: streaming?.path ?? path)
             }
             // MPEG-TS seeks to a packet whose decode time is at or before the time, not to a
             // keyframe: a scan that does not start on one could not decode its first pictures,
@@ -203,7 +228,10 @@ public struct FileClipReader {
             seekTime = Timestamp(value: seekTime.value - back, timeBase: tb)
             back *= 2
         }
-        timings += filler.finish().map(PacketTiming.init)
+        for ready in filler.finish() {
+            timings.append(PacketTiming(ready))
+            do { try streaming?.timing(PacketTiming(ready), settles: false) } catch { throw ClipWriter.recError(error, path: path) }
+        }
         DecodeTimes.repair(timings: &timings)
         let others = demuxer.streams.filter { $0.index != videoIndex && counts[$0.index] > 0 }
         let v = video
@@ -217,7 +245,7 @@ public struct FileClipReader {
                     ClipTrack(stream: $0.id, parameters: $0.parameters, disposition: $0.disposition, packetCount: counts[$0.index],
                               soundTimings: soundTimings[$0.index], soundTimeBase: $0.timeBase)
                 },
-            timings: timings, timeBase: tb)
+            timings: timings, timeBase: tb, reorderDepth: v.reorderDepth)
         return (clip, absFrom, absTo)
     }
 }
@@ -237,6 +265,12 @@ public struct FileClip: ClipInput, Sendable {
     /// How many bytes of packets a scan keeps for the replay, at most: 16 MiB, 16 s of 1080p at
     /// 8 Mb/s. A longer range's packets are read again.
     public static let heldLimit = 16 << 20
+    /// The same, with the packets `held` kept for the replay (nil: read again).
+    func holding(_ held: [EncodedPacket]?) -> FileClip {
+        FileClip(path: path, reading: reading, seekStream: seekStream, seekTime: seekTime, packetsToRead: packetsToRead,
+                 held: held, clipIndex: clipIndex, tracks: tracks, timings: timings, timeBase: timeBase, reorderDepth: reorderDepth)
+    }
+
     /// The payload bytes kept for the replay (0 when it reads the file again).
     public var heldBytes: Int { held?.reduce(0) { $0 + $1.size } ?? 0 }
     /// The file's stream index → the clip input's (0 video, 1… others).
@@ -244,6 +278,7 @@ public struct FileClip: ClipInput, Sendable {
     public let tracks: [ClipTrack]
     public let timings: [PacketTiming]
     public let timeBase: Rational
+    public var reorderDepth = 0
 
     /// Hands over the packets the scan read, one at a time: those it kept, or else the same ones
     /// read again (the file opened again and sought as the scan did).

@@ -33,7 +33,7 @@ public enum ReencodeSettings {
         guard let name = encoderName(forCodec: source.codecName) else {
             throw .usage("rec cannot re-encode \(source.codecName) to make an exact cut; use --keyframe, or cut into MP4/MOV where an edit list makes it exact without re-encoding")
         }
-        let inBand = source.codecName == "h264" || source.codecName == "hevc"
+        let inBand = source.codec == .h264 || source.codec == .hevc
         var settings = EncoderSettings(encoder: name, width: source.width, height: source.height,
                                        pixelFormat: source.pixelFormat, timeBase: source.timeBase,
                                        keyframeInterval: 100_000, bFrames: 0, globalHeader: !inBand)

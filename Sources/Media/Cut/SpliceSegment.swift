@@ -61,8 +61,9 @@ final class SpliceSegment {
         guard present.contains(pts) else { return }
         var f = frame
         if f.format != target {
-            if scaler == nil { scaler = try Scaler(from: f.format, to: target) }
-            f = try scaler!.scale(f)
+            let s = try scaler ?? Scaler(from: f.format, to: target)
+            scaler = s
+            f = try s.scale(f)
         }
         try encoder.send(f, pts: Timestamp.rescale(pts, from: timeBase, to: encoder.timeBase))
         try drainEncoder()

@@ -71,13 +71,26 @@ extension CutPlan {
         }
     }
 
+    /// Whether the clip's copied keyframes carry the source's parameter sets in-band (H.264,
+    /// HEVC): where a re-encoded segment may have put its own in a decoder, whichever keyframe a
+    /// player seeks to must decode with the parameter sets it was encoded with. So whenever the
+    /// plan re-encodes, and in every splice of a stream that reorders its frames (`packets`, the
+    /// packets the plan was made from): a splice of B-frames almost always re-encodes its tail,
+    /// which a cut written as its range is read (`StreamingCut`) learns only at the range's end,
+    /// after its keyframes were written. The sets cost some 40 bytes a keyframe.
+    public func carriesParameterSets(_ packets: [PacketTiming]) -> Bool {
+        needsReencode || (strategy == .spliceReencode && DecodeTimes.reorders(packets))
+    }
+
     /// Decode times for the clip's video packets, in the order they are written: rebuilt over the
     /// whole clip (`DecodeTimes.rebuilt`), so they span exactly what the clip presents. Kept from
     /// the source, a splice lost the copied frames' B-frame delay where re-encoded frames (decoded
     /// at their pts) met them, and the time of leading pictures left out of a copy: an MP4's
     /// sample table then said a shorter or longer clip than its frames (Chromium took 5.40 s for
-    /// 5.48 s; GStreamer and MediaInfo counted 55 frames of 57).
-    public func decodeTimes(_ packets: [PacketTiming]) -> [Int64] {
-        DecodeTimes.rebuilt(pts: writtenPTS(packets))
+    /// 5.48 s; GStreamer and MediaInfo counted 55 frames of 57). They lag at least
+    /// `reorderDepth` frames, the source's declared reordering, so that a cut written as its range
+    /// is read (`StreamingCut`) knows them before it has read the whole range.
+    public func decodeTimes(_ packets: [PacketTiming], reorderDepth: Int = 0) -> [Int64] {
+        DecodeTimes.rebuilt(pts: writtenPTS(packets), atLeast: reorderDepth)
     }
 }

@@ -21,6 +21,13 @@ public enum CutPlanner {
     /// Plans the cut of `[from, to)` from one video stream's packets.
     public static func plan(packets: [PacketTiming], timeBase: Rational, from: Timestamp, to: Timestamp,
                             mode: CutPlan.Mode = .exact, strategy: CutPlan.Strategy) throws(RecError) -> CutPlan {
+        try plan(packets: packets, timeBase: timeBase, from: from, to: to, mode: mode, strategy: strategy, partial: false)
+    }
+
+    /// `partial`: `packets` are the first read of a range not read to its end (`StreamingCut`),
+    /// so `to` may lie past them.
+    static func plan(packets: [PacketTiming], timeBase: Rational, from: Timestamp, to: Timestamp,
+                     mode: CutPlan.Mode, strategy: CutPlan.Strategy, partial: Bool) throws(RecError) -> CutPlan {
         guard from < to else {
             throw .reversedRange(from: from, to: to)
         }
@@ -29,7 +36,7 @@ public enum CutPlanner {
             throw .usage("the stream has no video frames to cut; check the input with ffprobe")
         }
         let available = (Timestamp(value: minPTS, timeBase: timeBase), Timestamp(value: maxEnd, timeBase: timeBase))
-        guard from >= available.0, to <= available.1 else {
+        guard from >= available.0, partial || to <= available.1 else {
             throw .unavailableRange(from: from, to: to, holder: "the stream",
                                     availableFrom: available.0, availableTo: available.1)
         }

@@ -14,6 +14,16 @@ public enum DecodeTimes {
         for i in packets.indices { packets[i].dts = timings[i].dts }
     }
 
+    /// Whether a packet is presented before one decoded earlier (B-frames, open GOPs).
+    public static func reorders(_ packets: [PacketTiming]) -> Bool {
+        var latest = Int64.min
+        for p in packets {
+            if p.pts < latest { return true }
+            latest = p.pts
+        }
+        return false
+    }
+
     /// Whether dts strictly increase and never pass pts.
     public static func areValid(timings packets: [PacketTiming]) -> Bool {
         for (i, p) in packets.enumerated() {
@@ -32,10 +42,11 @@ public enum DecodeTimes {
     /// Decode times for packets presented at `pts` (decode order): the i-th decodes at the i-th
     /// smallest pts, as few frames back as keeps every dts at or before its pts. The decode times
     /// then span exactly what the frames present (an MP4's sample durations are their steps).
-    public static func rebuilt(pts: [Int64]) -> [Int64] {
+    /// `atLeast`: frames back at the least (a stream's declared reordering).
+    public static func rebuilt(pts: [Int64], atLeast: Int = 0) -> [Int64] {
         guard !pts.isEmpty else { return [] }
         let sorted = pts.sorted()
-        var delay = 0
+        var delay = max(0, atLeast)
         while delay < pts.count && !(delay..<pts.count).allSatisfy({ sorted[$0 - delay] <= pts[$0] }) {
             delay += 1
         }

@@ -11,7 +11,7 @@ public struct SegmentRouter<Packet> {
         case finish(segment: Int)
     }
 
-    private let ranges: [Range<Int>]
+    private var ranges: [Range<Int>]
     private var current = 0
     private var received: [Int]
     private var held: [[Packet]]
@@ -34,6 +34,20 @@ public struct SegmentRouter<Packet> {
             if s == current { try body(.deliver(segment: s, packet)) } else { held[s].append(packet) }
             received[s] += 1
         }
+        try advance(body)
+    }
+
+    /// Goes on to the segments the final plan of a range read as it was cut (`StreamingCut`) has
+    /// in place of the provisional plan's open copy: the same segments up to it, that copy now
+    /// ending, those after it new. Hands `body` what that makes due (a copy now complete).
+    public mutating func replan<E: Error>(_ segments: [CutPlan.Segment], _ body: (Event) throws(E) -> Void) throws(E) {
+        ranges = segments.map(\.range)
+        received += Array(repeating: 0, count: max(0, ranges.count - received.count))
+        held += Array(repeating: [], count: max(0, ranges.count - held.count))
+        try advance(body)
+    }
+
+    private mutating func advance<E: Error>(_ body: (Event) throws(E) -> Void) throws(E) {
         while current < ranges.count {
             if !held[current].isEmpty {
                 let waiting = held[current]

@@ -42,7 +42,10 @@ extension SessionHost {
         let mode: CutPlan.Mode = request.keyframe ? .keyframe : .exact
         // Exact in every player: re-encode the few frames an edit list would have to hide.
         let strategy: CutPlan.Strategy = .spliceReencode
-        let source: any ClipInput
+        let source: (any ClipInput)?
+        // A long range of a recording file the scan must read (Matroska, fragmented MP4): the
+        // clip is written as the range is read (`FileClipReader.cut`), reading it once.
+        var streamedFile: String?
         let origin: SaveReport.Source
         // Plan on the packets' own clock: the ring's is the session timeline; a file's starts at
         // its first frame's pts (the encoder delay), which is session time 0.
@@ -58,23 +61,39 @@ extension SessionHost {
         } else if let file {
             try waitForFile(until: range.upperBound, peer: peer)
             let reader = try FileClipReader(path: file.path)
-            let read = try reader.read(from: range.lowerBound, to: range.upperBound)
-            (source, planFrom, planTo, zero) = (read.source, read.from, read.to, reader.start)
-            origin = .file
+            (zero, origin) = (reader.start, .file)
+            if reader.writesAsItReads(from: range.lowerBound, to: range.upperBound) {
+                (source, streamedFile) = (nil, file.path)
+            } else {
+                let read = try reader.read(from: range.lowerBound, to: range.upperBound)
+                (source, planFrom, planTo) = (read.source, read.from, read.to)
+            }
         } else {
             throw .unavailableRange(from: range.lowerBound, to: range.upperBound, holder: "the ring",
                                     availableFrom: ring.stats.start ?? .zero, availableTo: ring.stats.end ?? .zero)
         }
-        let plan = try CutPlanner.plan(packets: source.timings, timeBase: source.timeBase, from: planFrom, to: planTo,
-                                       mode: mode, strategy: strategy)
         func session(_ t: Timestamp) -> Double { t.seconds - zero.seconds }
         // Off the live encoder's CPU: a thread of its own at nice +10, one thread per codec, and
         // frames re-encoded as the session encodes them.
         let (output, encoder) = (request.output, configuration.recorder.encoder)
-        let written = try BackgroundWork.run { () throws(RecError) in
-            try ClipWriter.write(source, plan: plan, to: output, container: container,
-                                 options: .init(sessionEncoder: encoder, codecThreads: 1))
+        let written: ClipWriter.Report
+        if let path = streamedFile {
+            let (from, to) = (range.lowerBound, range.upperBound)
+            written = try BackgroundWork.run { () throws(RecError) in
+                try FileClipReader(path: path).cut(from: from, to: to, mode: mode, strategy: strategy, into: output,
+                                                   container: container, options: .init(sessionEncoder: encoder, codecThreads: 1))
+            }
+        } else if let source {
+            let plan = try CutPlanner.plan(packets: source.timings, timeBase: source.timeBase, from: planFrom, to: planTo,
+                                           mode: mode, strategy: strategy)
+            written = try BackgroundWork.run { () throws(RecError) in
+                try ClipWriter.write(source, plan: plan, to: output, container: container,
+                                     options: .init(sessionEncoder: encoder, codecThreads: 1))
+            }
+        } else {
+            throw .runtime("nothing to save the clip from")
         }
+        let plan = written.plan
         if request.clear { _ = ring.clear(upTo: range.upperBound) }
         let dropped = recorder.droppedFrames(in: range)
         log?.write("saved \(request.output): \(plan.presentedFrames) frames, "

@@ -1,0 +1,41 @@
+import RecCore
+
+extension FileClipReader {
+    /// Bytes of packets a cut written as it reads holds at most before it gives that up and
+    /// writes the clip from the final plan, reading the range again: 64 MiB, a GOP of 10 s at
+    /// 50 Mb/s. Cuts hold a GOP or two.
+    public static let streamingWindow = 64 << 20
+
+    /// Cuts `[from, to)` (file timeline) into `path`, copying (no `--reencode`), reading the range
+    /// once: where the scan must read the samples (Matroska, WebM, MPEG-TS, fragmented MP4) and
+    /// the range looks longer than `FileClip.heldLimit`, the clip is written as the range is read
+    /// (`StreamingClip`); a skimmed MP4 or MOV, or a short range, is scanned and then written
+    /// (`read`, `ClipWriter.write`), reading its samples once too.
+    /// Whether `cut` writes the clip of `[from, to)` as it reads the range: the scan must read
+    /// the samples and the range looks longer than `FileClip.heldLimit`.
+    public func writesAsItReads(from: Timestamp, to: Timestamp) -> Bool {
+        reading == .normal && !likelyFits(from: from, to: to, limit: FileClip.heldLimit)
+    }
+
+    public func cut(from: Timestamp, to: Timestamp, mode: CutPlan.Mode, strategy: CutPlan.Strategy, into path: String,
+                    container: ContainerFormat, options: ClipWriter.Options = .init(),
+                    window: Int = streamingWindow) throws(RecError) -> ClipWriter.Report {
+        guard writesAsItReads(from: from, to: to) else {
+            let read = try read(from: from, to: to)
+            let plan = try CutPlanner.plan(packets: read.source.timings, timeBase: read.source.timeBase, from: read.from,
+                                           to: read.to, mode: mode, strategy: strategy)
+            return try ClipWriter.write(read.source, plan: plan, to: path, container: container, options: options)
+        }
+        let cut = StreamingCut(timeBase: video.timeBase, from: streamTime(from), to: streamTime(to), mode: mode, strategy: strategy,
+                               reorderDepth: video.reorderDepth)
+        let streaming = StreamingClip(reader: self, cut: cut, seconds: to.seconds - from.seconds, path: path,
+                                      container: container, options: options, window: window)
+        do {
+            let read = try read(from: from, to: to, keeping: 0, streaming: streaming)
+            return try streaming.finish(read.source)
+        } catch {
+            streaming.giveUp()
+            throw error
+        }
+    }
+}
