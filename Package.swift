@@ -71,11 +71,13 @@ let package = Package(
         .executableTarget(name: "rec", dependencies: ["RecClient"]),
         .executableTarget(name: "rec-engine", dependencies: ["RecCLI"]),
         .executableTarget(name: "rec-trim", dependencies: ["TrimCLI"]),
+        // Waits on file-system events, for the test targets that watch files and sockets.
+        .target(name: "TestFileWatch", path: "Tests/Support/FileWatch"),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore"]),
-        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore"]),
+        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch"]),
     ]
 )

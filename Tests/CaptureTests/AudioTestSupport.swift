@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Media
 import RecCore
+import TestFileWatch
 
 /// A failure that says what to do about it; Swift Testing reports its description.
 struct AudioTestFailure: Error, CustomStringConvertible {

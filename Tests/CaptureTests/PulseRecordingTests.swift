@@ -5,6 +5,7 @@ import Media
 import RecCore
 import Session
 import Testing
+import TestFileWatch
 
 /// A recording with sound from a real PulseAudio server: a tone played into the test server's
 /// null sink is captured from its monitor through libavdevice, encoded beside the stand-in

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestFileWatch
 
 /// A recording killed with SIGKILL mid-way still opens and decodes, every frame in order.
 @Suite struct CrashSafetyTests {

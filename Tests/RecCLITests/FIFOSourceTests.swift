@@ -3,6 +3,7 @@ import Glibc
 import Media
 import SessionControl
 import Testing
+import TestFileWatch
 
 /// A FIFO given to `--source file:` is read as a live stream, and a stop ends rec promptly whether
 /// or not a writer ever came; `rec trim` refuses one, since a cut must seek. Through the real binary.

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestFileWatch
 
 /// Stopping a recording: a SIGKILL while the MP4 is being finished leaves the recording as it was
 /// (fragmented, every frame, playable) and nothing beside it, hidden or not.

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestFileWatch
 
 /// SIGKILL at seeded random moments, to `rec record` and to a session, in MP4 and Matroska: every
 /// file decodes, its frames are 0, 1, 2, … with none missing, and it lost at most 0.5 s of what was

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Testing
+import TestFileWatch
 
 /// Unplugs, stalls and queue errors, through the real `rec` and libv4l2 over the fake driver.
 @Suite("camera faults through real libv4l2")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestFileWatch
 
 /// No one locks a session out: abandoned saves and idle connections do not hold its slots, a
 /// refused client hears why, and `rec status` reports problems as errors.

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestFileWatch
 
 /// Sound recorded with the pictures stays in sync: the stand-in tone clicks at every whole
 /// second of the session timeline and the stand-in picture lights its second mark at the same

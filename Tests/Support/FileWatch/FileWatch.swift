@@ -1,17 +1,18 @@
 import Foundation
 import Glibc
 
-/// Waits on file-system events (inotify) rather than a clock: the same helper as RecCLITests'
-/// (test targets share no code), for a sound server's socket appearing and a recording growing.
-/// The timeouts are hang guards only, never what a test asserts.
-final class FileWatch {
+/// Waits on file-system events (inotify) rather than a clock: files that grow, FIFOs opened and
+/// read, session logs written, a sound server's socket appearing. Shared by the test targets
+/// (a library target of its own: test targets share no code). The timeouts are hang guards
+/// only, never what a test asserts.
+public final class FileWatch {
     private let fd: Int32
     /// Events read so far.
-    private(set) var events = 0
+    public private(set) var events = 0
 
     /// Starts watching `paths` (files or folders) for `mask`: create it before whatever causes
     /// the events, so none is missed.
-    init(_ paths: [String], mask: UInt32 = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)) {
+    public init(_ paths: [String], mask: UInt32 = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)) {
         fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         precondition(fd >= 0, "inotify_init1: \(String(cString: strerror(errno)))")
         for path in paths { _ = inotify_add_watch(fd, path, mask) }
@@ -21,7 +22,7 @@ final class FileWatch {
 
     /// Checks `condition` now and after each batch of events, until it holds (true) or `timeout`
     /// seconds pass (false).
-    func wait(timeout: Double = 60, until condition: () throws -> Bool) rethrows -> Bool {
+    public func wait(timeout: Double = 60, until condition: () throws -> Bool) rethrows -> Bool {
         let deadline = ContinuousClock.now + .seconds(timeout)
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
