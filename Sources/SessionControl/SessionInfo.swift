@@ -28,7 +28,11 @@ public struct SessionInfo: Sendable, Equatable, Codable {
     func encoded() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        // Written as `.iso8601` writes it (and `decode` reads it), without Foundation's formatter.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISOTimeText.utc(date))
+        }
         return try encoder.encode(self)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import RecCore
+import SessionControl
 
 /// Output paths: resolved against the command's working folder, never overwritten without
 /// `--force`, and with an extension that names a container rec writes.
@@ -18,10 +19,7 @@ public enum OutputFile {
 
     /// `PREFIX-YYYYMMDD-HHMMSS.EXT`, local time.
     public static func defaultName(extension ext: String, prefix: String, date: Date = Date()) -> String {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = "yyyyMMdd-HHmmss"
-        return "\(prefix)-\(f.string(from: date)).\(ext)"
+        "\(prefix)-\(ISOTimeText.local(date, format: "%Y%m%d-%H%M%S")).\(ext)"
     }
 
     /// The container for `path` from its extension, or the preset's when it has none we know.

@@ -12,8 +12,7 @@ public final class SessionLog: Sendable {
     }
 
     public func write(_ line: String) {
-        let stamp = ISO8601DateFormatter.string(from: Date(), timeZone: .current,
-                                                formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let stamp = ISOTimeText.local(Date())
         let data = Data("\(stamp) \(line)\n".utf8)
         handle.withLock { h in try? h?.write(contentsOf: data) }
     }
