@@ -116,11 +116,12 @@ setInterval(() => {
 $("sound").onclick = () => { live.muted = !live.muted; $("sound").textContent = live.muted ? "Sound on" : "Sound off"; };
 
 const liveFrames = [], latencies = [];
+let framesSeen = () => {};  // the self-test waits on it for 60 live frames
 function watchFrames() {
   const n = readStamp(live);
   if (n !== null && info && info.started_at && info.frame_rate) {
     const lat = Date.now() - (info.started_at * 1000 + n * 1000 / info.frame_rate);
-    if (liveFrames[liveFrames.length - 1] !== n) { liveFrames.push(n); latencies.push(lat); }
+    if (liveFrames[liveFrames.length - 1] !== n) { liveFrames.push(n); latencies.push(lat); if (liveFrames.length >= 60) framesSeen(); }
     if (liveFrames.length > 2000) { liveFrames.shift(); latencies.shift(); }
     $("frame").textContent = "frame " + n; $("lat").textContent = Math.round(lat) + " ms behind the camera";
   }
@@ -186,8 +187,7 @@ startLive().catch(e => msg("live: " + e)); watchFrames();
     static let selftest = #"""
 if (location.hash === "#selftest") (async () => {
   const log = (k, v) => console.log("REC-SELFTEST " + JSON.stringify({[k]: v}));
-  const sleep = ms => new Promise(r => setTimeout(r, ms));
-  for (let i = 0; i < 40 && liveFrames.length < 60; i++) await sleep(250);
+  if (liveFrames.length < 60) await new Promise(r => { framesSeen = r; setTimeout(r, 10000); });
   log("live", {frames: liveFrames.slice(-200), latencies: latencies.slice(-200).map(Math.round), sound: info && info.sound,
     audioBytes: live.webkitAudioDecodedByteCount ?? null, hasAudio: live.mozHasAudio ?? null});
   await refresh();

@@ -6,26 +6,25 @@ import Testing
 /// without its extradata term); no other file in Sources spells its numbers or sets `moov_size`
 /// from anything else.
 @Suite struct OneOfEachTests {
+    /// A line that sets `moov_size` from anything but the reserve, or spells the reserve's numbers.
+    static let reserveRules = [
+        (pattern: #"^(?!///)(?!.*(MoovReserve|reserve)).*moov_size"#, why: "moov_size not from MoovReserve"),
+        (pattern: #"16_?384\s*\+\s*48"#, why: "MoovReserve's numbers spelt again"),
+    ]
+
     @Test func theMoovReserveIsComputedInOnePlace() throws {
-        let sources = StreamShapeTests.sources
-        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") && !$0.hasSuffix("MoovReserve.swift") }
-        #expect(files.count > 100)
-        var found: [String] = []
-        for file in files {
-            let text = try String(contentsOfFile: sources.appendingPathComponent(file).path, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = line.trimmingCharacters(in: .whitespaces)
-                guard !code.hasPrefix("//") else { continue }
-                let setsReserve = code.contains("moov_size") && !code.hasPrefix("///")
-                if setsReserve && !code.contains("MoovReserve") && !code.contains("reserve") {
-                    found.append("\(file):\(number + 1): moov_size not from MoovReserve: \(code)")
-                }
-                if code.range(of: #"16_?384\s*\+\s*48"#, options: .regularExpression) != nil {
-                    found.append("\(file):\(number + 1): MoovReserve's numbers spelt again: \(code)")
-                }
-            }
-        }
+        let found = try TypedDecisionTests.scan(Self.reserveRules, skipping: ["RecCore/Writer/MoovReserve.swift"])
         #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+    }
+
+    /// The rules find what they were written for (else a typo would pass everything).
+    @Test(arguments: ["options[\"moov_size\"] = String(bytes)", "let bytes = 16_384 + 48 * samples"])
+    func theReserveRulesFindTheOldShapes(_ line: String) {
+        #expect(Self.reserveRules.contains { line.range(of: $0.pattern, options: .regularExpression) != nil })
+    }
+
+    @Test func theReserveRulesPassTheReserve() {
+        let line = "muxerOptions[\"moov_size\"] = String(MoovReserve.bytes(samples: samples, extradata: extradata))"
+        #expect(!Self.reserveRules.contains { line.range(of: $0.pattern, options: .regularExpression) != nil })
     }
 }
