@@ -33,6 +33,9 @@ public struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
         case cameraUnplugged
         /// A camera is there but stopped delivering frames (a stall, a queue error): a reopen may restart it.
         case cameraStopped
+        /// A network camera's connection broke, went silent or was closed by the server:
+        /// connect again.
+        case connectionLost
     }
 
     public init(_ code: Code, _ message: String, cause: String? = nil, location: String? = nil, fault: Fault? = nil) {

@@ -1,4 +1,4 @@
-/// What `--source` names: the stand-in camera, a file, or a V4L2 device.
+/// What `--source` names: the stand-in camera, a file, a V4L2 device or a network camera.
 public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `test` or `test:1280x720@30`: the built-in stand-in camera.
     case testPattern(width: Int?, height: Int?, fps: Int?)
@@ -8,6 +8,9 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case camera(path: String)
     /// No `--source`: the first capture device.
     case defaultCamera
+    /// `rtsp://…`, `rtsps://…`, `rtmp://…`, `srt://…`, `http(s)://…`: a network camera or stream,
+    /// read through libavformat.
+    case network(NetworkURL)
 
     public static func parse(_ text: String?) throws(RecError) -> SourceSpec {
         guard let text, !text.isEmpty else { return .defaultCamera }
@@ -38,10 +41,22 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             return .camera(path: path)
         }
         if text.hasPrefix("/dev/") { return .camera(path: text) }
-        throw .usage("unknown source '\(text)'; use test, test:1280x720@30, file:PATH or a camera such as /dev/video0 (see 'rec devices')")
+        if NetworkURL.isNetwork(text) { return .network(try NetworkURL.parse(text)) }
+        throw .usage("unknown source '\(NetworkURL.redacting(text))'; use test, test:1280x720@30, file:PATH, a camera such as /dev/video0 "
+                     + "(see 'rec devices') or a network camera's URL (rtsp://, rtmp://, srt://, http://)")
     }
 
     /// Parses `WIDTHxHEIGHT` with both sides even and between 16 and 16384.
+    /// A network camera's URL with a user name or password in it, which must not show in `ps`.
+    public var hidesCredentials: Bool {
+        if case .network(let url) = self { url.hasCredentials } else { false }
+    }
+
+    /// Whether this is a network camera or stream (recorded as it comes by default).
+    public var isNetwork: Bool {
+        if case .network = self { true } else { false }
+    }
+
     public static func parseSize(_ text: String) throws(RecError) -> (width: Int, height: Int) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
@@ -61,6 +76,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .file(let path): return "file:\(path)"
         case .camera(let path): return path
         case .defaultCamera: return "default camera"
+        case .network(let url): return url.redacted
         }
     }
 }

@@ -8,7 +8,7 @@ public enum AudioSourceFactory {
     /// in the file's order (a file that cannot be read yet gets one, which reports why when it
     /// starts); any other spec one source, or none.
     public static func makeAll(_ spec: AudioSpec, video: SourceSpec) throws(RecError) -> [AudioSource] {
-        if case .file = spec, case .file(let path) = video, let count = FileAudioSource.soundTracks(in: path), count > 1 {
+        if spec == .file || spec == .source, case .file(let path) = video, let count = FileAudioSource.soundTracks(in: path), count > 1 {
             return (0..<count).map { FileAudioSource(path: path, track: $0) }
         }
         return try make(spec, video: video).map { [$0] } ?? []
@@ -24,7 +24,7 @@ public enum AudioSourceFactory {
             return DeviceAudioSource(backend: .pulse, device: device)
         case .alsa(let device):
             return DeviceAudioSource(backend: .alsa, device: device)
-        case .file:
+        case .file, .source:
             guard case .file(let path) = video else {
                 throw .usage("--audio file needs --source file:PATH (it records that file's sound); for the \(video) source "
                              + "use --audio default, a microphone from `rec devices`, or --audio test")

@@ -52,12 +52,21 @@ public final class Demuxer {
     /// Setting `interrupt` ends any call that waits (opening, reading) with `FFmpegError.exit`.
     /// The corresponding C functions are `avformat_open_input` (after setting the context's
     /// `interrupt_callback`) and `avformat_find_stream_info`.
-    public init(path: String, interrupt: InterruptFlag? = nil, reading: Reading = .normal) throws(FFmpegError) {
-        self.path = path
+    public convenience init(path: String, interrupt: InterruptFlag? = nil, reading: Reading = .normal) throws(FFmpegError) {
+        try self.init(url: path, name: path, interrupt: interrupt, reading: reading)
+    }
+
+    /// Opens a network URL (`rtsp://…`) or a file with libavformat `options` (`rtsp_transport`,
+    /// `timeout`, …). `name` stands for the URL in every message and in `path`: a URL's
+    /// credentials must not reach an error's text.
+    public init(url: String, name: String, options: [(String, String)] = [], interrupt: InterruptFlag? = nil,
+                reading: Reading = .normal) throws(FFmpegError) {
+        let path = url
+        self.path = name
         let input = Self.isFIFO(path) ? try StreamInput(path: path, interrupt: interrupt ?? InterruptFlag()) : nil
         let skimmer = input == nil && reading == .skimming ? try SkimmingInput(path: path) : nil
         let kept: [AnyObject] = [interrupt as AnyObject?, input, skimmer].compactMap { $0 }
-        format = try InputContext(url: path, keeping: kept) { ctx in
+        format = try InputContext(url: path, options: options, name: name, keeping: kept) { ctx in
             if let interrupt { ctx.pointee.interrupt_callback = interrupt.callback }
             if let input { ctx.pointee.pb = input.context }
             if let skimmer { ctx.pointee.pb = skimmer.context }
@@ -66,7 +75,7 @@ public final class Demuxer {
         self.skimmer = skimmer
         packet = try PacketOwner()
         let ctx = format.pointer
-        try check(avformat_find_stream_info(ctx, nil), "avformat_find_stream_info(\(path))")
+        try check(avformat_find_stream_info(ctx, nil), "avformat_find_stream_info(\(name))")
         // Unparsed only from here: stream information still runs the parsers (H.264's field
         // order comes from them); the flush closes them and the flag keeps them closed.
         if reading != .normal {
@@ -144,6 +153,14 @@ public final class Demuxer {
 
     /// The container's short name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
     public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+
+    /// The wall-clock time of pts 0, in microseconds since the Unix epoch, when the source says:
+    /// an RTSP camera's first RTCP sender report sets it (libavformat's `start_time_realtime`),
+    /// so it is nil until one has arrived.
+    public var startTimeRealtime: Timestamp? {
+        let t = context.pointee.start_time_realtime
+        return t == CFFMPEG_NOPTS || t <= 0 ? nil : .microseconds(t)
+    }
 
     /// The file's duration in microseconds, if known.
     public var duration: Timestamp? {

@@ -57,11 +57,16 @@ public struct SourceCapabilities {
     /// of the decoder's pool until the decoder closes, so a lag behind a 16-frame queue held ~31 MB
     /// at 1080p for the rest of a session (bench/README.md, core.sh).
     public var waitsWithoutLoss: Bool
+    /// Sound the source brings itself, already encoded (a network camera's AAC): recorded as the
+    /// first sound streams, before any `--audio` input.
+    public var sound: (any SourceSound)?
 
     public init(isLive: Bool = false, interrupt: InterruptFlag? = nil, clock: (any SourceClock)? = nil,
                 compressed: (any CompressedFrames)? = nil, reconnection: (any Reconnection)? = nil,
-                controls: (any ControllableSource)? = nil, waitsWithoutLoss: Bool = false) {
+                controls: (any ControllableSource)? = nil, waitsWithoutLoss: Bool = false,
+                sound: (any SourceSound)? = nil) {
         self.isLive = isLive
+        self.sound = sound
         self.waitsWithoutLoss = waitsWithoutLoss
         self.interrupt = interrupt
         self.clock = clock
@@ -75,6 +80,23 @@ public struct SourceCapabilities {
 public protocol SourceClock: AnyObject {
     /// CLOCK_MONOTONIC nanoseconds of the first frame's timestamp; nil before it.
     var monotonicEpoch: UInt64? { get }
+    /// The wall-clock time of session time 0 as the source's own clock tells it (a network
+    /// camera's RTCP sender reports), in microseconds since the Unix epoch; nil while it has not
+    /// (the session then takes the first frame's arrival).
+    var wallClockAtZero: Timestamp? { get }
+}
+
+extension SourceClock {
+    public var wallClockAtZero: Timestamp? { nil }
+}
+
+/// Sound packets a source reads beside its pictures (a network camera's own sound), timed on the
+/// session timeline like its frames. Read on the capture thread after each frame or packet.
+public protocol SourceSound: AnyObject {
+    /// The sound streams' parameters, in stream order (`.sound(0)` first), known after `start()`.
+    var soundParameters: [CodecParameters] { get }
+    /// The sound packets read since the last call, in time order, each naming its stream.
+    func takeSound() -> [EncodedPacket]
 }
 
 /// Frames as the device compressed them, read instead of `FrameSource.nextFrame()`, not with it.

@@ -17,7 +17,8 @@ struct CaptureOptions: Sendable, Equatable {
     var controls: [String]
     var duration: String?
     var pixelFormat: String?
-    var onUnplug: String
+    /// nil when not given: stop for a USB camera, connect again for a network camera.
+    var onUnplug: String?
     var audio: [String]
 
     init(_ values: ParsedValues) throws(RecError) {
@@ -29,7 +30,7 @@ struct CaptureOptions: Sendable, Equatable {
         controls = try values.values(.control)
         duration = try values.value(.duration)
         pixelFormat = try values.value(.pixelFormat)
-        onUnplug = try values.require(.onUnplug)
+        onUnplug = try values.value(.onUnplug)
         audio = try values.values(.audio)
     }
 }
@@ -41,11 +42,11 @@ extension ArgumentSpec {
         help: "A camera control to set, such as exposure_time_absolute=250; repeat it for more (see 'rec devices')."
     )
     static let audio = option(
-        "audio", value: "source", default: "none", repeatable: true,
-        help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, file (every sound track of a file: source) or test; repeat it to record more than one (see 'rec devices')."
+        "audio", value: "source", repeatable: true,
+        help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, source (the source's own: every sound track of a file, a network camera's sound; the default for network cameras) or test; repeat it to record more than one (see 'rec devices')."
     )
     static let onUnplug = option(
-        "on-unplug", value: "action", default: "stop", choices: ["stop", "wait"],
-        help: "What to do when the camera is unplugged: stop, or wait up to a minute for it to return."
+        "on-unplug", value: "action", choices: ["stop", "wait"],
+        help: "What to do when the camera goes away: stop, or wait for it to return (a USB camera up to a minute; a network camera is connected again for as long as the session runs, the default for network cameras)."
     )
 }

@@ -33,7 +33,8 @@ struct StartCommand: ParsableCommand {
     var segments: SegmentOptions
     var live: LiveOptions
     var foreground: Bool
-    var startTimeout: String
+    /// nil when not given: 5 s, or 20 s for a network camera (RecordingSetup).
+    var startTimeout: String?
     var onSave: String?
     var usr1Last: String
     var notify: Bool
@@ -52,7 +53,7 @@ struct StartCommand: ParsableCommand {
         segments = try SegmentOptions(values)
         live = try LiveOptions(values)
         foreground = values.flag(.foreground)
-        startTimeout = try values.require(.startTimeout)
+        startTimeout = try values.value(.startTimeout)
         onSave = try values.value(.onSave)
         usr1Last = try values.require(.usr1Last)
         notify = values.flag(.signalNotify)
@@ -75,6 +76,14 @@ struct StartCommand: ParsableCommand {
         let name = try SessionName.validate(session)
         let runtime = RuntimeDirectory.current()
         try runtime.checkAvailable(name)
+        var capture = capture
+        // The detached session's camera URL with its password, from `rec start` (never in argv).
+        if context.environment[SessionLauncher.childVariable] == "1", capture.source == nil,
+           let hidden = context.environment[SessionLauncher.sourceVariable] {
+            capture.source = hidden
+            // Not passed on to --on-save commands.
+            unsetenv(SessionLauncher.sourceVariable)
+        }
         let setup = try RecordingSetup(capture: capture, environment: context.environment)
         var file: RecorderConfiguration.Output? = nil
         if !noFile {
@@ -91,7 +100,7 @@ struct StartCommand: ParsableCommand {
         }
         var recorder = setup.configuration(output: file, pace: .realtime)
         recorder.keepsRingWhenFileFails = true
-        recorder.startTimeout = try TimeParser.duration(startTimeout).seconds
+        if let startTimeout { recorder.startTimeout = try TimeParser.duration(startTimeout).seconds }
         guard recorder.startTimeout > 0 else { throw .usage("--start-timeout must be longer than 0s, e.g. 5s") }
         var configuration = SessionConfiguration(name: name, recorder: recorder, ring: limits, onSave: onSave)
         _ = try TimeParser.duration(usr1Last)
@@ -116,8 +125,9 @@ struct StartCommand: ParsableCommand {
             return summary.error == nil ? 0 : 1
         }
         let arguments = childArguments(output: file?.path)
+        let hidden = setup.spec.hidesCredentials ? [SessionLauncher.sourceVariable: capture.source ?? ""] : [:]
         let status = try SessionLauncher.launch(arguments: arguments, session: name, runtime: runtime,
-                                                timeout: recorder.startTimeout + 10)
+                                                timeout: recorder.startTimeout + 10, environment: hidden)
         print(started: status, folder: try runtime.folder(named: name), limits: limits, console: context.console)
         return 0
     }
@@ -132,7 +142,10 @@ struct StartCommand: ParsableCommand {
         add(.buffer, buffer)
         add(.bufferSize, bufferSize)
         add(.startTimeout, startTimeout)
-        add(.source, capture.source.map { s in s.hasPrefix("file:") ? "file:" + OutputFile.absolute(String(s.dropFirst(5))) : s })
+        // A URL with credentials goes through the environment (`SessionLauncher.sourceVariable`).
+        if !((try? SourceSpec.parse(capture.source))?.hidesCredentials ?? false) {
+            add(.source, capture.source.map { s in s.hasPrefix("file:") ? "file:" + OutputFile.absolute(String(s.dropFirst(5))) : s })
+        }
         add(.preset, capture.preset.map { p in p.contains("/") ? OutputFile.absolute(p) : p })
         add(.size, capture.size)
         add(.fps, capture.fps.map { String($0) })
@@ -172,7 +185,7 @@ extension ArgumentSpec {
     static let bufferSize = option("buffer-size", value: "bytes", default: "1G", help: "The most memory the buffer may use, such as 256M.")
     static let foreground = flag("foreground", help: "Run the session in this process instead of in the background.")
     static let startTimeout = option(
-        "start-timeout", value: "time", default: "5s", help: "How long to wait for the first frame before giving up."
+        "start-timeout", value: "time", help: "How long to wait for the first frame before giving up (5s; 20s for a network camera, which may send its first keyframe seconds after it answers)."
     )
     static let onSave = option("on-save", value: "command", help: "A command to run after each save, given the clip's path.")
     static let usr1Last = option(

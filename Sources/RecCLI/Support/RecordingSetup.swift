@@ -18,12 +18,16 @@ struct RecordingSetup {
     /// The preset's camera controls with `--control` on top, checked against the camera when it opens.
     var controls: [ControlSetting]
     var onUnplug: RecorderConfiguration.OnUnplug
-    /// `--audio`, each time it is given: where the sounds come from (none by default).
+    /// `--audio`, each time it is given: where the sounds come from (none by default), without
+    /// a network camera's own sound, which the source itself brings (`keepsSourceSound`).
     var audio: [AudioSpec]
+    /// Record a network camera's own sound: with no `--audio`, or `--audio source`.
+    var keepsSourceSound = false
 
     init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
         spec = try SourceSpec.parse(capture.source)
-        choice = try EncodingChoice.resolve(preset: capture.preset, environment: environment,
+        // A network camera's stream is stored as it comes unless a preset says otherwise.
+        choice = try EncodingChoice.resolve(preset: capture.preset ?? (spec.isNetwork ? "camera-copy" : nil), environment: environment,
                                               hardware: HardwareProbe.machine)
         if let s = capture.size { size = try SourceSpec.parseSize(s) } else { size = choice.size }
         if let f = capture.fps {
@@ -43,9 +47,20 @@ struct RecordingSetup {
             throw .usage("--control \(twice.name) is given twice; give each control once")
         }
         controls = ControlSetting.merged(choice.controls, given)
-        onUnplug = capture.onUnplug == "wait" ? .wait(seconds: 60) : .stop
+        switch capture.onUnplug {
+        case "stop": onUnplug = .stop
+        case "wait": onUnplug = .wait(seconds: spec.isNetwork ? .infinity : 60)
+        default: onUnplug = spec.isNetwork ? .wait(seconds: .infinity) : .stop
+        }
         var sounds: [AudioSpec] = []
         for text in capture.audio { sounds.append(try AudioSpec.parse(text)) }
+        if spec.isNetwork {
+            if sounds.contains(.file) {
+                throw .usage("--audio file records the sound of a file: source; for a network camera's own sound use --audio source")
+            }
+            keepsSourceSound = sounds.isEmpty || sounds.contains(.source)
+            sounds.removeAll { $0 == .source }
+        }
         audio = sounds.filter { !$0.isNone }
         if audio.count < sounds.count, !audio.isEmpty {
             throw .usage("--audio none records no sound; drop it, or drop the other --audio")
@@ -53,8 +68,9 @@ struct RecordingSetup {
         if let twice = audio.first(where: { a in audio.count { $0 == a } > 1 }) {
             throw .usage("--audio \(twice) is given twice; give each sound once")
         }
-        if audio.contains(.file), !{ if case .file = spec { true } else { false } }() {
-            throw .usage("--audio file records the sound of a file: source; give --source file:PATH, or choose another --audio")
+        if audio.contains(.file) || audio.contains(.source), !{ if case .file = spec { true } else { false } }() {
+            throw .usage("--audio \(audio.contains(.file) ? "file" : "source") records the source's own sound, which only a file: "
+                         + "or network source has; give --source file:PATH or a camera URL, or choose another --audio")
         }
         if let first = audio.first, choice.audio == nil {
             throw .usage("preset '\(choice.name)' records no sound (\"audio\": \"none\"); drop --audio \(first), or choose another --preset")
@@ -73,7 +89,8 @@ struct RecordingSetup {
            let refusal = container.audioRefusal(of: family, encoder: sound.encoder) {
             throw .usage("\(refusal); or name the output for another container, or record without --audio")
         }
-        let family = choice.settings.copiesInput ? "mjpeg" : EncoderCatalog.codecFamily(of: choice.settings.encoder)
+        // A network camera's codec is known once it answers; the recorder checks it then.
+        let family = choice.settings.copiesInput ? (spec.isNetwork ? nil : "mjpeg") : EncoderCatalog.codecFamily(of: choice.settings.encoder)
         if let family, !container.holds(family) {
             let fits = Container.holding(family).map { ".\($0.rawValue)" }.joined(separator: ", ")
             throw .usage("preset '\(choice.name)' makes \(family), which a .\(container.rawValue) file cannot hold; name the output \(fits.isEmpty ? ".mkv" : fits) or pick another --preset")
@@ -82,7 +99,8 @@ struct RecordingSetup {
     }
 
     func makeSource(warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
-        try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, controls: controls, warn: warn)
+        try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, controls: controls,
+                               copies: choice.settings.copiesInput, keepsSourceSound: keepsSourceSound, warn: warn)
     }
 
     /// The sound sources `--audio` names, not yet started, in the order given (`file`: each of
@@ -98,6 +116,8 @@ struct RecordingSetup {
                                       filter: filter, output: output, pace: pace)
         c.durationLimit = duration
         c.onUnplug = onUnplug
+        // Connecting, then a first keyframe that may be a GOP away.
+        if spec.isNetwork { c.startTimeout = 20 }
         c.audio = choice.audio
         c.correctsAudioDrift = audio.allSatisfy(\.correctsDrift)
         return c

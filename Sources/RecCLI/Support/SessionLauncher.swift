@@ -13,14 +13,18 @@ import Session
 /// an error on the pipe, its exit), and one `status` request says which.
 enum SessionLauncher {
     static let childVariable = "REC_SESSION_CHILD"
+    /// A source the child takes from its environment rather than its arguments: a camera URL with
+    /// a password must not show in `ps` (a process's environment is its user's alone).
+    static let sourceVariable = "REC_SESSION_SOURCE"
 
     static func launch(arguments: [String], session: String, runtime: RuntimeDirectory,
-                       timeout: Double) throws(RecError) -> StatusBody {
+                       timeout: Double, environment extra: [String: String] = [:]) throws(RecError) -> StatusBody {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath())
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment[childVariable] = "1"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         let errors = Pipe()
         process.standardInput = FileHandle.nullDevice

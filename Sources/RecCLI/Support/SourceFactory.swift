@@ -12,11 +12,12 @@ enum SourceFactory {
     ///   - warn: receives each note about the mode a camera settled on (a fallback size, a rate the
     ///     camera cannot reach, what the driver changed).
     static func make(_ spec: SourceSpec, size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String? = nil,
-                     controls: [ControlSetting] = [], system: any VideoDeviceSystem = LibV4L2System(),
+                     controls: [ControlSetting] = [], copies: Bool = false, keepsSourceSound: Bool = false,
+                     system: any VideoDeviceSystem = LibV4L2System(),
                      warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         switch spec {
         case .camera, .defaultCamera: break
-        case .testPattern, .file:
+        case .testPattern, .file, .network:
             if let pixelFormat {
                 throw .usage("--pixel-format \(pixelFormat) applies only to cameras, not to --source \(spec); leave it out")
             }
@@ -33,6 +34,12 @@ enum SourceFactory {
             let width = w ?? size?.width ?? 1280
             let height = h ?? size?.height ?? 720
             return TestPatternSource(width: width, height: height, fps: specFPS ?? fps ?? 30)
+        case .network(let url):
+            if size != nil || fps != nil {
+                throw .usage("--size and --fps do not apply to a network camera, which sends its own size and rate; set them in the camera, "
+                             + "or use --filter scale=W:H with a preset that encodes")
+            }
+            return NetworkSource(url: url, settings: NetworkSource.Settings(copies: copies, keepsSound: keepsSourceSound))
         case .file(let path):
             if size != nil || fps != nil {
                 throw .usage("--size and --fps do not apply to a file source, which keeps the file's own size and timing; use --filter scale=W:H to resize")

@@ -47,6 +47,7 @@ public enum SaveText {
                      "  \(r.frames ?? 0) frames, \(saved) of requested \(req), from the \((r.source ?? .ring).rawValue)"]
         var notes: [String] = []
         if let d = r.droppedInRange, d > 0 { notes.append("\(d) frames were dropped in this range while recording") }
+        if let m = r.missing, m > 0 { notes.append(String(format: "%.1f s missing (the source was away)", m)) }
         if let p = r.prerollFrames, p > 0 { notes.append("\(p) preroll frames hidden") }
         if let n = r.reencoded, n > 0 { notes.append("\(n) frames re-encoded") }
         if let b = r.bytes { notes.append(StatusLine.bytes(Int64(b))) }

@@ -9,6 +9,9 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
     case alsa(device: String)
     /// `file`: the sound of a `file:` source, on the same timeline as its pictures.
     case file
+    /// `source`: the source's own sound, whatever the source: a file's sound tracks (as `file`),
+    /// a network camera's sound as it came.
+    case source
     /// `test`: a 440 Hz tone with a click at every whole second of the session timeline, at the
     /// instants the stand-in camera's picture marks the second. `test:skew=0.002` makes its clock
     /// run 0.2 % fast (a test-only knob: drift correction must hide it); `test:skew=0.002,uncorrected`
@@ -28,6 +31,7 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
             return .alsa(device: name)
         }
         if text == "file" { return .file }
+        if text == "source" { return .source }
         if text == "test" { return .test(skew: 0) }
         if text.hasPrefix("test:skew=") {
             var value = text.dropFirst(10)
@@ -38,7 +42,7 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
             }
             return .test(skew: skew, uncorrected: uncorrected)
         }
-        throw .usage("unknown audio source '\(text)'; use none, default, pulse:NAME, alsa:DEVICE, file or test (see 'rec devices')")
+        throw .usage("unknown audio source '\(text)'; use none, default, pulse:NAME, alsa:DEVICE, source, file or test (see 'rec devices')")
     }
 
     public var isNone: Bool { self == .none }
@@ -55,6 +59,7 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
         case .pulse(let d): return "pulse:\(d ?? "default")"
         case .alsa(let d): return "alsa:\(d)"
         case .file: return "file"
+        case .source: return "source"
         case .test(let skew, let uncorrected):
             return skew == 0 && !uncorrected ? "test" : "test:skew=\(skew)" + (uncorrected ? ",uncorrected" : "")
         }

@@ -10,6 +10,9 @@ public struct SaveReport: Sendable, Equatable, Codable {
     public var frames: Int?
     /// Frames missing inside the saved range (dropped late or by the driver).
     public var droppedInRange: Int?
+    /// Seconds of the saved range in which the source was away (a network camera's outage, a USB
+    /// camera unplugged and back): the clip holds no pictures there.
+    public var missing: Double?
     /// Bytes written.
     public var bytes: Int?
     /// Time of the keyframe the clip is decoded from.
@@ -51,8 +54,9 @@ public struct SaveReport: Sendable, Equatable, Codable {
     public init(path: String, requested: ControlSpan? = nil, saved: ControlSpan? = nil, frames: Int? = nil,
                 droppedInRange: Int? = nil, bytes: Int? = nil, keyframe: Double? = nil,
                 prerollFrames: Int? = nil, source: Source? = nil, reencoded: Int? = nil,
-                trailingHidden: Int? = nil, mode: Mode? = nil) {
+                trailingHidden: Int? = nil, mode: Mode? = nil, missing: Double? = nil) {
         self.path = path
+        self.missing = missing
         self.requested = requested
         self.saved = saved
         self.frames = frames
@@ -70,6 +74,7 @@ public struct SaveReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case path, requested, saved, frames, droppedInRange = "dropped_in_range", bytes, keyframe
         case prerollFrames = "preroll_frames", source, reencoded, trailingHidden = "trailing_hidden", mode
+        case missing = "missing_seconds"
     }
 }
 

@@ -29,8 +29,8 @@ extension SessionHost: LiveBackend {
     }
 
     public func liveSnapshot() throws(RecError) -> [UInt8] {
-        if recorder.latestFrame == nil, let jpeg = recorder.latestCompressedFrame { return jpeg.data }
-        guard let frame = recorder.latestFrame else { throw .runtime("no frame has been captured yet; try again in a moment") }
+        if recorder.latestFrame == nil, let jpeg = recorder.latestCompressedFrame, recorder.codecParameters?.codec == .mjpeg { return jpeg.data }
+        guard let frame = try recorder.latestPicture() else { throw .runtime("no frame has been captured yet; try again in a moment") }
         do { return try JPEGWriter.encode(frame, qscale: 3) } catch { throw error.recError("cannot make the snapshot") }
     }
 

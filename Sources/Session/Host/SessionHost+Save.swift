@@ -106,7 +106,8 @@ extension SessionHost {
                           keyframe: plan.keyframesUsed.first.map { session(Timestamp(value: $0, timeBase: plan.timeBase)) },
                           prerollFrames: plan.prerollFrames,
                           source: origin, reencoded: plan.reencodedFrames,
-                          trailingHidden: plan.trailingHiddenFrames, mode: SaveReport.Mode(mode))
+                          trailingHidden: plan.trailingHiddenFrames, mode: SaveReport.Mode(mode),
+                          missing: recorder.missingSeconds(in: range))
     }
 
     /// Waits until the ring holds every packet presented before `end`, or the recording ends.

@@ -129,7 +129,8 @@ public final class SessionHost: ControlHandler {
                           output: s.outputPath, outputBytes: Int(s.outputBytes), lastError: s.lastError,
                           extra: ["ring_start": String(format: "%.3f", r.start?.seconds ?? 0),
                                   "ring_end": String(format: "%.3f", r.end?.seconds ?? 0),
-                                  "gaps": String(s.gaps)].merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
+                                  "gaps": String(s.gaps), "time_source": s.wallClockSource ?? "arrival"]
+                            .merging(s.lastGap.map { ["last_gap": $0] } ?? [:]) { a, _ in a }.merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
         body.audio = s.sound.map(\.status)
         if s.sounds.count > 1 { body.audioTracks = s.sounds.map(\.status) }
         return body
@@ -142,14 +143,14 @@ public final class SessionHost: ControlHandler {
         let ext = (request.output as NSString).pathExtension.lowercased()
         guard ext == "jpg" || ext == "jpeg" else { throw .usage("snapshots are JPEG pictures; give a name ending in .jpg") }
         try OutputPath.checkWritable(request.output, force: request.force)
-        if recorder.latestFrame == nil, let jpeg = recorder.latestCompressedFrame {
+        if recorder.latestFrame == nil, let jpeg = recorder.latestCompressedFrame, recorder.codecParameters?.codec == .mjpeg {
             // A copy recording: the camera's own JPEG is the snapshot.
             guard FileManager.default.createFile(atPath: request.output, contents: Data(jpeg.data)) else {
                 throw .runtime("cannot write the snapshot \(request.output)")
             }
             return SnapshotReport(path: request.output, bytes: jpeg.data.count, time: jpeg.presentationTime.seconds)
         }
-        guard let frame = recorder.latestFrame else {
+        guard let frame = try recorder.latestPicture() else {
             throw .runtime("no frame has been captured yet; try again in a moment")
         }
         do {

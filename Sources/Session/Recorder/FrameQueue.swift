@@ -43,6 +43,18 @@ final class FrameQueue<Element>: @unchecked Sendable {
         return true
     }
 
+    /// Queues an item past the capacity, never dropped nor waited for: a source's sound packets,
+    /// a few hundred bytes each, which the late-frame policy must not lose. False once closed.
+    @discardableResult
+    func pushAlways(_ item: Element) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if closed { return false }
+        items.append(item)
+        condition.broadcast()
+        return true
+    }
+
     /// The next frame, waiting for one; nil once the queue is closed and empty.
     func pop() -> Element? {
         condition.lock()

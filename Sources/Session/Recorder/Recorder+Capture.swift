@@ -9,8 +9,9 @@ extension Recorder {
     func compressedSource(_ source: FrameSource) throws(RecError) -> (any CompressedFrames)? {
         guard configuration.copiesCompressedFrames else { return nil }
         guard let c = source.capabilities.compressed, let parameters = c.compressedParameters else {
-            throw .usage("this preset stores the camera's own MJPEG frames, but \(source.description) does not deliver MJPEG; "
-                         + "ask for it with --pixel-format MJPG, or choose a preset that encodes")
+            throw .usage("this preset stores the source's own compressed frames (a USB camera's MJPEG, a network camera's H.264 or H.265), "
+                         + "but \(source.description) delivers raw pictures; ask a USB camera for MJPEG with --pixel-format MJPG, "
+                         + "or choose a preset that encodes")
         }
         encoderParameters.withLock { $0 = parameters }
         return c
@@ -19,29 +20,55 @@ extension Recorder {
     /// The next frame or compressed packet and its capture time; waits for an unplugged camera to
     /// return when `--on-unplug wait` says so.
     func next(from source: FrameSource, compressed: (any CompressedFrames)?) throws(RecError) -> (CaptureItem, Timestamp)? {
+        var gapFrom: Timestamp?
         while true {
             do {
+                let item: (CaptureItem, Timestamp)
                 if let compressed {
                     guard let p = try compressed.nextPacket() else { return nil }
-                    return (.packet(p), p.captureTime ?? p.presentationTime)
+                    item = (.packet(p), p.captureTime ?? p.presentationTime)
+                } else {
+                    guard let f = try source.nextFrame() else { return nil }
+                    item = (.frame(f), f.captureTime)
                 }
-                guard let f = try source.nextFrame() else { return nil }
-                return (.frame(f), f.captureTime)
+                if let gapFrom { noteGap(from: gapFrom, to: item.1) }
+                return item
             } catch {
                 guard case .wait(let seconds) = configuration.onUnplug, let r = source.capabilities.reconnection,
                       r.isDisconnect(error) else { throw error }
                 let what = r.disconnectText(error)
-                stats.withLock {
-                    $0.gaps += 1
-                    $0.lastGap = what
-                    $0.lastError = "\(source.description) \(what); waiting up to \(Int(seconds)) s for it to return"
+                let last = stats.withLock { s in
+                    s.gaps += 1
+                    s.lastGap = what
+                    s.lastError = "\(source.description) \(what); " + (seconds.isFinite ? "waiting up to \(Int(seconds)) s for it to return"
+                                                                                     : "connecting again until it answers")
+                    return s.framesCaptured > 0 ? s.lastCaptureTime : nil
                 }
+                // The gap starts where the last picture ended (one nominal frame after it began).
+                let frame = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
+                if gapFrom == nil, let last { gapFrom = Timestamp(seconds: last.seconds + frame) }
                 try r.reconnect(waitingUpTo: seconds, stop: stopping)
                 stats.withLock { $0.lastError = $0.fileError }
                 // A stop while waiting ends the recording cleanly with what it holds.
                 if stopRequested.load(ordering: .acquiring) { return nil }
             }
         }
+    }
+
+    /// Notes that the source was away between two session times.
+    func noteGap(from: Timestamp, to: Timestamp) {
+        guard to > from else { return }
+        gapRanges.withLock { $0.append(from..<to) }
+    }
+
+    /// Seconds of `range` in which the source was away; nil when none.
+    public func missingSeconds(in range: Range<Timestamp>) -> Double? {
+        let total = gapRanges.withLock { gaps in
+            gaps.reduce(0.0) { sum, gap in
+                sum + max(0, min(gap.upperBound.seconds, range.upperBound.seconds) - max(gap.lowerBound.seconds, range.lowerBound.seconds))
+            }
+        }
+        return total > 0 ? total : nil
     }
 
     /// Sleeps until a monotonic instant, waking to check for a stop; false if stopped.

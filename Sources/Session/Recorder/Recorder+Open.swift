@@ -10,6 +10,13 @@ extension Recorder {
     func openCopy() throws(RecError) -> SegmentedWriter? {
         let audio = try openSounds()
         guard let output = configuration.output, let parameters = encoderParameters.withLock({ $0 }) else { return nil }
+        // A network camera's codec is known only now that it answered.
+        try output.container.check(codec: parameters.codecName)
+        for sound in audio {
+            guard let family = output.container.audioFamilies, !family.contains(sound.parameters.codecName) else { continue }
+            throw .usage("the camera's \(sound.parameters.codecName) sound cannot go into a .\(output.container.rawValue) file as it came; "
+                         + "name the output .mkv, or record without it (--audio none)")
+        }
         return try makeWriter(output, video: parameters, sounds: audio)
     }
 

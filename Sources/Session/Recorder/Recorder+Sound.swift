@@ -8,13 +8,14 @@ extension Recorder {
     /// Waits for every sound encoder (the file's header needs all the streams), and names each
     /// stream: `.sound(0)`, `.sound(1)`, … in input order. Empty without sound.
     func openSounds() throws(RecError) -> [StreamParameters] {
-        var parameters: [CodecParameters] = []
+        var parameters = sourceSoundParameters.withLock { $0 }
         for sound in sounds { parameters.append(try sound.parameters(waitingUpTo: configuration.startTimeout)) }
         soundParameters.withLock { $0 = parameters }
         return parameters.enumerated().map { StreamParameters(.sound($0), $1) }
     }
 
-    /// Every stream the recording makes, once its encoders run: the pictures, then each sound.
+    /// Every stream the recording makes, once its encoders run: the pictures, then each sound
+    /// (the source's own first, then the `--audio` inputs).
     public var streams: [StreamParameters] {
         guard let video = codecParameters else { return [] }
         return [StreamParameters(.video, video)] + soundParameters.withLock { $0 }.enumerated().map { StreamParameters(.sound($0), $1) }
@@ -25,8 +26,9 @@ extension Recorder {
     /// them to `ended`.
     func takeSound(ended: inout Set<StreamID>, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) -> [StreamID] {
         var newlyEnded: [StreamID] = []
+        let base = sourceSoundCount
         for (i, sound) in sounds.enumerated() {
-            let id = StreamID.sound(i)
+            let id = StreamID.sound(base + i)
             let closed = sound.inbox.isClosed
             for var p in sound.inbox.takeAll() {
                 p.stream = id
@@ -51,9 +53,10 @@ extension Recorder {
                 }
             }
         }
+        let base = sourceSoundCount
         for (i, sound) in sounds.enumerated() {
             for var packet in sound.inbox.takeAll() where end.map({ packet.presentationTime < $0 }) ?? false {
-                packet.stream = .sound(i)
+                packet.stream = .sound(base + i)
                 do { try emit(packet) } catch { break }
             }
         }

@@ -24,6 +24,8 @@ public final class Recorder: Sendable {
     enum CaptureItem {
         case frame(VideoFrame)
         case packet(EncodedPacket)
+        /// The source's own sound (a network camera's), already encoded.
+        case sound(EncodedPacket)
     }
 
     public let configuration: RecorderConfiguration
@@ -33,9 +35,9 @@ public final class Recorder: Sendable {
     let stopping = Latch()
     /// Wakes a source blocked in a read (a FIFO with no writer) when a stop is requested.
     private let sourceInterrupt: InterruptFlag?
-    private let queue: FrameQueue<CaptureItem>
-    private let latestPacket = Mutex<EncodedPacket?>(nil)
-    private let latest = LatestFrame()
+    let queue: FrameQueue<CaptureItem>
+    let latestPacket = Mutex<EncodedPacket?>(nil)
+    let latest = LatestFrame()
     private let firstFrame = Latch()
     private let done = Latch()
     private let onPacket: @Sendable (EncodedPacket) -> Void
@@ -43,11 +45,13 @@ public final class Recorder: Sendable {
     let encoderParameters = Mutex<CodecParameters?>(nil)
     let sourceRate = Mutex<Rational?>(nil)
     /// Session time before which the recording file holds every frame on disk.
-    private let fileCompleteBefore = Mutex<Timestamp?>(nil)
+    let fileCompleteBefore = Mutex<Timestamp?>(nil)
     /// Capture times of frames lost (dropped late, or lost by the source before this frame), so a
     /// save can say how many frames are missing inside its range. Bounded: the oldest are forgotten.
     private let drops = Mutex<[Timestamp]>([])
     private static let maxDropRecords = 100_000
+    /// Session times in which the source was away (outages, unplugs), for saves to report.
+    let gapRanges = Mutex<[Range<Timestamp>]>([])
     /// With `--segment`: the files this recording made and still keeps.
     let segmentCatalog: SegmentCatalog?
     /// Frames between capture and encoder with `--pace off` (measured: 2 is as fast as 16).
@@ -62,6 +66,8 @@ public final class Recorder: Sendable {
     let sounds: [SoundRecorder]
     /// The sound encoders' parameters, in stream order, once they run.
     let soundParameters = Mutex<[CodecParameters]>([])
+    /// The sound streams the source brings itself (a network camera's), set once it has started.
+    let sourceSoundParameters = Mutex<[CodecParameters]>([])
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -151,23 +157,6 @@ public final class Recorder: Sendable {
         drops.withLock { $0.count { range.contains($0) } }
     }
 
-    /// The newest captured frame (for `rec snapshot`), without disturbing capture.
-    public var latestFrame: VideoFrame? { latest.take() }
-
-    /// The recording file holds every frame captured before this time (nil before the first
-    /// fragment or cluster is complete). A fragment or cluster is written when the next keyframe
-    /// arrives, so this is the newest keyframe written.
-    public var fileComplete: Timestamp? { fileCompleteBefore.withLock { $0 } }
-
-    /// The newest compressed frame when the preset stores the camera's MJPEG as it comes.
-    public var latestCompressedFrame: EncodedPacket? { latestPacket.withLock { $0 } }
-
-    /// The encoder's stream parameters, once it runs (for writing clips from the ring).
-    public var codecParameters: CodecParameters? { encoderParameters.withLock { $0 } }
-
-    /// The first sound encoder's stream parameters, once it runs; nil without sound.
-    public var soundCodecParameters: CodecParameters? { soundParameters.withLock { $0.first } }
-
     // MARK: - Threads
 
     private func startThreads(_ transfer: Transfer<FrameSource>) {
@@ -218,6 +207,7 @@ public final class Recorder: Sendable {
                 sound.waitUntilFlowing(seconds: configuration.startTimeout / 2) { stopRequested.load(ordering: .acquiring) }
             }
             try source.start()
+            sourceSoundParameters.withLock { $0 = source.capabilities.sound?.soundParameters ?? [] }
             let compressed = try compressedSource(source)
             if compressed == nil, source.format.pictureBytes > 0 {
                 queue.limit(to: max(4, Self.lateQueueBytes / source.format.pictureBytes))
@@ -228,7 +218,8 @@ public final class Recorder: Sendable {
             stats.withLock {
                 let f = source.format
                 let rate = source.nominalFrameRate.map { " @ \(Self.format(rate: $0)) fps" } ?? ""
-                $0.mode = "\(f.width)x\(f.height) \(compressed != nil ? "mjpeg (stored as it comes)" : f.pixelFormat.name)\(rate)"
+                let stored = compressed?.compressedParameters.map { "\($0.codecName) (stored as it comes)" }
+                $0.mode = "\(f.width)x\(f.height) \(stored ?? f.pixelFormat.name)\(rate)"
             }
             let clockStart = DispatchTime.now().uptimeNanoseconds
             var count = 0
@@ -259,8 +250,11 @@ public final class Recorder: Sendable {
                     // The snapshot slot gets its own frame over the same pictures: the encode
                     // thread sets fields (pts) on the one it owns.
                     if let copy = try? frame.clone() { latest.publish(copy) }
-                case .packet(let packet): latestPacket.withLock { $0 = packet }
+                case .packet(let packet) where packet.isKeyframe: latestPacket.withLock { $0 = packet }
+                case .packet: break
+                case .sound: break
                 }
+                queueSourceSound(capabilities)
                 controls.serve(capabilities.controls)
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
@@ -321,11 +315,15 @@ public final class Recorder: Sendable {
         var videoEnd: Timestamp?
         let emitVideo = emit
         var soundEnded = Set<StreamID>()
+        // The source's own sound waits until a picture reaches its time: it arrives ahead of
+        // the pictures (a camera's encoder delay), and none may outlast the last picture.
+        var heldSound: [EncodedPacket] = []
         let emitPicture: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
             // Sound first: it comes ahead of the encoder's look-ahead, and the muxer interleaves.
             // A sound that ended (failed) holds the other streams back no longer.
             for id in try takeSound(ended: &soundEnded, emit: emitVideo) { writer?.ended(id) }
             videoEnd = max(videoEnd ?? packet.endTime, packet.endTime)
+            try releaseSourceSound(&heldSound, before: videoEnd, emit: emitVideo)
             try emitVideo(packet)
         }
         while let item = queue.pop() {
@@ -353,6 +351,9 @@ public final class Recorder: Sendable {
                         throw error.recError("writing the camera's frame at \(packet.presentationTime.clockText) failed")
                     }
                     stats.withLock { $0.framesEncoded += 1 }
+                case .sound(let packet):
+                    heldSound.append(packet)
+                    continue
                 }
                 if !started {
                     started = true
@@ -371,6 +372,7 @@ public final class Recorder: Sendable {
             }
             stats.withLock { $0.framesEncoded = pipeline.framesEncoded }
         }
+        try? releaseSourceSound(&heldSound, before: videoEnd, emit: emit)
         finishSound(upTo: videoEnd, emit: emit)
         stats.withLock { if $0.state != .failed { $0.state = .stopping } }
         if let file = writer {

@@ -37,6 +37,9 @@ public struct RecorderStats: Sendable {
     public var gaps = 0
     /// What the camera did before the last gap: "was unplugged", "stopped delivering frames (a stall)".
     public var lastGap: String?
+    /// Where wall-clock times come from when not from the first frame's arrival: "camera" once a
+    /// network camera's RTCP sender reports set `startedAt`; nil for arrival.
+    public var wallClockSource: String?
     /// Each sound input's telemetry, in stream order (empty without sound).
     public var sounds: [SoundStats] = []
     /// The first sound's telemetry, when the recording has sound.

@@ -1,0 +1,90 @@
+import Foundation
+import Media
+import RecCore
+
+/// One connection to a network camera: its demuxer, and the streams rec records from it (the best
+/// video stream, and the first sound stream). Every libavformat call runs under a deadline on
+/// the source's `InterruptFlag`, so a camera that goes silent without closing the connection
+/// ends a read within `stallSeconds`, and a stop ends it at once.
+final class NetworkInput {
+    let demuxer: Demuxer
+    let video: Demuxer.Stream
+    let sound: [Demuxer.Stream]
+    private let interrupt: InterruptFlag
+    private let stallSeconds: Double
+    private let url: NetworkURL
+
+    private init(demuxer: Demuxer, video: Demuxer.Stream, sound: [Demuxer.Stream], interrupt: InterruptFlag,
+                 stallSeconds: Double, url: NetworkURL) {
+        self.demuxer = demuxer
+        self.video = video
+        self.sound = sound
+        self.interrupt = interrupt
+        self.stallSeconds = stallSeconds
+        self.url = url
+    }
+
+    /// Connects and reads the stream information, within `settings.connectSeconds`.
+    static func open(_ url: NetworkURL, settings: NetworkSource.Settings, interrupt: InterruptFlag) throws(RecError) -> NetworkInput {
+        try NetworkErrors.checkHostResolves(url)
+        interrupt.expire(after: settings.connectSeconds)
+        defer { interrupt.expire(after: nil) }
+        let demuxer: Demuxer
+        do {
+            demuxer = try Demuxer(url: url.address, name: url.redacted, options: options(for: url, settings: settings),
+                                  interrupt: interrupt)
+        } catch {
+            throw NetworkErrors.explain(error, url: url, interrupt: interrupt, connectSeconds: settings.connectSeconds)
+        }
+        guard let index = demuxer.bestVideoStream else {
+            throw .usage("\(url.redacted) sends no pictures (its streams: \(describe(demuxer.streams))); check the URL's path or channel")
+        }
+        let video = demuxer.streams[index]
+        let sound = demuxer.streams.first { $0.parameters.streamKind == .sound }.map { [$0] } ?? []
+        return NetworkInput(demuxer: demuxer, video: video, sound: sound, interrupt: interrupt,
+                            stallSeconds: settings.stallSeconds, url: url)
+    }
+
+    /// The libavformat options for a URL: RTSP's transport and socket timeout, a read timeout for
+    /// the protocols that take one. The deadline on the interrupt flag covers every protocol; the
+    /// timeouts make libavformat give up a dead socket by itself as well.
+    static func options(for url: NetworkURL, settings: NetworkSource.Settings) -> [(String, String)] {
+        let micros = String(Int64(settings.stallSeconds * 1_000_000))
+        switch url.scheme {
+        case .rtsp, .rtsps:
+            return [("rtsp_transport", (url.transport ?? .tcp).rawValue), ("timeout", micros), ("user_agent", "rec")]
+        case .http, .https:
+            return [("rw_timeout", micros), ("user_agent", "rec")]
+        case .rtmp, .rtmps:
+            return [("rw_timeout", micros)]
+        case .srt:
+            return [("rw_timeout", micros)]
+        }
+    }
+
+    /// The next packet of a recorded stream (video first in `streams`, sound after), nil at the
+    /// end of the stream (a server that closed it). Throws a disconnect when nothing arrived for
+    /// `stallSeconds` or the connection broke.
+    func read() throws(RecError) -> (packet: EncodedPacket, isVideo: Bool)? {
+        while true {
+            interrupt.expire(after: stallSeconds)
+            let packet: EncodedPacket?
+            do {
+                packet = try demuxer.read()
+            } catch {
+                if interrupt.isSet { return nil }
+                throw NetworkErrors.lost(error, url: url, stalled: interrupt.hasExpired, stallSeconds: stallSeconds)
+            }
+            guard let packet else { throw NetworkErrors.ended(url: url) }
+            if packet.streamIndex == video.index { return (packet, true) }
+            if sound.contains(where: { $0.index == packet.streamIndex }) { return (packet, false) }
+        }
+    }
+
+    /// The stream's wall-clock time at pts 0, once the camera has sent an RTCP sender report.
+    var startTimeRealtime: Timestamp? { demuxer.startTimeRealtime }
+
+    static func describe(_ streams: [Demuxer.Stream]) -> String {
+        streams.isEmpty ? "none" : streams.map { "\($0.parameters.streamKind.rawValue) \($0.parameters.codecName)" }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,145 @@
+import Dispatch
+import Media
+import RecCore
+
+/// Reading: packets placed on the session timeline, as they came (copy) or decoded.
+extension NetworkSource: CompressedFrames {
+    public var compressedParameters: CodecParameters? { settings.copies ? videoParameters : nil }
+
+    /// The next video packet as the camera sent it, on the session timeline; the sound read on
+    /// the way waits in `takeSound()`. nil once stopped or after the stream's end was handled.
+    public func nextPacket() throws(RecError) -> EncodedPacket? {
+        while ready.isEmpty {
+            guard try pump() else { return nil }
+        }
+        return ready.removeFirst()
+    }
+
+    public func nextFrame() throws(RecError) -> VideoFrame? {
+        guard let decoder else { return nil }
+        do {
+            while true {
+                switch try decoder.receive() {
+                case .output(let frame):
+                    frame.captureTime = Timestamp(value: frame.pointer.pointee.pts, timeBase: decoder.timeBase).rescaled(to: .microseconds)
+                    frame.sequence = sequence
+                    sequence += 1
+                    return frame
+                case .endOfStream:
+                    return nil
+                case .needsInput:
+                    guard let packet = try nextPacket() else { return nil }
+                    try decoder.send(packet)
+                }
+            }
+        } catch let error as RecError {
+            throw error
+        } catch let error as FFmpegError {
+            throw error.recError("decoding \(url.redacted) failed at frame \(sequence)")
+        } catch {
+            throw .runtime("decoding \(url.redacted) failed at frame \(sequence)", cause: "\(error)")
+        }
+    }
+
+    /// Reads one packet and places it; false when the source was stopped.
+    func pump() throws(RecError) -> Bool {
+        guard let input else { return false }
+        guard let (read, isVideo) = try input.read() else { return false }
+        var packet = read
+        let now = Self.monotonicNow()
+        if epoch == nil {
+            // Session time 0 is the first keyframe: what comes before it cannot be decoded.
+            guard isVideo, packet.isKeyframe else { return true }
+            epoch = now
+        }
+        if waitsForKeyframe {
+            guard isVideo, packet.isKeyframe else { return true }
+            waitsForKeyframe = false
+        }
+        let arrival = Timestamp.microseconds(Int64((now - (epoch ?? now)) / 1000))
+        let id: StreamID = isVideo ? .video : .sound(0)
+        if packet.dts == Int64.min {
+            // No timestamps (an MJPEG stream over HTTP): the camera's clock is the arrival.
+            packet.dts = arrival.rescaled(to: packet.timeBase).value
+            packet.pts = packet.dts
+        }
+        let offset = timeline.place(stream: id, decodeTime: packet.decodeTime, arrival: arrival)
+        let shift = offset.rescaled(to: packet.timeBase).value
+        packet.pts += shift
+        packet.dts += shift
+        packet.stream = id
+        packet.captureTime = packet.decodeTime.rescaled(to: .microseconds)
+        // Sound from just before the first picture has no picture to go with.
+        if !isVideo && packet.dts < 0 { return true }
+        if wallZero == nil, let zero = input.startTimeRealtime {
+            wallZero = .microseconds(zero.value - offset.rescaled(to: .microseconds).value)
+        }
+        // A packet lasts until the next of its stream (decode order: a B-frame stream's dts
+        // steps are its frame intervals too); one is held per stream, so pictures wait one frame.
+        if var previous = held[id] {
+            previous.duration = max(1, Timestamp(value: packet.dts - previous.dts, timeBase: packet.timeBase)
+                .rescaled(to: previous.timeBase).value)
+            release([previous])
+        }
+        held[id] = packet
+        return true
+    }
+
+    /// What is held goes out, each lasting as long as the one before it of its stream.
+    func releaseHeld() {
+        for id in held.keys.sorted() {
+            guard var p = held[id] else { continue }
+            if p.duration <= 0 { p.duration = lastDuration[id] ?? 1 }
+            release([p])
+        }
+        held.removeAll()
+    }
+
+    /// Packets whose durations are now known go out: pictures to `ready`, sound to `sound`.
+    func release(_ packets: [EncodedPacket]) {
+        for p in packets {
+            lastDuration[p.stream] = p.duration
+            if p.stream.isVideo { ready.append(p) } else if settings.keepsSound { sound.append(p) }
+        }
+    }
+}
+
+/// A camera that went away: opened again, with backoff, for as long as the recorder waits.
+extension NetworkSource: Reconnection {
+    public func isDisconnect(_ error: RecError) -> Bool { error.fault == .connectionLost }
+
+    public func disconnectText(_ error: RecError) -> String {
+        let name = url.redacted
+        return error.message.hasPrefix(name) ? String(error.message.dropFirst(name.count + 1)) : error.message
+    }
+
+    public func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {
+        // What is still held goes out with the durations it has: nothing read is lost.
+        releaseHeld()
+        input = nil
+        let start = Self.monotonicNow()
+        var last: RecError?
+        while true {
+            if stop.isReleased { return }
+            do {
+                let opened = try NetworkInput.open(url, settings: settings, interrupt: interrupt)
+                try adopt(opened, first: false)
+                if !settings.copies, let parameters = videoParameters {
+                    decoder = try? VideoDecoder(parameters: parameters, threads: 1)
+                }
+                timeline.restart()
+                waitsForKeyframe = true
+                reconnects += 1
+                backoff.succeeded(now: Double(Self.monotonicNow()) / 1e9)
+                return
+            } catch {
+                if interrupt.isSet { return }
+                last = error
+            }
+            let delay = backoff.next(now: Double(Self.monotonicNow()) / 1e9)
+            let waited = Double(Self.monotonicNow() - start) / 1e9
+            if waited + delay > seconds, let last { throw last }
+            if stop.wait(until: .after(delay)) { return }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Media
+import RecCore
+
+/// A network camera or stream read through libavformat: RTSP and RTSPS (TCP unless the URL says
+/// `transport=udp`), RTMP, SRT, and HTTP(S) MJPEG or MPEG-TS.
+///
+/// With a `copy` preset (`camera-copy`, the default for network sources) the camera's H.264 or
+/// H.265 goes to the ring and file as it came (`CompressedFrames`); another preset decodes it and
+/// the recorder encodes it again. The camera's own sound, when kept, goes beside the pictures as
+/// stream `.sound(0)` (`SourceSound`) in both cases.
+///
+/// Times: every packet is placed on the session timeline by `CameraTimeline`, from the camera's
+/// timestamps anchored to the local monotonic clock (session time 0 is the arrival of the first
+/// keyframe). A camera that goes silent is noticed within `stallSeconds` (an interrupt deadline
+/// on every libavformat call), and `reconnect` opens it again with backoff on the same timeline.
+///
+/// Owned by the capture thread, except `interrupt`, which any thread sets.
+public final class NetworkSource: FrameSource {
+    public struct Settings: Sendable {
+        /// Store the camera's stream as it comes (a `copy` preset) instead of decoding it.
+        public var copies: Bool
+        /// Record the camera's own sound (`--audio source`, or no `--audio`).
+        public var keepsSound: Bool
+        /// How long opening may take before it counts as failed.
+        public var connectSeconds: Double = 10
+        /// How long without a packet before the camera counts as gone.
+        public var stallSeconds: Double = 5
+
+        public init(copies: Bool, keepsSound: Bool) {
+            self.copies = copies
+            self.keepsSound = keepsSound
+        }
+    }
+
+    public let url: NetworkURL
+    public let settings: Settings
+    public let interrupt = InterruptFlag()
+    var input: NetworkInput?
+    var timeline = CameraTimeline()
+    /// The newest packet of each stream, until the next gives its duration.
+    var held = [StreamID: EncodedPacket]()
+    var lastDuration = [StreamID: Int64]()
+    /// Packets placed and given their durations, waiting to be handed out.
+    var ready: [EncodedPacket] = []
+    var sound: [EncodedPacket] = []
+    var decoder: VideoDecoder?
+    var openedFormat = VideoFormat(width: 0, height: 0, pixelFormat: .none)
+    var videoParameters: CodecParameters?
+    var soundStreams: [CodecParameters] = []
+    /// CLOCK_MONOTONIC nanoseconds of session time 0 (the first keyframe's arrival).
+    var epoch: UInt64?
+    /// The wall-clock time of session time 0 from the camera's sender reports, once known.
+    var wallZero: Timestamp?
+    var backoff = ReconnectBackoff()
+    var sequence: Int64 = 0
+    /// After a reconnect: packets wait for the next keyframe, where decoding can start again.
+    var waitsForKeyframe = false
+    /// Times the camera was connected again after an outage.
+    public internal(set) var reconnects = 0
+
+    public init(url: NetworkURL, settings: Settings) {
+        self.url = url
+        self.settings = settings
+    }
+
+    public var format: VideoFormat { openedFormat }
+    public var nominalFrameRate: Rational? { input?.video.frameRate }
+    public var description: String { url.redacted }
+    public var droppedFrames: Int { 0 }
+
+    public var capabilities: SourceCapabilities {
+        // A copied packet must never be dropped (every frame up to the next keyframe needs it):
+        // capture waits for the file instead, which the socket's buffer absorbs.
+        SourceCapabilities(isLive: true, interrupt: interrupt, clock: self, compressed: settings.copies ? self : nil,
+                           reconnection: self, waitsWithoutLoss: settings.copies, sound: settings.keepsSound ? self : nil)
+    }
+
+    public func start() throws(RecError) {
+        guard input == nil else { return }
+        let opened = try NetworkInput.open(url, settings: settings, interrupt: interrupt)
+        try adopt(opened, first: true)
+    }
+
+    /// Takes a freshly opened input: its streams become the recording's on the first open, and
+    /// must match them on a reconnect (a file cannot change codec or size midway).
+    func adopt(_ opened: NetworkInput, first: Bool) throws(RecError) {
+        let video = opened.video.parameters
+        if !first, let before = videoParameters,
+           before.codec != video.codec || before.width != video.width || before.height != video.height {
+            throw .runtime("\(url.redacted) came back sending \(video.codecName) \(video.width)x\(video.height) instead of "
+                           + "\(before.codecName) \(before.width)x\(before.height); start a new recording for the new stream")
+        }
+        if first {
+            videoParameters = video
+            soundStreams = settings.keepsSound ? opened.sound.map(\.parameters) : []
+            openedFormat = VideoFormat(width: video.width, height: video.height, pixelFormat: video.pixelFormat)
+            if !settings.copies {
+                do {
+                    decoder = try VideoDecoder(parameters: video, threads: 1)
+                } catch {
+                    throw .runtime("cannot decode \(url.redacted)'s \(video.codecName)", cause: error.description)
+                }
+            }
+        }
+        input = opened
+    }
+
+    public func stop() {
+        decoder = nil
+        input = nil
+    }
+
+    /// Now on the local monotonic clock, in nanoseconds.
+    static func monotonicNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
+
+extension NetworkSource: SourceClock {
+    public var monotonicEpoch: UInt64? { epoch }
+    public var wallClockAtZero: Timestamp? { wallZero }
+}
+
+extension NetworkSource: SourceSound {
+    public var soundParameters: [CodecParameters] { soundStreams }
+
+    public func takeSound() -> [EncodedPacket] {
+        defer { sound.removeAll(keepingCapacity: true) }
+        return sound
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import Media
+import RecCore
+
+/// The sound a source brings itself (a network camera's), and the wall clock it tells.
+extension Recorder {
+    /// On the capture thread, after each picture is read: queues the sound the source read on the
+    /// way, ahead of that picture, and takes the source's wall clock once it knows it.
+    func queueSourceSound(_ capabilities: SourceCapabilities) {
+        if let zero = capabilities.clock?.wallClockAtZero {
+            stats.withLock { s in
+                guard s.wallClockSource == nil else { return }
+                s.startedAt = Date(timeIntervalSince1970: zero.seconds)
+                s.wallClockSource = "camera"
+            }
+        }
+        guard let sound = capabilities.sound else { return }
+        for packet in sound.takeSound() { queue.pushAlways(.sound(packet)) }
+    }
+
+    /// Writes the held sound of the source that starts before `end` (the pictures' end so far),
+    /// in order, and keeps the rest; with no pictures yet, nothing.
+    func releaseSourceSound(_ held: inout [EncodedPacket], before end: Timestamp?,
+                            emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+        guard let end, let first = held.first, first.presentationTime < end else { return }
+        let due = held.prefix { $0.presentationTime < end }
+        held.removeFirst(due.count)
+        for packet in due { try emit(packet) }
+    }
+
+    /// How many sound streams the source brings itself: they come first, `.sound(0)` on, and
+    /// the `--audio` inputs after them.
+    var sourceSoundCount: Int { sourceSoundParameters.withLock { $0.count } }
+}
