@@ -7,14 +7,26 @@ import Glibc
 public enum ISOTimeText {
     /// Local time with milliseconds and the zone's offset: "2026-12-02T09:41:07.250+01:00".
     public static func local(_ date: Date) -> String {
-        // To the nearest microsecond first: a Double of this size holds 0.001 as 0.000999…
-        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
-        let seconds = micros / 1_000_000 - (micros % 1_000_000 < 0 ? 1 : 0)
-        let millis = Int((micros - seconds * 1_000_000) / 1000)
+        let (seconds, millis) = wholeSeconds(date)
         guard let parts = broken(seconds, utc: false) else { return "\(date.timeIntervalSince1970)" }
         let minutes = abs(parts.tm_gmtoff) / 60
         return text(parts, "%Y-%m-%dT%H:%M:%S") + "." + pad(millis, 3) + (parts.tm_gmtoff < 0 ? "-" : "+")
             + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
+    }
+
+    /// Local time of day with milliseconds: "09:41:07.250".
+    public static func localTimeOfDay(_ date: Date) -> String {
+        let (seconds, millis) = wholeSeconds(date)
+        guard let parts = broken(seconds, utc: false) else { return "\(date.timeIntervalSince1970)" }
+        return text(parts, "%H:%M:%S") + "." + pad(millis, 3)
+    }
+
+    /// The whole seconds since the epoch and the milliseconds after them, from the nearest
+    /// microsecond (a Double of this size holds 0.001 as 0.000999…).
+    private static func wholeSeconds(_ date: Date) -> (seconds: Int64, millis: Int) {
+        let micros = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let seconds = micros / 1_000_000 - (micros % 1_000_000 < 0 ? 1 : 0)
+        return (seconds, Int((micros - seconds * 1_000_000) / 1000))
     }
 
     /// Local time to the second in a `strftime` format, e.g. "%Y%m%d-%H%M%S" for file names.

@@ -68,4 +68,10 @@ public struct SessionListing: Sendable, Equatable {
     public var folder: SessionFolder
     public var presence: SessionPresence
     public var info: SessionInfo?
+
+    /// Whether its process is alive (not a crashed session's folder).
+    public var isRunning: Bool {
+        if case .running = presence { return true }
+        return false
+    }
 }

@@ -8,17 +8,19 @@ struct SaveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "save",
         abstract: "Save frames from a running session's buffer into a clip.",
-        discussion: "Times are on the session's timeline (0 is its first frame): 12s, 1:30, -30s (back from the newest frame), now, +20s (the save waits for it) or a wall-clock time such as 2026-11-29T14:03:05. The clip holds exactly the frames from --from up to, not including, --to. A range older than the buffer is read from the session's recording file.",
+        discussion: "Times are on the session's timeline (0 is its first frame): 12s, 1:30, -30s (back from the newest frame), now, +20s (the save waits for it) or a wall-clock time such as 2026-11-29T14:03:05. The clip holds exactly the frames from --from up to, not including, --to. A range older than the buffer is read from the session's recording file. With several sessions (--session a,b,c or --all) each saves the same wall-clock range into a clip of its own, all at once: -20s, now, +20s and --last count from the moment of the command, times from a session's start are refused, and -o names a folder (clips/ writes clips/SESSION.mp4) or a pattern where %s is the session's name.",
         examples: [
             Example("Save the last 20 seconds.", "rec save --last 20s -o clip.mkv"),
             Example("Save from 10 s ago until 20 s from now.", "rec save --from -10s --to +20s -o incident.mp4"),
+            Example("Save the same 30 seconds from three cameras into clips/door.mp4 and so on.",
+                    "rec save --session door,yard,garage --from 2026-11-29T14:03:05 --to 2026-11-29T14:03:35 -o clips/"),
         ]
     )
     static let arguments: [ArgumentSpec] = [
         .from, .to, .last,
-        .output("The file to write the clip to."),
+        .output("The file to write the clip to; with several sessions, a folder or a name with %s for the session."),
         .keyframe, .clear, .notify,
-        .json, .session, .force,
+        .json, .sessions, .allSessions, .force,
     ]
 
     static let readsConfig = true
@@ -29,8 +31,14 @@ struct SaveCommand: ParsableCommand {
     var clear: Bool
     var notify: Bool
     var json: Bool
+    /// The one session to save from; `several` when --session names more or --all is given.
     var session: String
+    var several: SessionChoice?
     var force: Bool
+    /// Whether -o was given on the command line (not taken from the configuration).
+    var outputGiven: Bool
+    /// The configured `output` pattern, time fields unexpanded, for naming several clips.
+    var outputPattern: String?
 
     init(_ values: ParsedValues) throws(RecError) {
         range = try ClipRange(values)
@@ -39,18 +47,27 @@ struct SaveCommand: ParsableCommand {
         clear = values.flag(.clear)
         notify = values.flag(.notify)
         json = values.flag(.json)
-        session = try values.require(.session)
+        session = try values.require(.sessions)
         force = values.flag(.force)
+        outputGiven = values.isSet(.outputFile)
+        outputPattern = values.outputPattern
+        if values.flag(.allSessions) {
+            if values.isSet(.sessions) { throw .usage("give --session a,b,c or --all, not both") }
+            several = .all
+        } else if session.contains(",") {
+            several = .named(try SessionName.list(session))
+        }
     }
 
     func validate() throws(RecError) {
         try range.validate()
-    }
-
-    func run(_ context: CommandContext) throws(RecError) -> Int32 {
         guard range.from != nil || range.to != nil || range.last != nil else {
             throw .usage("say which part to save: --from T --to T, or --last D (e.g. --last 30s, --from -45s --to -15s)")
         }
+    }
+
+    func run(_ context: CommandContext) throws(RecError) -> Int32 {
+        if let several { return try runSeveral(several, context) }
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: .mp4, prefix: "clip"))
         _ = try Container.forClip(path: path)
         try OutputPath.checkWritable(path, force: force)
@@ -58,11 +75,11 @@ struct SaveCommand: ParsableCommand {
                                   last: range.last.map(ControlTime.text), output: path,
                                   keyframe: keyframe, clear: clear, force: force)
         // A future end (+20s) is waited for by the session; allow for it.
-        var timeout = 120.0
-        if let to = range.to, to.hasPrefix("+"), let ahead = try? TimeParser.duration(String(to.dropFirst())) {
-            timeout += ahead.seconds
+        var ahead = 0.0
+        if let to = range.to, to.hasPrefix("+"), let time = try? TimeParser.duration(String(to.dropFirst())) {
+            ahead = time.seconds
         }
-        let reply = try ControlClient.send(.save(request), session: session, timeout: .milliseconds(Int64(timeout * 1000)))
+        let reply = try ControlClient.send(.save(request), session: session, timeout: Self.saveTimeout(waitingAhead: ahead))
         guard case .save(let report) = try reply.get() else { throw .runtime("the session answered save with something else") }
         if json {
             context.console.print(SaveText.json(report))
@@ -80,7 +97,20 @@ struct SaveCommand: ParsableCommand {
     }
 }
 
+extension SaveCommand {
+    /// How long a save may take: two minutes to write the clip, plus the wait for an end that
+    /// lies `seconds` ahead.
+    static func saveTimeout(waitingAhead seconds: Double) -> Duration {
+        .milliseconds(Int64((120 + min(max(0, seconds), ControlTime.maxSeconds)) * 1000))
+    }
+}
+
 private extension ArgumentSpec {
+    static let sessions = option(
+        "session", value: "name", default: "default",
+        help: "The background session to save from, or several separated by commas, such as door,yard,garage."
+    )
+    static let allSessions = flag("all", help: "Save the same range from every running session, a clip from each.")
     static let clear = flag("clear", help: "Drop the buffer up to the end of the saved range, so the next save repeats nothing.")
     static let notify = flag("notify", help: "Send a desktop notification with the clip's path when the save is done.")
 }

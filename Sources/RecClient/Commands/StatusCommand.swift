@@ -7,9 +7,10 @@ struct StatusCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "status",
         abstract: "Show what a background session is recording and how much its buffer holds.",
-        discussion: "With --wait-frames, --wait-until or --wait-error the status is shown once the session gets there (checked as each packet is encoded), or at --timeout; rec exits 1 if the session did not get there.",
+        discussion: "With --wait-frames, --wait-until or --wait-error the status is shown once the session gets there (checked as each packet is encoded), or at --timeout; rec exits 1 if the session did not get there. With --all every running session is asked at once and shown on one line each: its state, source, frames, buffer, dropped frames and last error; a session that does not answer in time is shown as not-answering.",
         examples: [
             Example("Wait until the session has 300 frames.", "rec status --wait-frames 300"),
+            Example("One line for each session on this machine.", "rec status --all"),
         ]
     )
     static let arguments: [ArgumentSpec] = [
@@ -27,6 +28,8 @@ struct StatusCommand: ParsableCommand {
     var json: Bool
     /// What to wait for, if anything.
     var wait: StatusWait?
+    /// With `--all`, how long each session may take to answer.
+    var answerTimeout: Duration
 
     init(_ values: ParsedValues) throws(RecError) {
         session = try values.require(.session)
@@ -34,7 +37,9 @@ struct StatusCommand: ParsableCommand {
         json = values.flag(.json)
         let frames: Int? = try values.value(.waitFrames)
         let until = try (values.value(.waitUntil) as String?).map { text throws(RecError) in try TimeParser.duration(text).seconds }
-        let timeout = try TimeParser.duration(try values.require(.timeout)).seconds
+        let given = try (values.value(.timeout) as String?).map { text throws(RecError) in try TimeParser.duration(text).seconds }
+        let timeout = given ?? StatusWait.defaultTimeout
+        answerTimeout = given.map { .milliseconds(Int64(($0 * 1000).rounded())) } ?? ControlClient.defaultTimeout
         let error = values.flag(.waitError) ? true : nil
         if frames != nil || until != nil || error != nil { wait = StatusWait(frames: frames, ringEnd: until, error: error, timeout: timeout) }
     }
@@ -49,25 +54,7 @@ struct StatusCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
         let runtime = RuntimeDirectory.current()
-        if all {
-            let sessions = runtime.list()
-            if json {
-                let rows = sessions.map { s -> [String: String] in
-                    var row = ["session": s.folder.name, "state": StatusText.presence(s.presence)]
-                    if let info = s.info { row["source"] = info.source; row["pid"] = String(info.pid); row["started"] = info.startedAtText }
-                    return row
-                }
-                context.console.print(JSONText.encode(rows))
-            } else if sessions.isEmpty {
-                context.console.print("no sessions are running; start one with 'rec start'")
-            } else {
-                for s in sessions {
-                    let info = s.info.map { " pid \($0.pid), since \($0.startedAtText), \($0.source)" } ?? ""
-                    context.console.print("\(s.folder.name): \(StatusText.presence(s.presence))\(info)")
-                }
-            }
-            return 0
-        }
+        if all { return runAll(context, runtime: runtime) }
         try SessionName.validate(session)
         let reply: ControlReply
         do {
@@ -107,5 +94,8 @@ private extension ArgumentSpec {
         "wait-until", value: "time", help: "Wait until the session's buffer reaches this time on its timeline, such as 10s."
     )
     static let waitError = flag("wait-error", help: "Wait until the session reports an error, such as a full disk.")
-    static let timeout = option("timeout", value: "time", default: "10s", help: "How long the waits wait at most.")
+    static let timeout = option(
+        "timeout", value: "time",
+        help: "How long a wait lasts at most (10s unless given), or with --all how long each session may take to answer (5s unless given)."
+    )
 }

@@ -4,14 +4,6 @@ import SessionControl
 
 /// `rec status` output.
 public enum StatusText {
-    public static func presence(_ p: SessionPresence) -> String {
-        switch p {
-        case .running: "running"
-        case .stale: "stale (crashed; cleaned up at the next start)"
-        case .absent: "absent"
-        }
-    }
-
     public static func json(_ s: StatusBody) -> String { JSONText.encode(s) }
 
     public static func text(_ s: StatusBody) -> String {

@@ -42,3 +42,23 @@ public enum SessionName {
         name == defaultName ? "rec start" : "rec start --session \(name)"
     }
 }
+
+extension SessionName {
+    /// The names in `--session a,b,c`, each checked, in the order given. Spaces around a name are
+    /// dropped; an empty name or one given twice is a usage error.
+    public static func list(_ text: String) throws(RecError) -> [String] {
+        var names: [String] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            var trimmed = part
+            while trimmed.first == " " { trimmed.removeFirst() }
+            while trimmed.last == " " { trimmed.removeLast() }
+            let name = String(trimmed)
+            if name.isEmpty {
+                throw .usage("'\(text)' has an empty session name; separate names with single commas, such as a,b,c")
+            }
+            if names.contains(name) { throw .usage("session '\(name)' is named twice in --session \(text); name each once") }
+            names.append(try validate(name))
+        }
+        return names
+    }
+}

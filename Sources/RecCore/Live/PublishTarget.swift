@@ -40,14 +40,7 @@ public struct PublishTarget: Sendable, Equatable {
     }
 
     /// The URL without credentials or query (SRT passphrases and stream keys live there).
-    public var display: String {
-        var s = Substring(url)
-        if let q = s.firstIndex(of: "?") { s = s[..<q] }
-        if let scheme = s.range(of: "://"), let at = s[scheme.upperBound...].firstIndex(of: "@") {
-            s = s[..<scheme.upperBound] + s[s.index(after: at)...]
-        }
-        return String(s)
-    }
+    public var display: String { URLText.withoutSecrets(url) }
 
     /// Seconds to wait before reconnect attempt `retry` (1, 2, …): 0.5 s doubling, at most 10 s.
     public static func backoff(retry: Int) -> Double {

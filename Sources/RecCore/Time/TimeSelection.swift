@@ -1,8 +1,9 @@
 /// The `--from`/`--to` pair (or `--last`) of a command, resolved against a `Timeline` into a
 /// half-open range `[from, to)` in microseconds.
 ///
-/// Missing ends default to what is available. Ends given as `now` or `+20s` may lie after the
-/// newest frame (a live session waits for them); every other end must be available.
+/// Missing ends default to what is available. Ends given as `now` or `+20s`, and wall-clock
+/// ends in a live session, may lie after the newest frame (the session waits for them); every
+/// other end must be available.
 public struct TimeSelection: Sendable, Equatable {
     public var from: TimeSpec?
     public var to: TimeSpec?
@@ -29,7 +30,7 @@ public struct TimeSelection: Sendable, Equatable {
         var lower = try from.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? start
         let upper = try to.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? end
         if clampsStart && lower < start { lower = start }
-        let lowerMayBeFuture = from.map(Self.isLive) ?? false
+        let lowerMayBeFuture = from.map { Self.mayBeFuture($0, on: timeline) } ?? false
         // A start past everything held is out of range, whatever the end: say what is held.
         if lower >= end && !lowerMayBeFuture && to == nil {
             throw .unavailableRange(from: lower, to: max(lower, upper), holder: "the recording",
@@ -38,7 +39,7 @@ public struct TimeSelection: Sendable, Equatable {
         guard lower < upper else {
             throw .reversedRange(from: lower, to: upper)
         }
-        let upperMayBeFuture = to.map(Self.isLive) ?? false
+        let upperMayBeFuture = to.map { Self.mayBeFuture($0, on: timeline) } ?? false
         guard lower >= start, upper <= end || upperMayBeFuture, lower < end || lowerMayBeFuture else {
             throw .unavailableRange(from: lower, to: upper, holder: "the recording",
                                     availableFrom: timeline.availableStart, availableTo: timeline.availableEnd)
@@ -46,10 +47,14 @@ public struct TimeSelection: Sendable, Equatable {
         return lower..<upper
     }
 
-    private static func isLive(_ spec: TimeSpec) -> Bool {
+    /// Whether an end may lie after the newest frame, for the session to wait for: `now` and
+    /// `+20s`, and in a live session a wall-clock time (a save from several sessions sends each
+    /// the same instants, which may be a frame ahead of what one of them holds yet).
+    private static func mayBeFuture(_ spec: TimeSpec, on timeline: Timeline) -> Bool {
         switch spec {
         case .now, .fromNow: true
-        default: false
+        case .wallClock: timeline.now != nil
+        case .offset, .fromEnd: false
         }
     }
 

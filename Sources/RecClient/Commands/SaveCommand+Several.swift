@@ -1,0 +1,127 @@
+import Foundation
+import RecCore
+import SessionControl
+import SystemIntegration
+
+/// The sessions `rec save --session a,b,c` or `--all` saves from.
+enum SessionChoice: Sendable, Equatable {
+    case named([String])
+    case all
+}
+
+extension SaveCommand {
+    /// Saves the same wall-clock range from each session into a clip of its own, all at once,
+    /// and reports each. Everything that can be refused is checked before any save starts (the
+    /// sessions, the range, every output); a session that fails then leaves the others' clips.
+    func runSeveral(_ choice: SessionChoice, _ context: CommandContext) throws(RecError) -> Int32 {
+        let now = Timestamp(seconds: Date().timeIntervalSince1970)
+        let runtime = RuntimeDirectory.current()
+        let names = try Self.sessions(choice, runtime: runtime)
+        let wall = try range.aligned(now: now)
+        let naming = try clipNaming()
+        let outputs = names.map { OutputFile.absolute(naming.path(for: $0)) }
+        for path in outputs {
+            _ = try Container.forClip(path: path)
+            try OutputPath.checkWritable(path, force: force)
+        }
+        let (from, to) = wall.unixSeconds
+        let requests = zip(names, outputs).map { name, path in
+            (session: name, command: ControlCommand.save(SaveRequest(from: .unix(from), to: .unix(to), output: path,
+                                                                     keyframe: keyframe, clear: clear, force: force)))
+        }
+        let answers = ControlClient.sendEach(requests, runtime: runtime,
+                                             timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds))
+        let rows = zip(names, answers).map { SavedClip(session: $0, answer: $1, sentFrom: from) }
+        context.console.print(json ? JSONText.encode(rows) : rows.map(\.text).joined(separator: "\n"))
+        let failed = rows.filter { $0.error != nil }.map(\.session)
+        let saved = rows.compactMap { $0.save?.path }
+        if notify, !saved.isEmpty {
+            do {
+                try DesktopNotification.send(summary: "rec saved \(saved.count) clips", body: saved.joined(separator: "\n"))
+            } catch {
+                context.console.printError("rec: warning: the clips are saved, but " + error.message)
+            }
+        }
+        guard failed.isEmpty else {
+            let kept = saved.isEmpty ? "" : "; the other clips are saved"
+            context.console.printError("rec: \(failed.count) of \(rows.count) sessions did not save (\(failed.joined(separator: ", ")))\(kept)")
+            return 1
+        }
+        return 0
+    }
+
+    /// The sessions to save from: every running one for `--all`; for a list, each must be running.
+    static func sessions(_ choice: SessionChoice, runtime: RuntimeDirectory) throws(RecError) -> [String] {
+        switch choice {
+        case .all:
+            let running = runtime.list().filter(\.isRunning).map(\.folder.name)
+            if running.isEmpty { throw .runtime("no sessions are running; start one with 'rec start'") }
+            return running
+        case .named(let names):
+            var missing: [String] = []
+            for name in names {
+                if case .running = try runtime.inspect(name) { continue }
+                missing.append(name)
+            }
+            guard missing.isEmpty else {
+                let running = runtime.list().filter(\.isRunning).map(\.folder.name)
+                let those = running.isEmpty ? "none is running" : "running: " + running.joined(separator: ", ")
+                let which = missing.count == 1 ? "no session '\(missing[0])' is running"
+                    : "sessions " + missing.map { "'\($0)'" }.joined(separator: ", ") + " are not running"
+                throw .usage("\(which) (\(those)); nothing was saved; 'rec status --all' lists the sessions")
+            }
+            return names
+        }
+    }
+
+    /// How the clips are named: `-o` as a folder or a `%s` pattern, else the single save's name
+    /// (the configured `output` pattern's, or `clip-…`) with `-SESSION` before its extension.
+    func clipNaming() throws(RecError) -> ClipNaming {
+        if outputGiven, let output {
+            var isDirectory: ObjCBool = false
+            let isFolder = FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue
+            return try ClipNaming(output: output, isFolder: isFolder)
+        }
+        let single = try outputPattern.map { pattern throws(RecError) in try UserConfig.fileName(pattern: pattern) }
+        return .suffixed(single ?? OutputFile.defaultName(container: .mp4, prefix: "clip"))
+    }
+}
+
+/// One session's part of a save from several: its report, or why it has none.
+struct SavedClip: Encodable {
+    var session: String
+    var save: SaveReport?
+    /// The saved range in wall-clock time (Unix seconds): the session's `saved` range moved by
+    /// the offset its `requested` range shows between the wall clock and its timeline.
+    var savedUnix: ControlSpan?
+    var error: String?
+
+    init(session: String, answer: Result<ControlReply, RecError>, sentFrom: Double) {
+        self.session = session
+        do throws(RecError) {
+            guard case .save(let report) = try answer.get().get() else {
+                throw .runtime("session '\(session)' answered save with something else")
+            }
+            save = report
+            if let requested = report.requested, let saved = report.saved {
+                let zero = sentFrom - requested.from
+                savedUnix = ControlSpan(from: zero + saved.from, to: zero + saved.to)
+            }
+        } catch {
+            self.error = error.message
+        }
+    }
+
+    /// `door: /home/ana/clips/door.mp4, 14:03:05.000–14:03:35.000, 900 frames (0:12.345–0:42.345 in the session)`.
+    var text: String {
+        guard let save else { return "\(session): failed: \(error ?? "no answer")" }
+        var line = "\(session): \(save.path)"
+        if let wall = savedUnix {
+            line += ", " + ISOTimeText.localTimeOfDay(Date(timeIntervalSince1970: wall.from)) + "–"
+                + ISOTimeText.localTimeOfDay(Date(timeIntervalSince1970: wall.to))
+        }
+        line += ", \(save.frames ?? 0) frames"
+        if let s = save.saved { line += " (\(TimeText.clock(s.from))–\(TimeText.clock(s.to)) in the session)" }
+        return line
+    }
+}

@@ -1,0 +1,52 @@
+/// The one range a save from several sessions (`rec save --session a,b,c`, `--all`) sends to
+/// each of them: two wall-clock instants, so every session cuts the same moments, each mapping
+/// them onto its own timeline with its own clock.
+///
+/// Wall-clock times (`2026-11-29T14:03:05`) stay the instants they name. Times that count from
+/// now (`-20s`, `now`, `+5s`, `--last 30s`) become instants here, once, at the moment of the
+/// command, rather than in each session as its request arrives. Times from a session's start
+/// (`12s`, `1:30`) mean a different moment in each session and are refused.
+public struct WallClockRange: Sendable, Equatable {
+    /// Microseconds since 1970-01-01T00:00:00Z, inclusive.
+    public var from: Timestamp
+    /// Microseconds since 1970-01-01T00:00:00Z, exclusive.
+    public var to: Timestamp
+
+    public init(from: Timestamp, to: Timestamp) {
+        self.from = from
+        self.to = to
+    }
+
+    /// The range `selection` names at `now` (microseconds since the epoch). `fromText` and
+    /// `toText` are the ends as the user wrote them, for messages. A missing end is now; a
+    /// missing start is refused, since each session would start at its own oldest frame.
+    public static func aligning(_ selection: TimeSelection, now: Timestamp,
+                                fromText: String? = nil, toText: String? = nil) throws(RecError) -> WallClockRange {
+        guard let start = selection.from else {
+            throw .usage("with several sessions give --from as well as --to, or --last 30s, so that every clip starts at the same moment")
+        }
+        let from = try instant(start, now: now, option: "--from", text: fromText)
+        let to = try selection.to.map { spec throws(RecError) in try instant(spec, now: now, option: "--to", text: toText) } ?? now
+        guard from < to else {
+            throw .usage("the range from \(fromText ?? "--last") to \(toText ?? "now") is empty or ends before it starts; --from must come before --to")
+        }
+        return WallClockRange(from: from, to: to)
+    }
+
+    /// The ends as seconds since the epoch, for the request's `{"unix": s}`: a `Double` of this
+    /// size carries the microseconds exactly back (its step is about 0.24 µs).
+    public var unixSeconds: (from: Double, to: Double) { (from.seconds, to.seconds) }
+
+    private static func instant(_ spec: TimeSpec, now: Timestamp, option: String, text: String?) throws(RecError) -> Timestamp {
+        func us(_ t: Timestamp) -> Int64 { t.rescaled(to: .microseconds).value }
+        switch spec {
+        case .wallClock(let t): return .microseconds(us(t))
+        case .now: return .microseconds(us(now))
+        case .fromEnd(let d): return .microseconds(us(now).subtractingSaturated(us(d)))
+        case .fromNow(let d): return .microseconds(us(now).addingSaturated(us(d)))
+        case .offset:
+            throw .usage("\(option) \(text ?? "") counts from each session's own start, a different moment in each session; "
+                + "with several sessions give wall-clock times such as 2026-11-29T14:03:05, times back from now such as -20s, or --last 30s")
+        }
+    }
+}
