@@ -17,7 +17,8 @@
 /// being slewed out over an hour; `lead` says how far session time runs ahead of the local clock.
 ///
 /// Jumps are judged per stream on its own camera times: a step back of more than
-/// `backwardTolerance` or forward of more than `forwardJumpLimit` starts a new run, placed at the
+/// `backwardTolerance` or forward of more than `forwardJumpLimit` (unless it lands where the other
+/// streams have carried the run's clock: that stream only paused) starts a new run, placed at the
 /// packet's arrival (never before the end of what that stream was given), and the other streams
 /// follow the new offset without being counted as jumps: each joins the run when its camera time
 /// comes near the run's (their packets from before the jump, still interleaved, keep the old
@@ -105,7 +106,7 @@ public struct CameraTimeline: Sendable {
             placed = (startRun(state, camera: camera, arrived: arrived, event: .restarted), runs)
         } else if let state, state.run == runs {
             let step = Self.difference(camera, state.decode)
-            if let jump = jump(step) {
+            if let jump = jump(step), !(step > 0 && isNear(camera)) {
                 placed = (startRun(state, camera: camera, arrived: arrived, event: jump), runs)
             } else {
                 placed = (max(state.session, onCurve(camera, arrived: arrived)), runs)
@@ -135,14 +136,20 @@ public struct CameraTimeline: Sendable {
         return nil
     }
 
+    /// Whether `camera` is within `backwardTolerance` of the run's newest camera time: on the
+    /// run's clock, which the other streams carried on. A stream that paused (sound with silence
+    /// suppressed) comes back near it, and is no jump.
+    private func isNear(_ camera: Int64) -> Bool {
+        Self.difference(camera, curve.newest.camera).magnitude <= backwardLimit.magnitude
+    }
+
     /// A packet of a stream not on the current run: new, or on an older run. Near the run's
     /// camera time it joins the run; far from it, after a jump, it is still on the run before (a
     /// packet sent before the jump, read after it) if its own step is normal, else a jump of its own.
     private mutating func join(_ state: StreamState?, camera: Int64, arrived: Int64) -> (session: Int64, run: Int) {
         guard let state else { return (onCurve(camera, arrived: arrived), runs) }
         let step = Self.difference(camera, state.decode)
-        let near = Self.difference(camera, curve.newest.camera).magnitude <= backwardLimit.magnitude
-        if let previous, !near, state.run == runs - 1 {
+        if let previous, !isNear(camera), state.run == runs - 1 {
             if let jump = jump(step) { return (startRun(state, camera: camera, arrived: arrived, event: jump), runs) }
             return (max(state.session, Self.microseconds(Double(camera) + previous.offset(at: camera))), state.run)
         }

@@ -194,6 +194,31 @@ import Testing
         #expect(timeline.runs == 1 && last == 9_133_333)
     }
 
+    /// Sound that stops for 15 s (silence suppressed) while the pictures go on is no jump: it
+    /// comes back on the clock the pictures carried, with their offset.
+    @Test func aStreamThatPausesIsNoJump() {
+        var timeline = CameraTimeline()
+        var random = SeededGenerator(seed: 9)
+        var packets: [(stream: StreamID, time: Double)] = (0..<1_200).map { (.video, Double($0) / 30) }
+        packets += (0..<1_875).map { (StreamID.sound(0), Double($0) * 0.021_333) }.filter { $0.time < 10 || $0.time >= 25 }
+        packets.sort { $0.time < $1.time }
+        var lastVideo: (camera: Int64, offset: Int64)?
+        var worst = 0.0
+        for p in packets {
+            let arrival = Timestamp.microseconds(Int64((p.time + Double.random(in: 0..<0.05, using: &random)) * 1e6))
+            let camera = Int64(p.time * 1e6) + 50_000_000
+            let offset = timeline.place(stream: p.stream, decodeTime: .microseconds(camera), arrival: arrival).value
+            if p.stream == .video {
+                lastVideo = (camera, offset)
+            } else if let lastVideo {
+                // One offset for both: they differ by what it slews between their camera times.
+                worst = max(worst, Double(abs(offset - lastVideo.offset)) - 0.000_5 * Double(camera - lastVideo.camera))
+            }
+        }
+        #expect(timeline.runs == 1)
+        #expect(worst <= 1, "sound off the pictures' offset by \(worst) µs beyond the slew")
+    }
+
     /// Extreme decode times (saturated rescales) trap nowhere and still start runs.
     @Test func extremeTimesDoNotTrap() {
         var timeline = CameraTimeline()
