@@ -53,7 +53,7 @@ public struct CameraTimeline: Sendable {
     /// The run before this one, for packets still on its clock (only after a jump).
     private var previous: OffsetCurve?
     private var earliest: EarliestArrival
-    /// The run's first camera time and offset, its newest camera time.
+    /// The run's first camera time, and its offset then (plus any raise for a stream joining).
     private var runStart: Int64 = 0
     private var base = 0.0
     /// The earliest arrival over the run's first window (frozen when it ends), and the minimum so far.
@@ -76,7 +76,7 @@ public struct CameraTimeline: Sendable {
     /// The correction applied so far in this run relative to the camera's own clock, in parts per
     /// million: positive when session time runs faster than the camera's (a slow camera).
     public var slewPPM: Double {
-        let elapsed = curve.newest.camera - runStart
+        let elapsed = Self.difference(curve.newest.camera, runStart)
         return elapsed > 0 ? (curve.newest.offset - base) / Double(elapsed) * 1e6 : 0
     }
 

@@ -226,5 +226,6 @@ import Testing
             _ = timeline.place(stream: .video, decodeTime: .microseconds(value), arrival: .microseconds(value == .max ? 1 : 0))
         }
         #expect(timeline.runs >= 3)
+        #expect(timeline.slewPPM.isFinite && timeline.lead.timeBase == .microseconds)
     }
 }
