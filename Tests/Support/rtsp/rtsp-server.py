@@ -24,6 +24,10 @@ Mounts (every one 30 fps, sound 48 kHz mono before its encoder):
   /jump           as /h264, but at 4 s of stream time (frame 120, sample 192000) the RTP timestamps of both
                   streams jump 20 s forward while the packets keep their pace
   /jump-back      as /jump, but the timestamps go back 5 s at 4 s
+                  (The sender reports that follow map the new RTP times to an unbroken wall clock, and
+                  libavformat, which times packets by them once it has one, shows the jump only until the
+                  next report, a few seconds later.)
+  /jump-no-rtcp, /jump-back-no-rtcp   the same without RTCP: the jump stays in libavformat's times
   /late-keyframe  H.264 with an IDR every 180 frames (6 s) + AAC, whose first IDR is never sent: a client
                   gets P-frames (referring to a picture it never had) from connecting and its first keyframe
                   6 s after the first frame, as when it joins a camera's stream mid-GOP
@@ -38,7 +42,10 @@ pace them in real time, forever. In a WxH picture (I420, limited range):
   - the second mark: the bottom-left eighth each way ((W // 8) & ~1 by (H // 8) & ~1 pixels, at the bottom
     edge), black (16) except on frames n = 0, 30, 60, ..., where it is white (235);
   - the sound: a 440 Hz sine at 0.1 with a click at samples 0, 48000, 96000, ... (+0.8 for 48 samples, then
-    -0.8 for 48), so the click starts with the flash of the same second.
+    -0.8 for 48), so the click starts with the flash of the same second. AAC's encoder delays what it
+    codes by 1024 samples of priming that RTP cannot signal, so on AAC mounts the sound enters the
+    encoder 1024 samples ahead: decoded, each click lands on its flash, and the first (at 0) falls in
+    the priming, so clicks start at 1 s. (Measured through ffmpeg: within 0.5 ms for AAC, G.711, Opus.)
 These are the stand-in signals of the sound tests (Tests/RecCLITests/Sound/SoundProbe.swift measures them);
 the counter names each frame, so a test can match a recording's frames to the camera's.
 """
@@ -58,6 +65,9 @@ from gi.repository import GLib, Gst, GstRtsp, GstRtspServer  # noqa: E402
 FPS = 30
 RATE = 48000
 COUNTER_BITS = 16
+# AAC's encoder puts 1024 samples of priming before the first input sample, and RTP says nothing of it,
+# so a receiver decodes each sample 1024 late: the sound goes in that far ahead (see Feed._need_sound).
+PRIMING = {"aac": 1024}
 JUMP_AT = 4                  # seconds of stream time
 BASE_OFFSET = 10 * Gst.SECOND  # jump mounts run 10 s ahead in running time, so going back 5 s stays positive
 
@@ -157,6 +167,8 @@ MOUNTS = {
     "/no-rtcp": dict(rtcp=False),
     "/jump": dict(jump=20),
     "/jump-back": dict(jump=-5),
+    "/jump-no-rtcp": dict(jump=20, rtcp=False),
+    "/jump-back-no-rtcp": dict(jump=-5, rtcp=False),
     "/late-keyframe": dict(gop=6 * FPS, withhold_first_idr=True),
 }
 
@@ -183,7 +195,7 @@ class Branch:
 
     def __init__(self, source, payloader, jump, jump_unit):
         self.source, self.index = source, 0
-        self.jump, self.jump_unit = jump, jump_unit
+        self.jump, self.jump_unit, self.jumped = jump, jump_unit, False
         if jump is not None:
             self.offset = BASE_OFFSET
             source.get_static_pad("src").set_offset(self.offset)
@@ -202,7 +214,8 @@ class Branch:
         return Gst.PadProbeReturn.OK
 
     def push(self, buffer, start, end):
-        if self.jump is not None and start == JUMP_AT * self.jump_unit:
+        if self.jump is not None and not self.jumped and start >= JUMP_AT * self.jump_unit:
+            self.jumped = True
             self.offset = BASE_OFFSET + self.jump * Gst.SECOND
             self.source.get_static_pad("src").set_offset(self.offset)
         buffer.offset, buffer.offset_end = start, end
@@ -214,6 +227,7 @@ class Feed:
 
     def __init__(self, mount, media, picture, sound):
         self.picture, self.sound = picture, sound
+        self.lead = PRIMING.get(mount.audio, 0)
         pipeline = media.get_element()
         self.video = Branch(pipeline.get_by_name("vsrc"), pipeline.get_by_name("pay0"), mount.jump, FPS)
         self.video.source.connect("need-data", self._need_frame)
@@ -239,9 +253,9 @@ class Feed:
         self.video.push(buffer, n, n + 1)
 
     def _need_sound(self, _source, _length):
-        start, count = self.audio.index, 1024
+        start, count = self.audio.index, RATE // 50   # 20 ms: a buffer starts at each second
         self.audio.index += count
-        at = start % RATE
+        at = (start + self.lead) % RATE
         data = self.sound[2 * at:2 * (at + count)]
         if len(data) < 2 * count:
             data += self.sound[:2 * count - len(data)]
