@@ -15,7 +15,7 @@ public final class ServerProcess {
     public let pid: Int32
     /// The file the process writes its standard error to (removed with this object).
     public let logPath: String
-    private let exit: Int32          // pidfd: readable once the process has exited (-1 if refused)
+    private let exit: Int32          // pidfd: readable once the process has exited
     /// `waitpid`'s status once the process has been reaped.
     public private(set) var status: Int32?
     private var stopped = false
@@ -56,7 +56,12 @@ public final class ServerProcess {
         }
         pid = child
         exit = cprocess_pidfd_open(child)
-        if exit >= 0 { _ = fcntl(exit, F_SETFD, FD_CLOEXEC) }
+        guard exit >= 0 else {
+            let reason = String(cString: strerror(errno))
+            // Every property is set, so deinit runs: it kills and reaps the child.
+            throw ServerFailure("this kernel refuses pidfds (\(reason)), which the test servers wait on; Linux 5.3 has them")
+        }
+        _ = fcntl(exit, F_SETFD, FD_CLOEXEC)
     }
 
     deinit {
@@ -82,15 +87,13 @@ public final class ServerProcess {
     @discardableResult
     public func waitForExit(timeout: Duration) -> Bool {
         guard status == nil else { return true }
-        if exit >= 0 {
-            var entry = pollfd(fd: exit, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
-            while true {
-                let ready = poll(&entry, 1, ms)
-                if ready > 0 { break }
-                if ready == 0 { return false }
-                if errno != EINTR { break }
-            }
+        var entry = pollfd(fd: exit, events: Int16(POLLIN), revents: 0)
+        let ms = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        while true {
+            let ready = poll(&entry, 1, ms)
+            if ready > 0 { break }
+            if ready == 0 { return false }
+            if errno != EINTR { break }
         }
         reap()
         return true
