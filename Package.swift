@@ -73,11 +73,13 @@ let package = Package(
         .executableTarget(name: "rec-trim", dependencies: ["TrimCLI"]),
         // Waits on file-system events, for the test targets that watch files and sockets.
         .target(name: "TestFileWatch", path: "Tests/Support/FileWatch"),
+        // Real servers on loopback standing in for network cameras (gst-rtsp-server, ffmpeg).
+        .target(name: "TestServers", dependencies: ["CProcess"], path: "Tests/Support/Servers"),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore"]),
-        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch"]),
+        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch", "TestServers"]),
     ]
 )

@@ -19,9 +19,9 @@ packages+=(gcc libc6-dev)
 packages+=(libavdevice-dev libswresample-dev pulseaudio pulseaudio-utils)
 # Sound nobody here made, for the cut tests: alsa-utils' WAV recordings, the freedesktop sound theme's Vorbis.
 packages+=(alsa-utils sound-theme-freedesktop)
-# Network cameras (issue 21): GStreamer's RTSP server (through python3-gi) serves H.264/H.265 with AAC,
-# PCMA/PCMU and Opus on loopback; x265 and the ugly plugins encode what it serves.
-packages+=(python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-ugly gstreamer1.0-x)
+# Network cameras (issue 21): GStreamer's RTSP server, driven from Python (Tests/Support/rtsp), with
+# x264 (plugins-ugly) and x265 (plugins-bad) encoders, stands in for a camera in the tests.
+packages+=(python3-gi gir1.2-gst-rtsp-server-1.0 gir1.2-gst-plugins-base-1.0 gstreamer1.0-plugins-ugly)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

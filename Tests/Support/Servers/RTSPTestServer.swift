@@ -1,0 +1,159 @@
+import Foundation
+import Glibc
+
+/// GStreamer's RTSP server (gst-rtsp-server) serving stand-in cameras on 127.0.0.1, run from
+/// `Tests/Support/rtsp/rtsp-server.py`, whose header documents the mounts and the picture and
+/// sound every mount carries (a frame counter, a flash and a click each second).
+public final class RTSPTestServer: TestServer {
+    /// What the server serves and how it asks for credentials.
+    public struct Options: Sendable {
+        /// The picture size, `WxH` (even, at least 128x64): small, as 2 shared cores want.
+        public var size: String
+        /// The port; nil picks a free one (the server binds port 0 and says which).
+        public var port: Int?
+        /// When set, every mount asks for these credentials (401 without them).
+        public var credentials: (user: String, password: String)?
+        /// Basic or digest authentication, when `credentials` are set.
+        public var digest: Bool
+
+        public init(size: String = "160x90", port: Int? = nil, credentials: (user: String, password: String)? = nil,
+                    digest: Bool = false) {
+            self.size = size
+            self.port = port
+            self.credentials = credentials
+            self.digest = digest
+        }
+    }
+
+    /// The mount points, with the codecs ffprobe names for them.
+    public enum Mount: String, CaseIterable, Sendable {
+        case h264 = "/h264"
+        case h264BFrames = "/h264-bframes"
+        case h265 = "/h265"
+        case longGOP = "/long-gop"
+        case pcma = "/pcma"
+        case pcmu = "/pcmu"
+        case opus = "/opus"
+        case silent = "/silent"
+        case noRTCP = "/no-rtcp"
+        case jump = "/jump"
+        case jumpBack = "/jump-back"
+        case jumpNoRTCP = "/jump-no-rtcp"
+        case jumpBackNoRTCP = "/jump-back-no-rtcp"
+        case lateKeyframe = "/late-keyframe"
+
+        /// ffprobe's `codec_name` for the picture.
+        public var videoCodec: String { self == .h265 ? "hevc" : "h264" }
+
+        /// ffprobe's `codec_name` for the sound; nil for none.
+        public var audioCodec: String? {
+            switch self {
+            case .pcma: "pcm_alaw"
+            case .pcmu: "pcm_mulaw"
+            case .opus: "opus"
+            case .silent: nil
+            default: "aac"
+            }
+        }
+
+        /// Frames between keyframes (30 fps).
+        public var keyframeInterval: Int {
+            switch self {
+            case .longGOP: 120
+            case .lateKeyframe: 180
+            default: 30
+            }
+        }
+
+        /// Whether the server sends RTCP sender reports on this mount.
+        public var sendsSenderReports: Bool { ![.noRTCP, .jumpNoRTCP, .jumpBackNoRTCP].contains(self) }
+
+        /// How far the RTP timestamps move at 4 s of stream time, in seconds (0: they do not).
+        /// libavformat shows the jump until the next sender report, or for good without RTCP.
+        public var timestampJump: Double {
+            switch self {
+            case .jump, .jumpNoRTCP: 20
+            case .jumpBack, .jumpBackNoRTCP: -5
+            default: 0
+            }
+        }
+    }
+
+    public static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("rtsp/rtsp-server.py").path
+    public static let python = "/usr/bin/python3"
+
+    public let options: Options
+    public private(set) var process: ServerProcess
+    /// The port it listens on, kept across restarts.
+    public private(set) var port: Int
+
+    /// Starts the server and returns once it accepts connections (its READY line).
+    public init(_ options: Options = Options()) throws {
+        self.options = options
+        (process, port) = try Self.launch(options, port: options.port ?? 0)
+    }
+
+    public func restart() throws {
+        process.stop()
+        (process, port) = try Self.launch(options, port: port)
+    }
+
+    /// `rtsp://127.0.0.1:PORT/mount`, with the user and password given (percent-encoded) if any.
+    public func url(_ mount: Mount, user: String? = nil, password: String? = nil) -> String {
+        var authority = ""
+        if let user {
+            let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? text }
+            authority = encode(user) + (password.map { ":" + encode($0) } ?? "") + "@"
+        }
+        return "rtsp://\(authority)127.0.0.1:\(port)\(mount.rawValue)"
+    }
+
+    /// `url(mount)` with the server's own credentials, when it has them.
+    public func authorizedURL(_ mount: Mount) -> String {
+        url(mount, user: options.credentials?.user, password: options.credentials?.password)
+    }
+
+    private static func launch(_ options: Options, port: Int) throws -> (ServerProcess, Int) {
+        var arguments = [script, "--port", "\(port)", "--size", options.size, "--parent", "\(getpid())"]
+        if let credentials = options.credentials {
+            arguments += ["--user", credentials.user, "--password", credentials.password,
+                          "--auth", options.digest ? "digest" : "basic"]
+        }
+        // The READY line comes over a socket pair made close-on-exec at once (Glibc's module has
+        // no pipe2), so no other child spawned meanwhile holds the writing end open.
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
+            throw ServerFailure("socketpair: \(String(cString: strerror(errno)))")
+        }
+        defer { close(ends[0]) }
+        let process: ServerProcess
+        do {
+            defer { close(ends[1]) }
+            process = try ServerProcess(python, arguments, output: ends[1])
+        }
+        guard let line = readLine(ends[0], deadline: .now + .seconds(60)),
+              line.hasPrefix("READY rtsp://127.0.0.1:"), let bound = line.split(separator: ":").last.flatMap({ Int($0) }) else {
+            process.kill()
+            throw ServerFailure("rtsp-server.py did not start: \(process.logTail())")
+        }
+        return (process, bound)
+    }
+
+    /// The first line written to `fd`, or nil at end of file or after `deadline` (a hang guard).
+    private static func readLine(_ fd: Int32, deadline: ContinuousClock.Instant) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let left = deadline - .now
+            guard left > .zero else { return nil }
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ms = Int32(clamping: left.components.seconds * 1000 + 1)
+            let ready = poll(&entry, 1, ms)
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0, read(fd, &byte, 1) == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+}

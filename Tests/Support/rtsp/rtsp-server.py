@@ -1,0 +1,347 @@
+#!/usr/bin/python3
+"""A stand-in network camera for rec's tests: GStreamer's RTSP server (gst-rtsp-server) on loopback.
+
+Run with Debian's /usr/bin/python3 (python3-gi, gir1.2-gst-rtsp-server-1.0, gstreamer1.0-plugins-*,
+gstreamer1.0-libav). It listens on 127.0.0.1 only and prints one line, `READY rtsp://127.0.0.1:PORT`,
+on stdout once it accepts connections; errors go to stderr and exit 1.
+
+Options:
+  --port N              the port (0, the default, picks a free one; the READY line says which)
+  --size WxH            the picture size (default 640x360; even, at least 128x64)
+  --user U --password P every mount then asks for these: none or wrong ones get 401 Unauthorized
+  --auth basic|digest   the method the server asks for (default basic)
+  --parent PID          exit when process PID exits (the test that started us), so no server outlives it
+
+Mounts (every one 30 fps, sound 48 kHz mono before its encoder):
+  /h264           H.264 (x264, no B-frames, an IDR every 30 frames = 1 s) + AAC (mpeg4-generic)
+  /h264-bframes   H.264 with 2 B-frames and a B-pyramid (PTS differs from DTS) + AAC
+  /h265           H.265 (x265, no B-frames, an IDR every 1 s) + AAC
+  /long-gop       H.264, an IDR every 120 frames (4 s) + AAC
+  /pcma, /pcmu    H.264 + G.711 A-law / mu-law at 8 kHz
+  /opus           H.264 + Opus
+  /silent         H.264, no sound
+  /no-rtcp        as /h264 but without RTCP (no sender reports); every other mount sends them
+  /jump           as /h264, but at 4 s of stream time (frame 120, sample 192000) the RTP timestamps of both
+                  streams jump 20 s forward while the packets keep their pace
+  /jump-back      as /jump, but the timestamps go back 5 s at 4 s
+                  (The sender reports that follow map the new RTP times to an unbroken wall clock, and
+                  libavformat, which times packets by them once it has one, shows the jump only until the
+                  next report, a few seconds later.)
+  /jump-no-rtcp, /jump-back-no-rtcp   the same without RTCP: the jump stays in libavformat's times
+  /late-keyframe  H.264 with an IDR every 180 frames (6 s) + AAC, whose first IDR is never sent: a client
+                  gets P-frames (referring to a picture it never had) from connecting and its first keyframe
+                  6 s after the first frame, as when it joins a camera's stream mid-GOP
+
+Content: every client gets its own pipeline, so each one receives the same frames and samples from frame 0
+and sample 0 (the media are not shared), generated here, never depending on the machine's speed: the sinks
+pace them in real time, forever. In a WxH picture (I420, limited range):
+  - background luma 128 (grey), chroma 128; a vertical bar of luma 235, 8 px wide and the full height, at
+    x = 4n mod (W - 8) on frame n, so consecutive frames differ as a camera's do;
+  - the frame counter: 16 blocks of B x B pixels in the top-left corner, B = max(8, (W // 32) & ~7), block i
+    (from the left) white (luma 235) when bit i of n is 1, else black (16): n mod 65536, least bit first;
+  - the second mark: the bottom-left eighth each way ((W // 8) & ~1 by (H // 8) & ~1 pixels, at the bottom
+    edge), black (16) except on frames n = 0, 30, 60, ..., where it is white (235);
+  - the sound: a 440 Hz sine at 0.1 with a click at samples 0, 48000, 96000, ... (+0.8 for 48 samples, then
+    -0.8 for 48), so the click starts with the flash of the same second. AAC's encoder delays what it
+    codes by 1024 samples of priming that RTP cannot signal, so on AAC mounts the sound enters the
+    encoder 1024 samples ahead: decoded, each click lands on its flash, and the first (at 0) falls in
+    the priming, so clicks start at 1 s. (Measured through ffmpeg: within 0.5 ms for AAC, G.711, Opus.)
+These are the stand-in signals of the sound tests (Tests/RecCLITests/Sound/SoundProbe.swift measures them);
+the counter names each frame, so a test can match a recording's frames to the camera's.
+"""
+
+import argparse
+import math
+import os
+import sys
+
+import gi
+
+gi.require_version("Gst", "1.0")
+gi.require_version("GstRtsp", "1.0")
+gi.require_version("GstRtspServer", "1.0")
+from gi.repository import GLib, Gst, GstRtsp, GstRtspServer  # noqa: E402
+
+FPS = 30
+RATE = 48000
+COUNTER_BITS = 16
+# AAC's encoder puts 1024 samples of priming before the first input sample, and RTP says nothing of it,
+# so a receiver decodes each sample 1024 late: the sound goes in that far ahead (see Feed._need_sound).
+PRIMING = {"aac": 1024}
+JUMP_AT = 4                  # seconds of stream time
+BASE_OFFSET = 10 * Gst.SECOND  # jump mounts run 10 s ahead in running time, so going back 5 s stays positive
+
+
+class Picture:
+    """The frames: a precomputed background with the bar, counter and mark stamped per frame."""
+
+    def __init__(self, width, height):
+        self.width, self.height = width, height
+        self.block = max(8, (width // 32) & ~7)
+        self.mark_w, self.mark_h = (width // 8) & ~1, (height // 8) & ~1
+        self.luma = width * height
+        self.chroma = (width // 2) * (height // 2)
+        self.background = bytes([128]) * (self.luma + 2 * self.chroma)
+
+    def _fill(self, frame, x, y, w, h, luma):
+        row = bytes([luma]) * w
+        for line in range(y, y + h):
+            start = line * self.width + x
+            frame[start:start + w] = row
+
+    def _neutral(self, frame, x, y, w, h):
+        """Chroma 128 under a luma rectangle (x, y, w, h even), so white is white."""
+        half = self.width // 2
+        row = bytes([128]) * (w // 2)
+        for plane in (self.luma, self.luma + self.chroma):
+            for line in range(y // 2, (y + h) // 2):
+                start = plane + line * half + x // 2
+                frame[start:start + w // 2] = row
+
+    def frame(self, n):
+        frame = bytearray(self.background)
+        self._fill(frame, (4 * n) % (self.width - 8), 0, 8, self.height, 235)
+        b = self.block
+        for bit in range(COUNTER_BITS):
+            self._fill(frame, bit * b, 0, b, b, 235 if (n >> bit) & 1 else 16)
+        self._fill(frame, 0, self.height - self.mark_h, self.mark_w, self.mark_h, 235 if n % FPS == 0 else 16)
+        return bytes(frame)
+
+
+def one_second_of_sound():
+    """48000 samples, S16LE: the 440 Hz sine (a whole number of cycles a second) and the click at sample 0."""
+    samples = bytearray()
+    for i in range(RATE):
+        value = 0.1 * math.sin(2 * math.pi * 440 * i / RATE)
+        if i < RATE // 1000:
+            value += 0.8
+        elif i < 2 * RATE // 1000:
+            value -= 0.8
+        samples += int(round(value * 32767)).to_bytes(2, "little", signed=True)
+    return bytes(samples)
+
+
+def encoder(name, fallback=None):
+    """The first of these GStreamer elements that is installed."""
+    for candidate in (name, fallback):
+        if candidate and Gst.ElementFactory.find(candidate):
+            return candidate
+    raise SystemExit(f"rtsp-server: GStreamer element {name} is not installed (gstreamer1.0-libav or -plugins-bad)")
+
+
+def video_branch(codec, gop, bframes=0):
+    if codec == "h265":
+        options = f"bframes=0:scenecut=0:repeat-headers=1:frame-threads=1:pools=1"
+        return (f"x265enc speed-preset=ultrafast key-int-max={gop} option-string={options} "
+                f"! video/x-h265,profile=main ! rtph265pay name=pay0 pt=96 config-interval=-1")
+    # The payloader accepts constrained-baseline first, which has no B-frames: ask for main when they are wanted.
+    pyramid, profile = (":b-pyramid=normal", ",profile=main") if bframes > 1 else ("", "")
+    options = f"scenecut=0:bframes={bframes}:b-adapt=0{pyramid}"
+    return (f"x264enc speed-preset=ultrafast pass=qual quantizer=20 threads=1 key-int-max={gop} bframes={bframes} "
+            f"b-adapt=false option-string={options} ! video/x-h264,stream-format=avc,alignment=au{profile} "
+            f"! rtph264pay name=pay0 pt=96 config-interval=-1")
+
+
+def audio_branch(codec, perfect_time):
+    perfect = "" if perfect_time else " perfect-rtptime=false"
+    if codec == "aac":
+        return f"audioconvert ! {encoder('avenc_aac', 'voaacenc')} bitrate=64000 ! rtpmp4gpay name=pay1 pt=97{perfect}"
+    if codec == "opus":
+        return f"audioconvert ! opusenc bitrate=48000 ! rtpopuspay name=pay1 pt=97{perfect}"
+    coder, pay = {"pcma": ("alawenc", "rtppcmapay"), "pcmu": ("mulawenc", "rtppcmupay")}[codec]
+    return (f"audioconvert ! audioresample ! audio/x-raw,rate=8000,channels=1 ! {coder} "
+            f"! {pay} name=pay1{perfect}")
+
+
+# Each mount: video codec, GOP in frames, B-frames, sound codec (None: none), jump in seconds (None: none),
+# whether RTCP is sent, and whether the first IDR is withheld.
+MOUNTS = {
+    "/h264": dict(),
+    "/h264-bframes": dict(bframes=2),
+    "/h265": dict(video="h265"),
+    "/long-gop": dict(gop=4 * FPS),
+    "/pcma": dict(audio="pcma"),
+    "/pcmu": dict(audio="pcmu"),
+    "/opus": dict(audio="opus"),
+    "/silent": dict(audio=None),
+    "/no-rtcp": dict(rtcp=False),
+    "/jump": dict(jump=20),
+    "/jump-back": dict(jump=-5),
+    "/jump-no-rtcp": dict(jump=20, rtcp=False),
+    "/jump-back-no-rtcp": dict(jump=-5, rtcp=False),
+    "/late-keyframe": dict(gop=6 * FPS, withhold_first_idr=True),
+}
+
+
+class Mount:
+    def __init__(self, path, video="h264", gop=FPS, bframes=0, audio="aac", jump=None, rtcp=True,
+                 withhold_first_idr=False):
+        self.path, self.video, self.gop, self.bframes = path, video, gop, bframes
+        self.audio, self.jump, self.rtcp, self.withhold_first_idr = audio, jump, rtcp, withhold_first_idr
+
+    def launch(self, picture):
+        caps = (f"video/x-raw,format=I420,width={picture.width},height={picture.height},"
+                f"framerate={FPS}/1,pixel-aspect-ratio=1/1")
+        line = f"( appsrc name=vsrc format=time caps={caps} ! {video_branch(self.video, self.gop, self.bframes)}"
+        if self.audio:
+            audio_caps = f"audio/x-raw,format=S16LE,layout=interleaved,rate={RATE},channels=1"
+            line += f" appsrc name=asrc format=time caps={audio_caps} ! {audio_branch(self.audio, self.jump is None)}"
+        return line + " )"
+
+
+class Branch:
+    """One appsrc of one client's pipeline and its payloader; for jump mounts, the pad offsets that move
+    the payloader's running time (hence its RTP timestamps) while the sinks keep theirs."""
+
+    def __init__(self, source, payloader, jump, jump_unit):
+        self.source, self.index = source, 0
+        self.jump, self.jump_unit, self.jumped = jump, jump_unit, False
+        if jump is not None:
+            self.offset = BASE_OFFSET
+            source.get_static_pad("src").set_offset(self.offset)
+            out = payloader.get_static_pad("src")
+            out.set_offset(-self.offset)
+            out.add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, self._segment_passes)
+
+    def _segment_passes(self, pad, info):
+        event = info.get_event()
+        if event.type == Gst.EventType.SEGMENT:
+            # The segment carries the source's offset; the payloader's own offset takes it off again
+            # (the sticky segment is sent anew, offset, before the next buffer).
+            raw = event.parse_segment().base - pad.get_offset()
+            if pad.get_offset() != -raw:
+                pad.set_offset(-raw)
+        return Gst.PadProbeReturn.OK
+
+    def push(self, buffer, start, end):
+        if self.jump is not None and not self.jumped and start >= JUMP_AT * self.jump_unit:
+            self.jumped = True
+            self.offset = BASE_OFFSET + self.jump * Gst.SECOND
+            self.source.get_static_pad("src").set_offset(self.offset)
+        buffer.offset, buffer.offset_end = start, end
+        return self.source.emit("push-buffer", buffer)
+
+
+class Feed:
+    """One client's media: frame n and sample s count from 0 and are pushed whenever appsrc asks."""
+
+    def __init__(self, mount, media, picture, sound):
+        self.picture, self.sound = picture, sound
+        self.lead = PRIMING.get(mount.audio, 0)
+        pipeline = media.get_element()
+        self.video = Branch(pipeline.get_by_name("vsrc"), pipeline.get_by_name("pay0"), mount.jump, FPS)
+        self.video.source.connect("need-data", self._need_frame)
+        if mount.audio:
+            self.audio = Branch(pipeline.get_by_name("asrc"), pipeline.get_by_name("pay1"), mount.jump, RATE)
+            self.audio.source.connect("need-data", self._need_sound)
+        if mount.withhold_first_idr:
+            self.withheld = False
+            pipeline.get_by_name("pay0").get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self._withhold)
+
+    def _withhold(self, _pad, _info):
+        if self.withheld:
+            return Gst.PadProbeReturn.REMOVE
+        self.withheld = True
+        return Gst.PadProbeReturn.DROP
+
+    def _need_frame(self, _source, _length):
+        n = self.video.index
+        self.video.index += 1
+        buffer = Gst.Buffer.new_wrapped(self.picture.frame(n))
+        buffer.pts = n * Gst.SECOND // FPS
+        buffer.duration = (n + 1) * Gst.SECOND // FPS - buffer.pts
+        self.video.push(buffer, n, n + 1)
+
+    def _need_sound(self, _source, _length):
+        start, count = self.audio.index, RATE // 50   # 20 ms: a buffer starts at each second
+        self.audio.index += count
+        at = (start + self.lead) % RATE
+        data = self.sound[2 * at:2 * (at + count)]
+        if len(data) < 2 * count:
+            data += self.sound[:2 * count - len(data)]
+        buffer = Gst.Buffer.new_wrapped(data)
+        buffer.pts = start * Gst.SECOND // RATE
+        buffer.duration = (start + count) * Gst.SECOND // RATE - buffer.pts
+        self.audio.push(buffer, start, start + count)
+
+
+def parse_size(text):
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WxH, e.g. 320x180")
+    if width < 128 or height < 64 or width % 2 or height % 2:
+        raise argparse.ArgumentTypeError(f"{text}: width and height must be even and at least 128x64")
+    return width, height
+
+
+def main():
+    parser = argparse.ArgumentParser(description="RTSP test server for rec's tests (see the header for mounts).")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--size", type=parse_size, default=(640, 360))
+    parser.add_argument("--user")
+    parser.add_argument("--password")
+    parser.add_argument("--auth", choices=["basic", "digest"], default="basic")
+    parser.add_argument("--parent", type=int)
+    args = parser.parse_args()
+    if (args.user is None) != (args.password is None):
+        parser.error("--user and --password go together")
+
+    Gst.init(None)
+    picture, sound = Picture(*args.size), one_second_of_sound()
+    server = GstRtspServer.RTSPServer()
+    server.set_address("127.0.0.1")
+    server.set_service(str(args.port))
+    mounts = server.get_mount_points()
+    feeds = {}   # keeps each client's feed alive as long as its media
+
+    auth_token = None
+    if args.user is not None:
+        auth = GstRtspServer.RTSPAuth()
+        auth_token = GstRtspServer.RTSPToken()
+        auth_token.set_string("media.factory.role", "camera-user")
+        # One method at a time: the methods are flags in C, but an enum that cannot hold both in Python.
+        if args.auth == "digest":
+            auth.add_digest(args.user, args.password, auth_token)
+            auth.set_supported_methods(GstRtsp.RTSPAuthMethod.DIGEST)
+        else:
+            auth.add_basic(GstRtspServer.RTSPAuth.make_basic(args.user, args.password), auth_token)
+            auth.set_supported_methods(GstRtsp.RTSPAuthMethod.BASIC)
+        server.set_auth(auth)
+
+    for path, options in MOUNTS.items():
+        mount = Mount(path, **options)
+        factory = GstRtspServer.RTSPMediaFactory()
+        factory.set_launch(mount.launch(picture))
+        factory.set_shared(False)
+        factory.set_enable_rtcp(mount.rtcp)
+        if auth_token is not None:
+            permissions = GstRtspServer.RTSPPermissions()
+            permissions.add_permission_for_role("camera-user", "media.factory.access", True)
+            permissions.add_permission_for_role("camera-user", "media.factory.construct", True)
+            factory.set_permissions(permissions)
+
+        def configure(_factory, media, mount=mount):
+            feeds[media] = Feed(mount, media, picture, sound)
+            media.connect("unprepared", lambda m: feeds.pop(m, None))
+
+        factory.connect("media-configure", configure)
+        mounts.add_factory(path, factory)
+
+    if server.attach(None) == 0:
+        print(f"rtsp-server: cannot listen on 127.0.0.1:{args.port} (in use?)", file=sys.stderr)
+        return 1
+    loop = GLib.MainLoop()
+    if args.parent:
+        try:
+            parent = os.pidfd_open(args.parent)
+        except ProcessLookupError:
+            return 0
+        GLib.io_add_watch(parent, GLib.IO_IN, lambda *_: loop.quit())
+    print(f"READY rtsp://127.0.0.1:{server.get_bound_port()}", flush=True)
+    loop.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
