@@ -94,6 +94,7 @@ struct SoundTranscoderTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let demuxer = try Demuxer(path: try Source(codec: "pcm_mulaw", ext: "mka", rate: 8_000).make(in: folder))
         let stream = try #require(demuxer.streams.first { $0.parameters.isAudio })
+        #expect(stream.parameters.codec == .pcmMuLaw)
         let transcoder = try SoundTranscoder(input: stream.parameters, encoding: Self.aac)
         var out: [EncodedPacket] = []
         while var p = try demuxer.read() {
