@@ -4,6 +4,8 @@
 public enum Codec: Sendable, Hashable, CustomStringConvertible {
     case h264, hevc, ffv1, mjpeg
     case aac, opus, mp3, vorbis, ac3, eac3, flac
+    /// G.711 A-law and µ-law: a network camera's sound over RTP (PCMA, PCMU).
+    case pcmALaw, pcmMuLaw
     /// Any other codec, with FFmpeg's name for it: nothing in rec treats it specially.
     case other(String)
 
@@ -21,6 +23,8 @@ public enum Codec: Sendable, Hashable, CustomStringConvertible {
         case .ac3: "ac3"
         case .eac3: "eac3"
         case .flac: "flac"
+        case .pcmALaw: "pcm_alaw"
+        case .pcmMuLaw: "pcm_mulaw"
         case .other(let name): name
         }
     }

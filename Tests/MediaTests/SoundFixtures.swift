@@ -50,19 +50,30 @@ enum SoundFixtures {
         try muxer.finish()
     }
 
-    /// Decodes a file's sound with the ffmpeg CLI into 32-bit float, one array per channel.
-    static func decode(_ path: String, channels: Int) throws -> [[Float]] {
+    /// Decodes a file's sound with the ffmpeg CLI into 32-bit float, one array per channel;
+    /// `arguments` go before the output's (`-ac 1` mixes to one channel).
+    static func decode(_ path: String, channels: Int, arguments: [String] = []) throws -> [[Float]] {
+        let run = try run("/usr/bin/ffmpeg", ["-v", "error", "-i", path] + arguments + ["-f", "f32le", "-"])
+        guard run.status == 0 else { throw RecError.runtime("ffmpeg could not decode \(path): \(run.errors)") }
+        let samples = run.data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
+        if channels == 1 { return [samples] }
+        return (0..<channels).map { c in stride(from: c, to: samples.count, by: channels).map { samples[$0] } }
+    }
+
+    /// Runs a tool to its end: what it wrote on stdout, on stderr (which must stay small: it is
+    /// read after stdout ends), and its exit status.
+    static func run(_ tool: String, _ arguments: [String]) throws -> (data: Data, errors: String, status: Int32) {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        p.arguments = ["-v", "error", "-i", path, "-f", "f32le", "-"]
-        let out = Pipe()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = arguments
+        let out = Pipe(), err = Pipe()
         p.standardOutput = out
+        p.standardError = err
         try p.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw RecError.runtime("ffmpeg could not decode \(path)") }
-        let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        return (0..<channels).map { c in stride(from: c, to: samples.count, by: channels).map { samples[$0] } }
+        return (data, errors, p.terminationStatus)
     }
 
     /// The frequency of a tone from its upward zero crossings, in Hz.

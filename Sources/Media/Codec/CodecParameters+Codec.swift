@@ -17,6 +17,8 @@ extension CodecParameters {
         case AV_CODEC_ID_AC3: .ac3
         case AV_CODEC_ID_EAC3: .eac3
         case AV_CODEC_ID_FLAC: .flac
+        case AV_CODEC_ID_PCM_ALAW: .pcmALaw
+        case AV_CODEC_ID_PCM_MULAW: .pcmMuLaw
         default: .other(codecName)
         }
     }

@@ -11,7 +11,7 @@ extension CodecParameters {
         switch codec {
         case .opus: Int64(sampleRate) * 80 / 1000
         case .aac, .mp3, .vorbis, .ac3, .eac3: Int64(frameSize > 0 ? frameSize : 1024)
-        case .flac, .h264, .hevc, .ffv1, .mjpeg, .other: 0
+        case .flac, .pcmALaw, .pcmMuLaw, .h264, .hevc, .ffv1, .mjpeg, .other: 0
         }
     }
 

@@ -28,6 +28,8 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
     public static let again = CFFMPEG_EAGAIN
     /// `AVERROR_EXIT`: an interrupt callback ended a blocking call (FFERRTAG('E','X','I','T')).
     public static let exit: Int32 = -(0x45 | 0x58 << 8 | 0x49 << 16 | 0x54 << 24)
+    /// `AVERROR_INVALIDDATA`: damaged input a decoder or demuxer could not read (FFERRTAG('I','N','D','A')).
+    public static let invalidData: Int32 = -(0x49 | 0x4E << 8 | 0x44 << 16 | 0x41 << 24)
 
     /// A runtime `RecError` that keeps this error as its cause.
     public func recError(_ message: String, location: String? = nil) -> RecError {

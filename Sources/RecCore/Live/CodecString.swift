@@ -37,7 +37,7 @@ extension CodecString {
         switch codec {
         case .aac: "mp4a.40.\((profile ?? 1) + 1)"
         case .opus: "opus"
-        case .h264, .hevc, .ffv1, .mjpeg, .mp3, .vorbis, .ac3, .eac3, .flac, .other: nil
+        case .h264, .hevc, .ffv1, .mjpeg, .mp3, .vorbis, .ac3, .eac3, .flac, .pcmALaw, .pcmMuLaw, .other: nil
         }
     }
 }

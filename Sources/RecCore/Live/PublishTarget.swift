@@ -53,7 +53,7 @@ public struct PublishTarget: Sendable, Equatable {
         switch codec {
         case .aac, .mp3: true
         case .opus: kind != .rtmp
-        case .h264, .hevc, .ffv1, .mjpeg, .vorbis, .ac3, .eac3, .flac, .other: false
+        case .h264, .hevc, .ffv1, .mjpeg, .vorbis, .ac3, .eac3, .flac, .pcmALaw, .pcmMuLaw, .other: false
         }
     }
 }
