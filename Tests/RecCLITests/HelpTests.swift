@@ -36,6 +36,8 @@ struct HelpTests {
           presets                 List the encoding presets.
           devices                 List the cameras and the sizes, frame rates and pixel
                                   formats they offer, and the microphones.
+          probe                   Say what a network camera's URL offers: its streams,
+                                  codecs, size, rate, sound and clock.
           config                  Show the effective settings and where each comes from.
           help                    Show help for a subcommand.
 

@@ -45,10 +45,31 @@ import Testing
         #expect(throws: RecError.usage("'file:' needs a path, e.g. --source file:talk.mp4")) { try SourceSpec.parse("file:") }
     }
 
-    @Test(arguments: ["video0", "TEST", "test2", "camera", "./in.mp4", "dev/video0", "http://cam/stream"])
+    @Test(arguments: ["video0", "TEST", "test2", "camera", "./in.mp4", "dev/video0", "ftp://cam/stream"])
     func unknownSource(text: String) {
-        let message = "unknown source '\(text)'; use test, test:1280x720@30, file:PATH or a camera such as /dev/video0 (see 'rec devices')"
+        let message = "unknown source '\(text)'; use test, test:1280x720@30, file:PATH, a camera such as /dev/video0 "
+            + "(see 'rec devices') or a network camera's URL (rtsp://, rtmp://, srt://, http://)"
         #expect(throws: RecError.usage(message)) { try SourceSpec.parse(text) }
+    }
+
+    @Test(arguments: ["rtsp://cam/live", "RTSP://cam:554/x?transport=udp", "rtmp://127.0.0.1/live/cam", "srt://127.0.0.1:9000",
+                      "http://cam/stream.mjpg", "https://cam/ts"])
+    func networkCameras(text: String) throws {
+        guard case .network(let url) = try SourceSpec.parse(text) else {
+            Issue.record("\(text) is not a network source")
+            return
+        }
+        #expect(try SourceSpec.parse(text).isNetwork)
+        #expect(url == (try NetworkURL.parse(text)))
+    }
+
+    /// A password never reaches a message, nor the source's description.
+    @Test func credentialsStayHidden() throws {
+        let spec = try SourceSpec.parse("rtsp://admin:s3cret@cam:554/live")
+        #expect(spec.hidesCredentials)
+        #expect(!spec.description.contains("s3cret") && !spec.description.contains("admin"))
+        #expect(throws: RecError.self) { try SourceSpec.parse("rtsp://admin:s3cret@") }
+        do { _ = try SourceSpec.parse("rtsp://admin:s3cret@") } catch { #expect(!error.message.contains("s3cret")) }
     }
 
     /// `v4l2:` with no path should fail like `file:` does, not name a camera at "".

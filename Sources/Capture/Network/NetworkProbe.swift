@@ -6,7 +6,7 @@ import RecCore
 /// user can check a camera before recording it.
 public struct NetworkProbe: Sendable, Codable, Equatable {
     public struct Video: Sendable, Codable, Equatable {
-        public var codec: String
+        public var codecName: String
         public var width: Int
         public var height: Int
         /// The rate the stream declares, if it does.
@@ -20,7 +20,7 @@ public struct NetworkProbe: Sendable, Codable, Equatable {
     }
 
     public struct Sound: Sendable, Codable, Equatable {
-        public var codec: String
+        public var codecName: String
         public var sampleRate: Int
         public var channels: Int
         /// Whether the sound goes into .mp4 as it came (else rec records it in .mkv, or without it).
@@ -57,15 +57,15 @@ public struct NetworkProbe: Sendable, Codable, Equatable {
             if keyframes.count >= 3 && reports && times.count > 60 { break }
         }
         let span = (times.max() ?? 0) - (times.min() ?? 0)
-        let video = Video(codec: v.codecName, width: v.width, height: v.height,
+        let video = Video(codecName: v.codecName, width: v.width, height: v.height,
                           declaredFPS: input.video.frameRate.map(\.doubleValue),
                           measuredFPS: times.count > 1 && span > 0 ? Double(times.count - 1) / span : nil,
                           keyframeInterval: keyframes.count > 1
                               ? ((keyframes.last ?? 0) - (keyframes.first ?? 0)) / Double(keyframes.count - 1) : nil,
                           bFrames: reordered)
         let sound = input.sound.map { s in
-            Sound(codec: s.parameters.codecName, sampleRate: s.parameters.sampleRate, channels: s.parameters.channels,
-                  copiesIntoMP4: Container.mp4.audioFamilies?.contains(s.parameters.codecName) ?? true)
+            Sound(codecName: s.parameters.codecName, sampleRate: s.parameters.sampleRate, channels: s.parameters.channels,
+                  copiesIntoMP4: SoundPlan.copied(into: .mp4).contains(s.parameters.codec))
         }
         return NetworkProbe(url: url.redacted, transport: url.transport?.rawValue, video: video, sound: sound,
                             senderReports: reports, seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
@@ -74,19 +74,19 @@ public struct NetworkProbe: Sendable, Codable, Equatable {
     /// The report for people.
     public var text: String {
         var lines = [url + (transport.map { " (RTSP over \($0.uppercased()))" } ?? "")]
-        var picture = "  video  \(video.codec) \(video.width)x\(video.height)"
+        var picture = "  video  \(video.codecName) \(video.width)x\(video.height)"
         if let fps = video.measuredFPS ?? video.declaredFPS { picture += String(format: ", %.2f fps", fps) }
         if let k = video.keyframeInterval { picture += String(format: ", a keyframe every %.2f s", k) }
         picture += video.bFrames ? ", B-frames" : ", no B-frames"
         lines.append(picture)
         if sound.isEmpty { lines.append("  sound  none") }
         for s in sound {
-            lines.append("  sound  \(s.codec) \(s.sampleRate) Hz, \(s.channels) channel\(s.channels == 1 ? "" : "s")"
-                         + (s.copiesIntoMP4 ? "" : " (kept as it came in .mkv; .mp4 cannot hold it)"))
+            lines.append("  sound  \(s.codecName) \(s.sampleRate) Hz, \(s.channels) channel\(s.channels == 1 ? "" : "s")"
+                         + (s.copiesIntoMP4 ? "" : " (kept as it came in .mkv; re-encoded to AAC in .mp4)"))
         }
         lines.append(senderReports ? "  time   the camera sends RTCP sender reports: wall-clock times come from its clock"
                                    : "  time   no RTCP sender report within \(Int(seconds.rounded())) s: wall-clock times come from arrival")
-        lines.append("  record rec start --source '\(url)' (its \(video.codec) is stored as it comes)")
+        lines.append("  record rec start --source '\(url)' (its \(video.codecName) is stored as it comes)")
         return lines.joined(separator: "\n")
     }
 }

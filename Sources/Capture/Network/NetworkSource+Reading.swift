@@ -56,6 +56,9 @@ extension NetworkSource: CompressedFrames {
             guard isVideo, packet.isKeyframe else { return true }
             waitsForKeyframe = false
         }
+        if isVideo, input.video.reorderDepth > 0, packet.pts != Int64.min {
+            packet.dts = decodeTime(presenting: packet.pts, depth: input.video.reorderDepth, timeBase: packet.timeBase)
+        }
         let arrival = Timestamp.microseconds(Int64((now - (epoch ?? now)) / 1000))
         let id: StreamID = isVideo ? .video : .sound(0)
         if packet.dts == Int64.min {
@@ -85,6 +88,23 @@ extension NetworkSource: CompressedFrames {
         return true
     }
 
+    /// RTP carries presentation times only, and libavformat leaves a B-frame stream's decode
+    /// times equal to them, which no muxer takes. The i-th picture of a run decodes at the i-th
+    /// smallest presentation time, `depth` pictures back (the stream's declared reordering),
+    /// as libavformat's own guess for files does; the first `depth` step back from the keyframe.
+    func decodeTime(presenting pts: Int64, depth: Int, timeBase: Rational) -> Int64 {
+        let fps = input?.video.frameRate.map(\.doubleValue) ?? 30
+        let step = max(1, Timestamp(seconds: 1 / max(1, fps)).rescaled(to: timeBase).value)
+        let slot = unusedPresentations.firstIndex { $0 > pts } ?? unusedPresentations.endIndex
+        unusedPresentations.insert(pts, at: slot)
+        defer { reordered += 1 }
+        guard reordered >= depth, let first = unusedPresentations.first else {
+            return (unusedPresentations.first ?? pts) - Int64(depth - reordered) * step
+        }
+        unusedPresentations.removeFirst()
+        return first
+    }
+
     /// What is held goes out, each lasting as long as the one before it of its stream.
     func releaseHeld() {
         for id in held.keys.sorted() {
@@ -95,11 +115,26 @@ extension NetworkSource: CompressedFrames {
         held.removeAll()
     }
 
-    /// Packets whose durations are now known go out: pictures to `ready`, sound to `sound`.
+    /// Packets whose durations are now known go out: pictures to `ready`, sound to `sound`
+    /// (re-encoded first when the container cannot take it as it came).
     func release(_ packets: [EncodedPacket]) {
         for p in packets {
             lastDuration[p.stream] = p.duration
-            if p.stream.isVideo { ready.append(p) } else if settings.keepsSound { sound.append(p) }
+            if p.stream.isVideo {
+                ready.append(p)
+            } else if soundStreams.isEmpty || soundStopped {
+                continue
+            } else if let transcoder {
+                do {
+                    try transcoder.transcode(p) { sound.append($0) }
+                } catch {
+                    // A sound that cannot go on leaves the pictures recording.
+                    soundNote = "the camera's sound stopped: \(error.description)"
+                    soundStopped = true
+                }
+            } else {
+                sound.append(p)
+            }
         }
     }
 }
@@ -129,6 +164,7 @@ extension NetworkSource: Reconnection {
                 }
                 timeline.restart()
                 waitsForKeyframe = true
+                (unusedPresentations, reordered) = ([], 0)
                 reconnects += 1
                 backoff.succeeded(now: Double(Self.monotonicNow()) / 1e9)
                 return

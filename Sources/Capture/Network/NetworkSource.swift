@@ -26,10 +26,16 @@ public final class NetworkSource: FrameSource {
         public var connectSeconds: Double = 10
         /// How long without a packet before the camera counts as gone.
         public var stallSeconds: Double = 5
+        /// Where the sound goes (the recording's container; MP4 for a ring alone, the clips'
+        /// default), and what it is re-encoded to when that container cannot take it as it came.
+        public var container: Container = .mp4
+        public var soundEncoding: AudioEncoding?
 
-        public init(copies: Bool, keepsSound: Bool) {
+        public init(copies: Bool, keepsSound: Bool, container: Container = .mp4, soundEncoding: AudioEncoding? = nil) {
             self.copies = copies
             self.keepsSound = keepsSound
+            self.container = container
+            self.soundEncoding = soundEncoding
         }
     }
 
@@ -41,6 +47,10 @@ public final class NetworkSource: FrameSource {
     /// The newest packet of each stream, until the next gives its duration.
     var held = [StreamID: EncodedPacket]()
     var lastDuration = [StreamID: Int64]()
+    /// A B-frame stream's presentation times not yet given out as decode times, sorted.
+    var unusedPresentations: [Int64] = []
+    /// Pictures given decode times in this run.
+    var reordered = 0
     /// Packets placed and given their durations, waiting to be handed out.
     var ready: [EncodedPacket] = []
     var sound: [EncodedPacket] = []
@@ -48,6 +58,12 @@ public final class NetworkSource: FrameSource {
     var openedFormat = VideoFormat(width: 0, height: 0, pixelFormat: .none)
     var videoParameters: CodecParameters?
     var soundStreams: [CodecParameters] = []
+    /// The camera's sound re-encoded, when the container cannot take it as it came (G.711 into MP4).
+    var transcoder: SoundTranscoder?
+    /// Set when re-encoding failed midway: the pictures go on without sound.
+    var soundStopped = false
+    /// Why the camera's sound is left out, when it is (for the log and status).
+    public internal(set) var soundNote: String?
     /// CLOCK_MONOTONIC nanoseconds of session time 0 (the first keyframe's arrival).
     var epoch: UInt64?
     /// The wall-clock time of session time 0 from the camera's sender reports, once known.
@@ -93,7 +109,9 @@ public final class NetworkSource: FrameSource {
         }
         if first {
             videoParameters = video
-            soundStreams = settings.keepsSound ? opened.sound.map(\.parameters) : []
+            if settings.keepsSound, let sound = opened.sound.first {
+                try planSound(sound.parameters)
+            }
             openedFormat = VideoFormat(width: video.width, height: video.height, pixelFormat: video.pixelFormat)
             if !settings.copies {
                 do {
@@ -113,6 +131,27 @@ public final class NetworkSource: FrameSource {
 
     /// Now on the local monotonic clock, in nanoseconds.
     static func monotonicNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+}
+
+extension NetworkSource {
+    /// Copy, re-encode or leave out the camera's sound (`SoundPlan`), for the recording's container.
+    func planSound(_ input: CodecParameters) throws(RecError) {
+        let encoding = settings.soundEncoding ?? AudioEncoding.standard(for: settings.container)
+        switch SoundPlan.forCamera(codec: input.codec, container: settings.container, encoding: encoding) {
+        case .copy:
+            soundStreams = [input]
+        case .reencode(let encoding):
+            do {
+                let transcoder = try SoundTranscoder(input: input, encoding: encoding)
+                self.transcoder = transcoder
+                soundStreams = [transcoder.parameters]
+            } catch {
+                soundNote = "the camera's \(input.codecName) sound cannot be re-encoded (\(error.text)); recording without it"
+            }
+        case .drop(let reason):
+            soundNote = "the camera's \(input.codecName) sound is left out: \(reason)"
+        }
+    }
 }
 
 extension NetworkSource: SourceClock {

@@ -18,6 +18,13 @@ extension Container {
         }
     }
 
+    /// The sample entries rec writes where the container has a choice: H.265 in MP4 and MOV as
+    /// `hvc1` (parameter sets in the sample entry), which Safari, Chromium and QuickTime play;
+    /// FFmpeg's default `hev1` they refuse or ignore.
+    public var preferredTags: [Codec: String] {
+        hasEditLists ? [.hevc: "hvc1"] : [:]
+    }
+
     /// Throws a usage error, with what to do instead, if this container cannot hold `codec`.
     public func check(codec: String) throws(RecError) {
         guard holds(codec) else {

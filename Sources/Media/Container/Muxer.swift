@@ -28,9 +28,12 @@ public final class Muxer {
     ///     `FFmpegError.exit`; the owner keeps it and sets it to stop.
     /// The corresponding C functions are `avformat_alloc_output_context2`, `avformat_new_stream`,
     /// `avio_open2` (with the context's `interrupt_callback`) and `avformat_write_header`.
+    ///   - tags: the sample entry to write for a codec where the container has two
+    ///     (`ContainerFormat.preferredTags`: H.265 in MP4 as `hvc1`, which Apple's players and
+    ///     browsers take, not FFmpeg's default `hev1`).
     public init(path: String, container: String?, streams: [CodecParameters],
                 options: [String: String] = [:], dispositions: [Int32] = [],
-                interrupt: InterruptFlag? = nil) throws(FFmpegError) {
+                interrupt: InterruptFlag? = nil, tags: [Codec: String] = [:]) throws(FFmpegError) {
         self.path = path
         var output = try OutputContext(format: container, url: path, interrupt: interrupt)
         let c = output.pointer
@@ -39,6 +42,8 @@ public final class Muxer {
             if n < dispositions.count { st.pointee.disposition = dispositions[n] }
             try check(avcodec_parameters_copy(st.pointee.codecpar, params.pointer), "avcodec_parameters_copy")
             st.pointee.codecpar.pointee.codec_tag = 0
+            // hvc1 keeps the parameter sets in the sample entry, so only with extradata.
+            if let tag = tags[params.codec], !params.extradata.isEmpty { st.pointee.codecpar.pointee.codec_tag = Self.fourCC(tag) }
             st.pointee.time_base = params.timeBase.av
             // Matroska writes the display size from the stream's aspect ratio, not codecpar's.
             st.pointee.sample_aspect_ratio = st.pointee.codecpar.pointee.sample_aspect_ratio
@@ -105,5 +110,10 @@ public final class Muxer {
         let closed = output.closeIO()
         try check(trailer, "av_write_trailer(\(path))")
         try check(closed, "avio_closep(\(path))")
+    }
+
+    /// `MKTAG(a, b, c, d)`: a four-character code as FFmpeg stores it.
+    static func fourCC(_ text: String) -> UInt32 {
+        text.utf8.prefix(4).enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (8 * UInt32($1.offset)) }
     }
 }

@@ -10,12 +10,13 @@ public enum Remuxer {
     /// delay instead). One shift for all streams keeps sound where it was against the pictures:
     /// a sound packet may then start before 0 (AAC's priming), which the MP4 edit list hides.
     public static func remux(from input: String, to output: String, container: String?,
-                             options: [String: String] = [:], startAtZero: Bool = false) throws(FFmpegError) {
+                             options: [String: String] = [:], startAtZero: Bool = false,
+                             tags: [Codec: String] = [:]) throws(FFmpegError) {
         let demuxer = try Demuxer(path: input)
         var fillers: [Int: DurationFiller] = [:]
         do throws(FFmpegError) {
             let muxer = try Muxer(path: output, container: container, streams: demuxer.streams.map(\.parameters),
-                                  options: options)
+                                  options: options, tags: tags)
             let video = demuxer.bestVideoStream.map { demuxer.streams[$0] }
             var offset: Timestamp? = video.flatMap { v in v.startTime.map { Timestamp(value: $0, timeBase: v.timeBase) } }
             var lastDTS: [Int: Int64] = [:]

@@ -113,7 +113,7 @@ final class ClipJob {
             }
         }
         muxer = try Muxer(path: path, container: container.muxerName, streams: streams, options: muxerOptions,
-                          dispositions: [input.video.disposition] + keptStreams.map(\.disposition))
+                          dispositions: [input.video.disposition] + keptStreams.map(\.disposition), tags: container.preferredTags)
     }
 
     /// Takes the input's next packet (file order, as `replay` hands them over).

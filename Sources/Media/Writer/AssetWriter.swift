@@ -63,7 +63,8 @@ public final class AssetWriter {
             // the fragmented file plays 21 ms late (measured, AudioPipelineTests).
             options["movflags"] = flags + "+delay_moov"
         }
-        let muxer = try Muxer(path: path, container: container.muxerName, streams: streams.map(\.parameters), options: options)
+        let muxer = try Muxer(path: path, container: container.muxerName, streams: streams.map(\.parameters), options: options,
+                              tags: container.preferredTags)
         self.muxer = muxer
         self.durableBytes = muxer.bytesWritten
     }
@@ -135,7 +136,7 @@ public final class AssetWriter {
         let copy = try ReplacementFile(replacing: path)
         do throws(FFmpegError) {
             try Remuxer.remux(from: path, to: copy.writePath, container: container.muxerName, options: options,
-                              startAtZero: true)
+                              startAtZero: true, tags: container.preferredTags)
         } catch {
             copy.discard()
             throw error

@@ -66,7 +66,7 @@ struct RecordCommand: ParsableCommand {
         configuration.frameLimit = frames
         // Installed before the source opens: a stop sent while rec starts is kept, not lost.
         let signals = StopSignals()
-        let recorder = Recorder(source: try setup.makeSource { console.printError("rec: warning: \($0)") },
+        let recorder = Recorder(source: try setup.makeSource(container: container) { console.printError("rec: warning: \($0)") },
                                 sounds: try setup.makeSounds(), configuration: configuration)
         signals.whenStopped { recorder.requestStop() }
         defer { withExtendedLifetime(signals) {} }

@@ -113,7 +113,9 @@ struct StartCommand: ParsableCommand {
         if foreground || child {
             if child { setsid() }
             let summary = try SessionProcess.run(configuration: configuration,
-                                                 source: try setup.makeSource { context.console.printError("rec: warning: \($0)") },
+                                                 source: try setup.makeSource(container: file?.container ?? .mp4) {
+                                                     context.console.printError("rec: warning: \($0)")
+                                                 },
                                                  sounds: try setup.makeSounds(), runtime: runtime) { folder, status in
                 if child {
                     SessionLauncher.detachOutput(log: folder.logPath)

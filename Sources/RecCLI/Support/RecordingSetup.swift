@@ -98,9 +98,13 @@ struct RecordingSetup {
         return container
     }
 
-    func makeSource(warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
+    /// - Parameter container: the recording's (a network camera's sound is copied or re-encoded
+    ///   to fit it); MP4, the clips' default, for a ring alone.
+    func makeSource(container: ContainerFormat = .mp4, warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, controls: controls,
-                               copies: choice.settings.copiesInput, keepsSourceSound: keepsSourceSound, warn: warn)
+                               network: NetworkSource.Settings(copies: choice.settings.copiesInput, keepsSound: keepsSourceSound,
+                                                               container: container, soundEncoding: choice.audio),
+                               warn: warn)
     }
 
     /// The sound sources `--audio` names, not yet started, in the order given (`file`: each of

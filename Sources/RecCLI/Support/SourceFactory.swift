@@ -12,7 +12,8 @@ enum SourceFactory {
     ///   - warn: receives each note about the mode a camera settled on (a fallback size, a rate the
     ///     camera cannot reach, what the driver changed).
     static func make(_ spec: SourceSpec, size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String? = nil,
-                     controls: [ControlSetting] = [], copies: Bool = false, keepsSourceSound: Bool = false,
+                     controls: [ControlSetting] = [],
+                     network: NetworkSource.Settings = NetworkSource.Settings(copies: true, keepsSound: true),
                      system: any VideoDeviceSystem = LibV4L2System(),
                      warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         switch spec {
@@ -39,7 +40,12 @@ enum SourceFactory {
                 throw .usage("--size and --fps do not apply to a network camera, which sends its own size and rate; set them in the camera, "
                              + "or use --filter scale=W:H with a preset that encodes")
             }
-            return NetworkSource(url: url, settings: NetworkSource.Settings(copies: copies, keepsSound: keepsSourceSound))
+            // Connected now, as a camera is opened now: a wrong URL, password or port fails
+            // before the recording starts.
+            let source = NetworkSource(url: url, settings: network)
+            try source.start()
+            if let note = source.soundNote { warn(note) }
+            return source
         case .file(let path):
             if size != nil || fps != nil {
                 throw .usage("--size and --fps do not apply to a file source, which keeps the file's own size and timing; use --filter scale=W:H to resize")
