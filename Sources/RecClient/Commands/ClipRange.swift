@@ -33,6 +33,7 @@ extension ClipRange {
     /// The one wall-clock range a save from several sessions sends to each, with `-20s`, `now`,
     /// `+20s` and `--last` counted from `now` (microseconds since the epoch).
     public func aligned(now: Timestamp, timeZone: TimeZone = .current) throws(RecError) -> WallClockRange {
-        try WallClockRange.aligning(selection(timeZone: timeZone), now: now, fromText: last.map { "-" + $0 } ?? from, toText: to)
+        try WallClockRange.aligning(selection(timeZone: timeZone), now: now, fromText: last.map { "-" + $0 } ?? from, toText: to,
+                                    timeZone: timeZone)
     }
 }

@@ -16,7 +16,7 @@ import Testing
             selection = TimeSelection(from: try from.map { t throws(RecError) in try TimeParser.position(t, timeZone: utc) },
                                       to: try to.map { t throws(RecError) in try TimeParser.position(t, timeZone: utc) })
         }
-        return try WallClockRange.aligning(selection, now: now, fromText: last.map { "-" + $0 } ?? from, toText: to)
+        return try WallClockRange.aligning(selection, now: now, fromText: last.map { "-" + $0 } ?? from, toText: to, timeZone: utc)
     }
 
     @Test func timesFromNowBecomeOneRangeAtTheCommand() throws {
@@ -37,12 +37,23 @@ import Testing
         #expect(Timestamp(seconds: range.unixSeconds.to) == range.to)
     }
 
-    @Test(arguments: [("12s", nil), ("1:30", "2:00"), ("-20s", "14:03:05"), ("14:03:05", nil)] as [(String, String?)])
+    @Test(arguments: [("12s", nil), ("1:30", "2:00"), ("-20s", "3:05")] as [(String, String?)])
     func timesFromASessionsStartAreRefused(from: String, to: String?) {
         let error = #expect(throws: RecError.self) { try Self.aligned(from: from, to: to) }
         #expect(error?.code == .usage)
         #expect(error?.message.contains("counts from each session's own start") == true, "\(error?.message ?? "")")
         #expect(error?.message.contains("2026-11-29T14:03:05") == true)
+    }
+
+    /// Hours, minutes and seconds can only be a time of day with several sessions (issue 21's
+    /// `--from 14:03:05`): today's, or yesterday's when today's is more than an hour ahead.
+    @Test func hoursMinutesAndSecondsAreATimeOfDay() throws {
+        let range = try Self.aligned(from: "14:02:35", to: "14:03:05")
+        #expect(range == WallClockRange(from: .microseconds(Self.now.value - 30_000_000), to: Self.now))
+        let late = try Self.aligned(from: "23:59:00", to: "23:59:30")
+        #expect(late.from.value == Self.now.value - (14 * 3600 + 3 * 60 + 5 + 60) * 1_000_000)
+        let soon = try Self.aligned(from: "14:30:00", to: "14:31:00")
+        #expect(soon.from.value == Self.now.value + (26 * 60 + 55) * 1_000_000)
     }
 
     @Test func aMissingStartOrAnEmptyRangeIsRefused() {
