@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Issue 21's many-cameras targets beside the ffmpeg CLI in one run: N rec sessions (1, 4, 16), each
+# recording one 1280x720 30 fps RTSP camera (H.264 + AAC) in copy mode into the ring and an MP4,
+# against N `ffmpeg -rtsp_transport tcp -i URL -c copy` into fragmented MP4, both running at once over
+# the same window: total CPU, frames lost, private memory per camera against its ring, the box's
+# total PSS, then a `rec save --last 10s` from each camera under load. See bench/README.md.
+#
+#   bench/cameras.sh [seconds (60)] [counts (1,4,16)]
+#   CAMERAS_WORK=/some/dir keeps the generated camera file between runs.
+set -euo pipefail
+seconds=${1:-60}
+counts=${2:-1,4,16}
+warm=10
+source "$(dirname "$0")/common.sh"
+[[ -z ${CAMERAS_WORK:-} ]] || { mkdir -p "$CAMERAS_WORK"; rm -rf "$work"; work=$CAMERAS_WORK; export XDG_RUNTIME_DIR=$work/run; mkdir -p -m 700 "$XDG_RUNTIME_DIR"; }
+pids=() sessions=()
+cleanup() {
+  for s in "${sessions[@]}"; do "$rec" stop --session "$s" >/dev/null 2>&1 || true; done
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  if [[ -n ${CAMERAS_WORK:-} ]]; then rm -rf "$work"/n* "$work/run"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+hz=$(getconf CLK_TCK)
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/${3:-status}"; } # a field of /proc/PID/status (or smaps_rollup), kB
+mb() { calc %.1f "$1 / 1e6"; }
+field() { python3 bench/session-json.py "$@"; }
+# Ticks per thread name, summed over the processes given: "name ticks" lines (a thread's name may hold spaces).
+threads() { for p in "$@"; do cat /proc/"$p"/task/*/stat 2>/dev/null; done |
+  sed -E 's/^[0-9]+ \((.*)\) [A-Za-z] (.*)$/\1\t\2/' | awk -F'\t' '{ split($2, a, " "); t[$1] += a[11] + a[12] }
+  END { for (k in t) print k "\t" t[k] }' | LC_ALL=C sort; }
+# "frames missing": video frames in a file, and the 30 fps frames missing in gaps between its pictures, after its
+# first second (a client joining a stream sees its first frames re-timed once the first RTCP sender report comes).
+holes() { ffprobe -v error -select_streams v -show_entries packet=pts_time -of csv=p=0 "$1" | grep -v N/A | sort -g |
+  awk 'NR == 1 { f = $1 } { if (NR > 1 && $1 > f + 1) { g = ($1 - p) * 30; if (g > 1.5) m += int(g + 0.5) - 1 } p = $1 }
+  END { print NR, m + 0 }'; }
+vframes() { ffprobe -v error -select_streams v -count_packets -show_entries stream=nb_read_packets -of csv=p=0 "$1"; }
+summary=()
+# row NAME MEASURED TARGET OK (OK: an awk condition, or "info")
+row() { summary+=("$(printf '%-52s %24s %30s  %s' "$1" "$2" "$3" "$([[ $4 == info ]] && echo info || awk "BEGIN { print ($4) ? \"PASS\" : \"MISS\" }")")"); }
+
+echo "cameras bench (issue 21), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD)," \
+  "$(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
+echo "load average at start $(load)"
+
+# The camera: 60 s of testsrc2 1280x720 30 fps, x264 veryfast 3 Mb/s, an IDR every second, no B-frames
+# (as most network cameras send), 128 kb/s AAC; concatenated with -c copy to outlast a phase.
+minutes=$(( (warm + seconds + 150) / 60 + 1 ))
+if [[ ! -s $work/camera-${minutes}m.mp4 ]]; then
+  [[ -s $work/minute.mp4 ]] || ffmpeg -v error -y -f lavfi -i "testsrc2=size=1280x720:rate=30" \
+    -f lavfi -i "sine=frequency=440:sample_rate=48000" -t 60 -c:v libx264 -preset veryfast -b:v 3M -maxrate 3M \
+    -bufsize 6M -g 30 -keyint_min 30 -sc_threshold 0 -bf 0 -pix_fmt yuv420p -c:a aac -b:a 128k "$work/minute.mp4"
+  for _ in $(seq "$minutes"); do echo "file '$work/minute.mp4'"; done >"$work/list.txt"
+  ffmpeg -v error -y -f concat -safe 0 -i "$work/list.txt" -c copy "$work/camera-${minutes}m.mp4"
+fi
+
+# phase N: a fresh server with N cameras; N rec sessions and N ffmpeg CLIs, one of each per camera.
+phase() {
+  local n=$1 d=$work/n$1 k url fd
+  mkdir -p "$d"
+  exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$work/camera-${minutes}m.mp4" --cameras "$n" --parent $$)
+  local server=$!; pids+=("$server")
+  read -r _ url <&"$fd"
+  local -a rp fp
+  for k in $(seq "$n"); do
+    ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam$k" -c copy -f mp4 \
+      -movflags frag_keyframe+empty_moov+default_base_moof -progress "$d/ff$k.progress" "$d/ff$k.mp4" 2>"$d/ff$k.err" &
+    fp[k]=$!; pids+=("$!")
+    "$rec" start --session "cam$k" --source "$url/cam$k" --buffer 60s -o "$d/rec$k.mp4" --force >/dev/null
+    sessions+=("cam$k"); rp[k]=$(cat "$XDG_RUNTIME_DIR/rec/cam$k/pid")
+  done
+  echo
+  echo "N = $n: $n cameras at $url/cam1..; rec start --source URL --buffer 60s -o FILE.mp4 (camera-copy) beside" \
+    "ffmpeg -rtsp_transport tcp -i URL -c copy fragmented MP4; window of $seconds s after $warm s; load $(load)"
+  sleep "$warm"
+  ffframe() { grep '^frame=' "$1" | tail -1 | cut -d= -f2; }
+  local -a w0 w1 f0 l0 c0 g0 h0 f1 l1 c1 g1 h1 ring anon pss pssf fanon fpss fpssf
+  # Each process's ticks right after its frame count, in the same order at both ends of the window.
+  for k in $(seq "$n"); do
+    w0[k]=$EPOCHREALTIME
+    read -r f0[k] l0[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver |
+      awk '{ print $1, $2 + $3 }'); c0[k]=$(ticks "${rp[k]}")
+    g0[k]=$(ffframe "$d/ff$k.progress"); h0[k]=$(ticks "${fp[k]}")
+  done
+  local s0; s0=$(ticks "$server"); threads "${rp[@]}" >"$d/threads0"
+  sleep "$seconds"
+  for k in $(seq "$n"); do
+    w1[k]=$EPOCHREALTIME
+    read -r f1[k] l1[k] ring[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver ring_bytes |
+      awk '{ print $1, $2 + $3, $4 }'); c1[k]=$(ticks "${rp[k]}")
+    g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(ticks "${fp[k]}")
+  done
+  local s1; s1=$(ticks "$server"); threads "${rp[@]}" >"$d/threads1"
+  for k in $(seq "$n"); do
+    anon[k]=$(kb "${rp[k]}" RssAnon); pss[k]=$(kb "${rp[k]}" Pss smaps_rollup); pssf[k]=$(kb "${rp[k]}" Pss_File smaps_rollup)
+    fanon[k]=$(kb "${fp[k]}" RssAnon); fpss[k]=$(kb "${fp[k]}" Pss smaps_rollup); fpssf[k]=$(kb "${fp[k]}" Pss_File smaps_rollup)
+  done
+  local spss; spss=$(kb "$server" Pss smaps_rollup)
+  echo "  at the window's end: load $(load); cam1's RssAnon by kind (MB): rec $(python3 bench/session-maps.py --anon "${rp[1]}");" \
+    "ffmpeg $(python3 bench/session-maps.py --anon "${fp[1]}")"
+
+  local rc=0 fc=0 rf=0 ff=0 drops=0 rshare="" fshare="" worst=-999999999999 wk=0 rpss=0 fpsst=0 rings=0 anonmax=0
+  for k in $(seq "$n"); do
+    rc=$((rc + c1[k] - c0[k])); fc=$((fc + h1[k] - h0[k]))
+    local a=$((f1[k] - f0[k])) b=$((g1[k] - g0[k]))
+    rf=$((rf + a)); ff=$((ff + b)); drops=$((drops + l1[k] - l0[k]))
+    # Each camera's window runs from its first read to its second (a round of reads takes a while).
+    local e; e=$(calc %.1f "($(tr -d . <<<"${w1[k]}") - $(tr -d . <<<"${w0[k]}")) / 1e6 * 30")
+    rshare+=" $(calc %.4f "$a / $e")"; fshare+=" $(calc %.4f "$b / $e")"
+    local over=$((anon[k] * 1024 - ring[k] - 15000000))
+    ((over > worst)) && { worst=$over; wk=$k; }
+    ((anon[k] > anonmax)) && anonmax=${anon[k]}
+    rpss=$((rpss + pss[k])); fpsst=$((fpsst + fpss[k])); rings=$((rings + ring[k]))
+  done
+  minof() { tr ' ' '\n' | sed '/^$/d' | sort -g | head -1; }
+  local rmin fmin; rmin=$(minof <<<"$rshare"); fmin=$(minof <<<"$fshare")
+  local rcs fcs ratio; rcs=$(calc %.2f "$rc / $hz"); fcs=$(calc %.2f "$fc / $hz"); ratio=$(calc %.3f "$rc / $fc")
+  printf '  %-34s %9s %12s %18s %14s %12s\n' "" "CPU s" "% core/cam" "frames (min/30fps)" "RssAnon MB/cam" "PSS MB total"
+  printf '  %-34s %9s %12s %18s %14s %12s\n' "rec sessions" "$rcs" "$(calc %.2f "$rc / $hz / ($rf / 30) * 100")" \
+    "$rf ($rmin)" "$(calc %.1f "($(IFS=+; echo "${anon[*]}")) * 1024 / $n / 1e6")" "$(calc %.1f "$rpss * 1024 / 1e6")"
+  printf '  %-34s %9s %12s %18s %14s %12s\n' "ffmpeg -c copy" "$fcs" "$(calc %.2f "$fc / $hz / ($ff / 30) * 100")" \
+    "$ff ($fmin)" "$(calc %.1f "($(IFS=+; echo "${fanon[*]}")) * 1024 / $n / 1e6")" "$(calc %.1f "$fpsst * 1024 / 1e6")"
+  printf '  %-34s %9s %12s %18s %14s %12s\n' "rtsp-file-server ($n mounts)" "$(calc %.2f "($s1 - $s0) / $hz")" \
+    "$(calc %.2f "($s1 - $s0) / $hz / ($rf / 30) * 100")" "" "" "$(calc %.1f "$spss * 1024 / 1e6")"
+  echo "  rec's threads over the window, all sessions (CPU s): $(LC_ALL=C join -t$'\t' "$d/threads0" "$d/threads1" |
+    awk -F'\t' -v hz="$hz" '{ printf "%s%s %.2f", (NR > 1 ? ", " : ""), $1, ($3 - $2) / hz }')"
+  echo "  PSS of mapped files in the totals: rec $(calc %.1f "($(IFS=+; echo "${pssf[*]}")) * 1024 / 1e6") MB," \
+    "ffmpeg $(calc %.1f "($(IFS=+; echo "${fpssf[*]}")) * 1024 / 1e6") MB (the rest is private: RssAnon)"
+  echo "  frames in each camera's window (about $seconds s plus a round of reads) against 30 fps: rec$rshare; ffmpeg$fshare"
+  echo "  rec dropped $drops (dropped_late + dropped_by_driver)"
+  echo "  rings $(mb "$rings") MB in all; worst camera cam$wk: RssAnon $(mb $((anon[wk] * 1024))) MB against its ring" \
+    "$(mb "${ring[wk]}") + 15 MB ($(calc %+.1f "$worst / 1e6") MB)"
+
+  # Saves under load: one at a time from each camera, then one `--all`; the clip should hold 300 frames.
+  local times="" clipframes="" t start
+  for k in $(seq "$n"); do
+    start=$(date +%s.%N)
+    "$rec" save --session "cam$k" --last 10s -o "$d/clip$k.mp4" >/dev/null
+    t=$(calc %.2f "$(date +%s.%N) - $start"); times+=" $t"; clipframes+=" $(vframes "$d/clip$k.mp4")"
+  done
+  start=$(date +%s.%N); mkdir -p "$d/all"
+  "$rec" save --all --last 10s -o "$d/all/" >/dev/null
+  local tall; tall=$(calc %.2f "$(date +%s.%N) - $start")
+  local allframes; allframes=$(for f in "$d"/all/*; do vframes "$f"; done | paste -sd' ')
+  echo "  rec save --last 10s, one camera at a time: s$times; clip frames$clipframes"
+  echo "  rec save --all --last 10s: $tall s for $n clips; clip frames $allframes; load $(load)"
+
+  for k in $(seq "$n"); do "$rec" stop --session "cam$k" >/dev/null; kill -TERM "${fp[k]}"; done
+  for k in $(seq "$n"); do wait "${fp[k]}" || true; done
+  sessions=()
+  kill "$server"; exec {fd}<&-
+  local rholes=0 fholes=0 rfr="" ffr=""
+  for k in $(seq "$n"); do
+    read -r fr miss < <(holes "$d/rec$k.mp4"); rholes=$((rholes + miss)); rfr+=" $fr"
+    read -r fr miss < <(holes "$d/ff$k.mp4"); fholes=$((fholes + miss)); ffr+=" $fr"
+  done
+  echo "  files: rec frames$rfr, missing in their span $rholes; ffmpeg frames$ffr, missing $fholes"
+  local clipsok; clipsok=$(echo "$clipframes $allframes" | awk '{ ok = 1; for (i = 1; i <= NF; i++) if ($i != 300) ok = 0; print ok }')
+  local maxsave; maxsave=$(echo "$times $tall" | tr ' ' '\n' | sed '/^$/d' | sort -g | tail -1)
+  row "N=$n total CPU, rec / ffmpeg ($rcs / $fcs s)" "${ratio}x" "<= 1.00x" "$ratio <= 1.0"
+  row "N=$n frames lost by rec (drops + file holes)" "$((drops + rholes))" "0" "$((drops + rholes)) == 0 && $rmin >= 0.99"
+  row "N=$n RssAnon - ring - 15 MB, worst camera" "$(calc %+.1f "$worst / 1e6") MB" "<= 0" "$worst <= 0"
+  row "N=$n total PSS, rec / ffmpeg + rings" "$(mb $((rpss * 1024))) MB" "<= $(mb $((fpsst * 1024 + rings))) MB" "$rpss * 1024 <= $fpsst * 1024 + $rings"
+  row "N=$n saves --last 10s: 300 frames each, slowest" "$maxsave s" "300 frames" "$clipsok"
+}
+
+for n in ${counts//,/ }; do phase "$n"; done
+
+echo
+printf '%-52s %24s %30s  %s\n' measure measured target result
+printf '%s\n' "${summary[@]}"
+echo "load average at end $(load)"
