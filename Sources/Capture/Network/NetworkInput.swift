@@ -13,6 +13,8 @@ final class NetworkInput {
     private let interrupt: InterruptFlag
     private let stallSeconds: Double
     private let url: NetworkURL
+    /// Set once a read outlived its deadline: the camera is silent, whatever is still buffered.
+    private var stalled = false
 
     private init(demuxer: Demuxer, video: Demuxer.Stream, sound: [Demuxer.Stream], interrupt: InterruptFlag,
                  stallSeconds: Double, url: NetworkURL) {
@@ -62,20 +64,31 @@ final class NetworkInput {
         }
     }
 
-    /// The next packet of a recorded stream (video first in `streams`, sound after), nil at the
-    /// end of the stream (a server that closed it). Throws a disconnect when nothing arrived for
-    /// `stallSeconds` or the connection broke.
+    /// The next packet of a recorded stream (video first in `streams`, sound after), nil once
+    /// stopped. Throws a disconnect when nothing arrived for `stallSeconds`, the connection broke
+    /// or the server ended the stream.
+    ///
+    /// A read cut off by the deadline may still return packets: libavformat's RTSP demuxer takes
+    /// the interrupted read for the end of the stream and flushes its parsers (the last frame,
+    /// measured on a frozen server). The deadline then stays passed, so the reads that follow
+    /// hand out only what was buffered and the stall is reported at once, not after another
+    /// `stallSeconds` (10 s in all before).
     func read() throws(RecError) -> (packet: EncodedPacket, isVideo: Bool)? {
         while true {
-            interrupt.expire(after: stallSeconds)
+            if !stalled { interrupt.expire(after: stallSeconds) }
             let packet: EncodedPacket?
             do {
                 packet = try demuxer.read()
             } catch {
                 if interrupt.isSet { return nil }
-                throw NetworkErrors.lost(error, url: url, stalled: interrupt.hasExpired, stallSeconds: stallSeconds)
+                throw NetworkErrors.lost(error, url: url, stalled: stalled || interrupt.hasExpired, stallSeconds: stallSeconds)
             }
-            guard let packet else { throw NetworkErrors.ended(url: url) }
+            if interrupt.hasExpired { stalled = true }
+            guard let packet else {
+                guard stalled else { throw NetworkErrors.ended(url: url) }
+                throw NetworkErrors.lost(FFmpegError(code: FFmpegError.eof, operation: "av_read_frame"), url: url, stalled: true,
+                                         stallSeconds: stallSeconds)
+            }
             if packet.streamIndex == video.index { return (packet, true) }
             if sound.contains(where: { $0.index == packet.streamIndex }) { return (packet, false) }
         }

@@ -36,12 +36,16 @@ public final class SessionHost: ControlHandler {
         let services = SessionServices()
         self.services = services
         let progress = self.progress
-        let recorder = Recorder(source: source, sounds: sounds, configuration: configuration.recorder) { packet in
+        let recorder = Recorder(source: source, sounds: sounds, configuration: configuration.recorder, onPacket: { packet in
             ring.append(packet)
             if packet.stream == .video { newest.value.withLock { $0 = packet.decodeTime } }
             services.fanOut(packet)
             progress.pulse()
-        }
+        }, onOutage: { text in
+            // Logged, and a status waiting for an error wakes: no packet comes while the source is away.
+            log?.write(text)
+            progress.pulse()
+        })
         self.recorder = recorder
         // Waits for the recording to end: a recording that ended by itself (its `--duration`, the
         // source's end) stops the session; a failed one waits for `stop`, so its ring stays saveable.

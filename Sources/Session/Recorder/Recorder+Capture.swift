@@ -18,9 +18,9 @@ extension Recorder {
     }
 
     /// The next frame or compressed packet and its capture time; waits for an unplugged camera to
-    /// return when `--on-unplug wait` says so.
-    func next(from source: FrameSource, compressed: (any CompressedFrames)?) throws(RecError) -> (CaptureItem, Timestamp)? {
-        var gapFrom: Timestamp?
+    /// return when `--on-unplug wait` says so. `outage` is the one under way, kept by the caller
+    /// across calls: a source may first hand out what it held from before it went away.
+    func next(from source: FrameSource, compressed: (any CompressedFrames)?, outage: inout Outage?) throws(RecError) -> (CaptureItem, Timestamp)? {
         while true {
             do {
                 let item: (CaptureItem, Timestamp)
@@ -31,7 +31,15 @@ extension Recorder {
                     guard let f = try source.nextFrame() else { return nil }
                     item = (.frame(f), f.captureTime)
                 }
-                if let gapFrom { noteGap(from: gapFrom, to: item.1) }
+                if let away = outage {
+                    if let held = away.straggler(item.1) {
+                        outage?.from = held
+                    } else {
+                        noteGap(from: away.from, to: item.1)
+                        onOutage("\(source.description) is back after " + String(format: "%.1f", item.1.seconds - away.from.seconds) + " s away")
+                        outage = nil
+                    }
+                }
                 return item
             } catch {
                 guard case .wait(let seconds) = configuration.onUnplug, let r = source.capabilities.reconnection,
@@ -44,9 +52,10 @@ extension Recorder {
                                                                                      : "connecting again until it answers")
                     return s.framesCaptured > 0 ? s.lastCaptureTime : nil
                 }
+                onOutage("\(source.description) \(what); connecting again")
                 // The gap starts where the last picture ended (one nominal frame after it began).
                 let frame = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
-                if gapFrom == nil, let last { gapFrom = Timestamp(seconds: last.seconds + frame) }
+                if outage == nil, let last { outage = Outage(from: Timestamp(seconds: last.seconds + frame), frame: frame) }
                 try r.reconnect(waitingUpTo: seconds, stop: stopping)
                 stats.withLock { $0.lastError = $0.fileError }
                 // A stop while waiting ends the recording cleanly with what it holds.
@@ -81,5 +90,21 @@ extension Recorder {
             var ts = timespec(tv_sec: 0, tv_nsec: Int(wait))
             nanosleep(&ts, nil)
         }
+    }
+}
+
+/// A source that went away and has not yet delivered a frame from after it: where the gap begins.
+struct Outage {
+    /// Session time at which the source was last heard from (the end of its last picture).
+    var from: Timestamp
+    /// The nominal frame interval in seconds (0 if unknown).
+    let frame: Double
+
+    /// A frame from before the outage, which the source held until it reconnected (a network
+    /// camera's last packet waits for its successor to know its duration): within half a frame
+    /// of where the gap begins, or earlier. Returns where the gap then begins; nil for a frame
+    /// from after it.
+    func straggler(_ time: Timestamp) -> Timestamp? {
+        time.seconds < from.seconds + frame / 2 ? Timestamp(seconds: max(from.seconds, time.seconds + frame)) : nil
     }
 }

@@ -41,6 +41,8 @@ public final class Recorder: Sendable {
     private let firstFrame = Latch()
     private let done = Latch()
     private let onPacket: @Sendable (EncodedPacket) -> Void
+    /// Told on the capture thread when the source goes away and when it is back, in a sentence.
+    let onOutage: @Sendable (String) -> Void
     private let startupError = Mutex<RecError?>(nil)
     let encoderParameters = Mutex<CodecParameters?>(nil)
     let sourceRate = Mutex<Rational?>(nil)
@@ -76,8 +78,10 @@ public final class Recorder: Sendable {
     ///     `.sound(1)`, … in this order.
     ///   - onPacket: called on the encode thread for every packet of every stream, after it is
     ///     written to the file.
+    ///   - onOutage: called when the source goes away (`--on-unplug wait`) and when it is back.
     public init(source: sending FrameSource, sounds: sending [AudioSource] = [], configuration: RecorderConfiguration,
-                onPacket: @escaping @Sendable (EncodedPacket) -> Void = { _ in }) {
+                onPacket: @escaping @Sendable (EncodedPacket) -> Void = { _ in },
+                onOutage: @escaping @Sendable (String) -> Void = { _ in }) {
         self.configuration = configuration
         let encoding = configuration.audio ?? AudioEncoding.standard(for: configuration.output?.container ?? .mp4)
         // Each source goes to its own audio thread and is never touched here again.
@@ -92,6 +96,7 @@ public final class Recorder: Sendable {
         self.queue = FrameQueue(capacity: waits ? min(configuration.queueCapacity, Self.unpacedQueue) : configuration.queueCapacity,
                                 policy: waits ? .block : .dropNewest)
         self.onPacket = onPacket
+        self.onOutage = onOutage
         self.segmentCatalog = configuration.output?.segments.map { SegmentCatalog(settings: $0) }
         self.sourceInterrupt = source.capabilities.interrupt
         let transfer = Transfer(value: source)
@@ -224,8 +229,9 @@ public final class Recorder: Sendable {
             let clockStart = DispatchTime.now().uptimeNanoseconds
             var count = 0
             var lastSourceDrops = 0
+            var outage: Outage?
             while !stopRequested.load(ordering: .acquiring) {
-                guard let (item, time) = try next(from: source, compressed: compressed) else { break }
+                guard let (item, time) = try next(from: source, compressed: compressed, outage: &outage) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
                 if configuration.pace == .realtime && !capabilities.isLive {
                     let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000

@@ -41,6 +41,8 @@ public final class RTSPTestServer: TestServer {
         case jumpNoRTCP = "/jump-no-rtcp"
         case jumpBackNoRTCP = "/jump-back-no-rtcp"
         case lateKeyframe = "/late-keyframe"
+        /// As /h264, one stream shared by every client (the others each get their own from frame 0).
+        case h264Shared = "/h264-shared"
 
         /// ffprobe's `codec_name` for the picture.
         public var videoCodec: String { self == .h265 ? "hevc" : "h264" }

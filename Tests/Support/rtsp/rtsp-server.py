@@ -31,9 +31,12 @@ Mounts (every one 30 fps, sound 48 kHz mono before its encoder):
   /late-keyframe  H.264 with an IDR every 180 frames (6 s) + AAC, whose first IDR is never sent: a client
                   gets P-frames (referring to a picture it never had) from connecting and its first keyframe
                   6 s after the first frame, as when it joins a camera's stream mid-GOP
+  /h264-shared    as /h264, but one stream for every client, as a real camera sends: it starts with the
+                  first client, and later ones join it where it is (their first keyframe on the next whole
+                  second), so clients that overlap receive the same frames, numbered the same
 
-Content: every client gets its own pipeline, so each one receives the same frames and samples from frame 0
-and sample 0 (the media are not shared), generated here, never depending on the machine's speed: the sinks
+Content: every client gets its own pipeline (except on /h264-shared), so each one receives the same frames
+and samples from frame 0 and sample 0 (the media are not shared), generated here, never depending on the machine's speed: the sinks
 pace them in real time, forever. In a WxH picture (I420, limited range):
   - background luma 128 (grey), chroma 128; a vertical bar of luma 235, 8 px wide and the full height, at
     x = 4n mod (W - 8) on frame n, so consecutive frames differ as a camera's do;
@@ -154,7 +157,7 @@ def audio_branch(codec, perfect_time):
 
 
 # Each mount: video codec, GOP in frames, B-frames, sound codec (None: none), jump in seconds (None: none),
-# whether RTCP is sent, and whether the first IDR is withheld.
+# whether RTCP is sent, whether the first IDR is withheld, and whether all clients share one stream.
 MOUNTS = {
     "/h264": dict(),
     "/h264-bframes": dict(bframes=2),
@@ -170,14 +173,16 @@ MOUNTS = {
     "/jump-no-rtcp": dict(jump=20, rtcp=False),
     "/jump-back-no-rtcp": dict(jump=-5, rtcp=False),
     "/late-keyframe": dict(gop=6 * FPS, withhold_first_idr=True),
+    "/h264-shared": dict(shared=True),
 }
 
 
 class Mount:
     def __init__(self, path, video="h264", gop=FPS, bframes=0, audio="aac", jump=None, rtcp=True,
-                 withhold_first_idr=False):
+                 withhold_first_idr=False, shared=False):
         self.path, self.video, self.gop, self.bframes = path, video, gop, bframes
         self.audio, self.jump, self.rtcp, self.withhold_first_idr = audio, jump, rtcp, withhold_first_idr
+        self.shared = shared
 
     def launch(self, picture):
         caps = (f"video/x-raw,format=I420,width={picture.width},height={picture.height},"
@@ -313,7 +318,7 @@ def main():
         mount = Mount(path, **options)
         factory = GstRtspServer.RTSPMediaFactory()
         factory.set_launch(mount.launch(picture))
-        factory.set_shared(False)
+        factory.set_shared(mount.shared)
         factory.set_enable_rtcp(mount.rtcp)
         if auth_token is not None:
             permissions = GstRtspServer.RTSPPermissions()
