@@ -56,9 +56,7 @@ import TestServers
         if take.mount == .h265 {
             // Apple's players and browsers take H.265 in MP4 only as hvc1.
             let tag = try NetworkClip.stream("video", in: path)?["codec_tag_string"] as? String
-            withKnownIssue("H.265 in MP4 is tagged hev1: Muxer sets codec_tag 0 and FFmpeg's mov muxer then picks hev1") {
-                #expect(tag == "hvc1")
-            }
+            #expect(tag == "hvc1")
         }
     }
 

@@ -36,6 +36,8 @@ import Testing
     static let testSleeps: Set<String> = [
         // The kill's instant (a seeded moment after capture began) is the test's subject.
         "RecCLITests/KillTests.swift",
+        // A camera silent for 10 s (issue 21's SIGSTOP outage): the silence's length is the subject.
+        "RecCLITests/Network/NetworkOutageTests.swift",
         // This scan names the calls it looks for.
         "RecCoreTests/Threads/ClockWaitScanTests.swift",
     ]
