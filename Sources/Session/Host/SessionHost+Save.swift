@@ -29,8 +29,14 @@ extension SessionHost {
         let captured = Timestamp.microseconds(stats.lastCaptureTime.rescaled(to: .microseconds).value
                                               + Int64(frameDuration(stats) * 1_000_000))
         let newest = max(ringEnd, captured)
-        let timeline = Timeline(availableStart: file != nil ? fileStart : ringStart, availableEnd: newest, now: newest,
+        // "Now" (and the end of `--last`) is the middle of the newest frame, not its end: a
+        // camera's frame times sit microseconds off the nominal grid (90 kHz ticks, a measured
+        // rate), so ends at "newest + one frame" fell either side of a frame's start and
+        // `--last 2s` of a network camera held 60 or 61 frames. Mid-frame, both ends are clear.
+        let now = Timestamp(seconds: newest.seconds - frameDuration(stats) / 2)
+        var timeline = Timeline(availableStart: file != nil ? fileStart : ringStart, availableEnd: newest, now: now,
                                 wallClockAtZero: startedAt.map { .microseconds(Int64($0.timeIntervalSince1970 * 1_000_000)) })
+        if request.last != nil { timeline.availableEnd = max(now, timeline.availableStart) }
         let selection = try request.timeSelection()
         var range = try selection.resolve(on: timeline)
         try waitForRing(until: range.upperBound, peer: peer)
