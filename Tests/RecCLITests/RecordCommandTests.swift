@@ -112,7 +112,7 @@ import Testing
         let result = try folder.rec(["record", "--source", "test:320x240@30", "--frames", "5", "--pace", "off",
                                      "--preset", "camera-copy", "-o", "cc.mkv"])
         #expect(result.status == 64)
-        #expect(result.error.hasPrefix("rec: this preset stores the camera's own MJPEG frames"), "\(result.error)")
+        #expect(result.error.hasPrefix("rec: this preset stores the source's own compressed frames"), "\(result.error)")
         #expect(result.error.contains("--pixel-format MJPG"), "says how to get MJPEG")
         #expect(result.error.contains("choose a preset that encodes"))
         #expect(try folder.contents() == [])
@@ -161,7 +161,8 @@ import Testing
         Mistake(["--preset", "mjpeg"], output: "x.webm",
                 message: "preset 'mjpeg' makes mjpeg, which a .webm file cannot hold; name the output .mp4, .mov, .mkv or pick another --preset"),
         Mistake([], source: "test:320x240@0", message: "'0' is not a frame rate in 'test:320x240@0'; use a whole number such as 30"),
-        Mistake([], source: "webcam", message: "unknown source 'webcam'; use test, test:1280x720@30, file:PATH or a camera such as /dev/video0 (see 'rec devices')"),
+        Mistake([], source: "webcam", message: "unknown source 'webcam'; use test, test:1280x720@30, file:PATH, a camera such as /dev/video0 (see 'rec devices') "
+                + "or a network camera's URL (rtsp://, rtmp://, srt://, http://)"),
     ]
 
     /// Each mistake exits 64 with a message saying what to do, and writes nothing.

@@ -126,14 +126,14 @@ extension NetworkSource: CompressedFrames {
                 continue
             } else if let transcoder {
                 do {
-                    try transcoder.transcode(p) { sound.append($0) }
+                    try transcoder.transcode(p) { pendingSound.append($0) }
                 } catch {
                     // A sound that cannot go on leaves the pictures recording.
                     soundNote = "the camera's sound stopped: \(error.description)"
                     soundStopped = true
                 }
             } else {
-                sound.append(p)
+                pendingSound.append(p)
             }
         }
     }

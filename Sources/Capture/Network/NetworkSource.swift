@@ -53,7 +53,7 @@ public final class NetworkSource: FrameSource {
     var reordered = 0
     /// Packets placed and given their durations, waiting to be handed out.
     var ready: [EncodedPacket] = []
-    var sound: [EncodedPacket] = []
+    var pendingSound: [EncodedPacket] = []
     var decoder: VideoDecoder?
     var openedFormat = VideoFormat(width: 0, height: 0, pixelFormat: .none)
     var videoParameters: CodecParameters?
@@ -163,7 +163,7 @@ extension NetworkSource: SourceSound {
     public var soundParameters: [CodecParameters] { soundStreams }
 
     public func takeSound() -> [EncodedPacket] {
-        defer { sound.removeAll(keepingCapacity: true) }
-        return sound
+        defer { pendingSound.removeAll(keepingCapacity: true) }
+        return pendingSound
     }
 }
