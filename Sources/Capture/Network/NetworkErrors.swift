@@ -9,12 +9,7 @@ enum NetworkErrors {
     /// Resolves the host first, so a name that does not resolve is said as such (libavformat
     /// reports it as a bare I/O error).
     static func checkHostResolves(_ url: NetworkURL) throws(RecError) {
-        var host = url.authority
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") {
-            host = String(host[host.index(after: host.startIndex)..<close])
-        } else if let colon = host.lastIndex(of: ":") {
-            host = String(host[..<colon])
-        }
+        let host = url.host
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var result: UnsafeMutablePointer<addrinfo>?
@@ -29,7 +24,7 @@ enum NetworkErrors {
 
     /// An open that failed: refused, unauthorised, not found, timed out.
     static func explain(_ error: FFmpegError, url: NetworkURL, interrupt: InterruptFlag, connectSeconds: Double) -> RecError {
-        let cause = scrub(error.description, url: url)
+        let cause = url.scrubbed(error.description)
         let name = url.redacted
         if interrupt.isSet {
             return .runtime("stopped while connecting to \(name); nothing was recorded", cause: cause, location: name)
@@ -59,21 +54,13 @@ enum NetworkErrors {
     /// A read that failed after the stream ran.
     static func lost(_ error: FFmpegError, url: NetworkURL, stalled: Bool, stallSeconds: Double) -> RecError {
         let what = stalled ? "sent nothing for \(Int(stallSeconds)) s" : "dropped the connection (\(error.text))"
-        return .runtime("\(url.redacted) \(what)", cause: scrub(error.description, url: url), location: url.redacted,
+        return .runtime("\(url.redacted) \(what)", cause: url.scrubbed(error.description), location: url.redacted,
                         fault: .connectionLost)
     }
 
     /// The server ended the stream.
     static func ended(url: NetworkURL) -> RecError {
         .runtime("\(url.redacted) ended the stream", location: url.redacted, fault: .connectionLost)
-    }
-
-    /// `text` without the URL's credentials, wherever FFmpeg repeated them.
-    static func scrub(_ text: String, url: NetworkURL) -> String {
-        guard url.hasCredentials, let schemeEnd = url.address.range(of: "://"),
-              let at = url.address[schemeEnd.upperBound...].firstIndex(of: "@") else { return text }
-        let userinfo = String(url.address[schemeEnd.upperBound..<at])
-        return userinfo.isEmpty ? text : text.replacingOccurrences(of: userinfo, with: "***")
     }
 
     /// FFmpeg's `FFERRTAG(0xF8, '4', '0', '1')` and friends (`AVERROR_HTTP_*`), which RTSP's
