@@ -88,7 +88,9 @@ extension SaveCommand {
 }
 
 /// One session's part of a save from several: its report, or why it has none.
-struct SavedClip: Encodable {
+struct SavedClip: Codable {
+    /// The box the session runs on, when the save asked several (`--host`).
+    var box: String?
     var session: String
     var save: SaveReport?
     /// The saved range in wall-clock time (Unix seconds): the session's `saved` range moved by
@@ -96,26 +98,42 @@ struct SavedClip: Encodable {
     var savedUnix: ControlSpan?
     var error: String?
 
+    /// The keys as `--json` prints them (SaveReport names its own), so a box's rows read back.
+    private enum CodingKeys: String, CodingKey {
+        case box, session, save, savedUnix = "saved_unix", error
+    }
+
     init(session: String, answer: Result<ControlReply, RecError>, sentFrom: Double) {
-        self.session = session
         do throws(RecError) {
             guard case .save(let report) = try answer.get().get() else {
                 throw .runtime("session '\(session)' answered save with something else")
             }
-            save = report
-            if let requested = report.requested, let saved = report.saved {
-                let zero = sentFrom - requested.from
-                savedUnix = ControlSpan(from: zero + saved.from, to: zero + saved.to)
-            }
+            self.init(session: session, report: report, sentFrom: sentFrom)
         } catch {
-            self.error = error.message
+            self.init(box: nil, session: session, error: error.message)
         }
+    }
+
+    init(session: String, report: SaveReport, sentFrom: Double) {
+        self.session = session
+        save = report
+        if let requested = report.requested, let saved = report.saved {
+            let zero = sentFrom - requested.from
+            savedUnix = ControlSpan(from: zero + saved.from, to: zero + saved.to)
+        }
+    }
+
+    init(box: String?, session: String, error: String) {
+        self.box = box
+        self.session = session
+        self.error = error
     }
 
     /// `door: /home/ana/clips/door.mp4, 14:03:05.000–14:03:35.000, 900 frames (0:12.345–0:42.345 in the session)`.
     var text: String {
-        guard let save else { return "\(session): failed: \(error ?? "no answer")" }
-        var line = "\(session): \(save.path)"
+        let who = box.map { "\(session) on \($0)" } ?? session
+        guard let save else { return "\(who): failed: \(error ?? "no answer")" }
+        var line = "\(who): \(save.path)"
         if let wall = savedUnix {
             line += ", " + ISOTimeText.localTimeOfDay(Date(timeIntervalSince1970: wall.from)) + "–"
                 + ISOTimeText.localTimeOfDay(Date(timeIntervalSince1970: wall.to))
