@@ -1,6 +1,5 @@
 import Foundation
 import RecCore
-import SystemIntegration
 
 extension SaveCommand {
     /// `rec save --host …`: the same wall-clock range from the sessions of every box, all at once.
@@ -60,13 +59,7 @@ extension SaveCommand {
         }
         context.console.print(json ? JSONText.encode(rows) : rows.map(\.text).joined(separator: "\n"))
         let saved = rows.compactMap { $0.save?.path }
-        if notify, !saved.isEmpty {
-            do {
-                try DesktopNotification.send(summary: "rec saved \(saved.count) clips", body: saved.joined(separator: "\n"))
-            } catch {
-                context.console.printError("rec: warning: the clips are saved, but " + error.message)
-            }
-        }
+        notifySaved(saved, context)
         let failed = rows.filter { $0.error != nil }
         guard failed.isEmpty else {
             let kept = saved.isEmpty ? "" : "; the other clips are saved"

@@ -35,19 +35,23 @@ extension SaveCommand {
         context.console.print(json ? JSONText.encode(rows) : rows.map(\.text).joined(separator: "\n"))
         let failed = rows.filter { $0.error != nil }.map(\.session)
         let saved = rows.compactMap { $0.save?.path }
-        if notify, !saved.isEmpty {
-            do {
-                try DesktopNotification.send(summary: "rec saved \(saved.count) clips", body: saved.joined(separator: "\n"))
-            } catch {
-                context.console.printError("rec: warning: the clips are saved, but " + error.message)
-            }
-        }
+        notifySaved(saved, context)
         guard failed.isEmpty else {
             let kept = saved.isEmpty ? "" : "; the other clips are saved"
             context.console.printError("rec: \(failed.count) of \(rows.count) sessions did not save (\(failed.joined(separator: ", ")))\(kept)")
             return 1
         }
         return 0
+    }
+
+    /// With --notify, a desktop notification listing the clips saved.
+    func notifySaved(_ saved: [String], _ context: CommandContext) {
+        guard notify, !saved.isEmpty else { return }
+        do {
+            try DesktopNotification.send(summary: "rec saved \(saved.count) clips", body: saved.joined(separator: "\n"))
+        } catch {
+            context.console.printError("rec: warning: the clips are saved, but " + error.message)
+        }
     }
 
     /// The sessions to save from: every running one for `--all`; for a list, each must be running.

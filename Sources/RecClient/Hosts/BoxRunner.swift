@@ -2,7 +2,6 @@ import CProcess
 import Foundation
 import Glibc
 import RecCore
-import Synchronization
 
 /// Runs one `rec` command on each of several boxes at once, a thread each: on this box as a child
 /// `rec`, on the others through `ssh`, whose login runs the box's own `rec`. A box that does not
@@ -50,25 +49,19 @@ struct BoxRunner {
 
     /// Runs every job at once; the answers in the order of `jobs`.
     func run(_ jobs: [Job]) -> [Result<Answer, RecError>] {
-        let answers = Answers(count: jobs.count)
         let deadline = ContinuousClock.now + timeout
-        for (index, job) in jobs.enumerated() {
-            let thread = Thread {
-                let result: Result<Answer, RecError>
-                do throws(RecError) {
-                    result = .success(try self.run(job, deadline: deadline))
-                } catch {
-                    result = .failure(error)
-                }
-                answers.store(result, at: index)
-            }
-            thread.name = "rec-box"
-            thread.start()
-        }
         // Each job ends by the deadline (its programs are killed there); a second more is slack.
         let (seconds, attoseconds) = timeout.components
-        _ = answers.arrived.wait(until: .after(Double(seconds) + Double(attoseconds) / 1e18 + 1)) { answers.isComplete }
-        return answers.results.enumerated().map { index, result in
+        let answers = EachOnAThread.run(jobs.count, name: "rec-box", limit: Double(seconds) + Double(attoseconds) / 1e18 + 1) { index in
+            let result: Result<Answer, RecError>
+            do throws(RecError) {
+                result = .success(try self.run(jobs[index], deadline: deadline))
+            } catch {
+                result = .failure(error)
+            }
+            return result
+        }
+        return answers.enumerated().map { index, result in
             result ?? .failure(.runtime("\(jobs[index].box.display) did not answer within \(timeout)"))
         }
     }
@@ -145,23 +138,4 @@ struct BoxRunner {
     static var ownExecutable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
-}
-
-/// The boxes' answers as they arrive, one slot per box; `arrived` pulses on each.
-private final class Answers: Sendable {
-    private let slots: Mutex<[Result<BoxRunner.Answer, RecError>?]>
-    let arrived = Latch()
-
-    init(count: Int) {
-        slots = Mutex(Array(repeating: nil, count: count))
-    }
-
-    func store(_ result: Result<BoxRunner.Answer, RecError>, at index: Int) {
-        slots.withLock { $0[index] = result }
-        arrived.pulse()
-    }
-
-    var isComplete: Bool { slots.withLock { $0.allSatisfy { $0 != nil } } }
-
-    var results: [Result<BoxRunner.Answer, RecError>?] { slots.withLock { $0 } }
 }

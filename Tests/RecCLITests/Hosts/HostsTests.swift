@@ -34,6 +34,21 @@ import TestServers
         #expect(rows.map { "\($0["box"] ?? "?")/\($0["session"] ?? "?")" } == ["local/a", "local/b", "127.0.0.1/a", "127.0.0.1/b"],
                 "\(status.output)")
         #expect(rows.allSatisfy { $0["state"] as? String == "recording" && ($0["frames"] as? Int ?? 0) >= 90 }, "\(rows)")
+        // "hosts" in config.json: the boxes of --all when no --host is given, and never those of a
+        // command aimed at one session.
+        let config = box.path("config")
+        try FileManager.default.createDirectory(atPath: config + "/rec", withIntermediateDirectories: true)
+        try #"{"hosts": ["local", "\#(server.url)"]}"#.write(toFile: config + "/rec/config.json", atomically: true, encoding: .utf8)
+        let configured = try Self.rec(box, server, ["status", "--all", "--json"], ["XDG_CONFIG_HOME": config])
+        #expect(Self.json(configured.output).map { $0["box"] as? String } == ["local", "local", "127.0.0.1", "127.0.0.1"],
+                "\(configured.output)\(configured.error)")
+        let one = try Self.rec(box, server, ["status", "--session", "a", "--json"], ["XDG_CONFIG_HOME": config])
+        #expect(one.status == 0 && one.output.hasPrefix("{") && one.output.contains(#""session":"a""#), "\(one.output)")
+        // A command for the box's camera runs there: the stand-in has no controls, and says so.
+        let control = try Self.rec(box, server, ["control", "--session", "a", "--host", server.url])
+        #expect(control.status == 1 && control.output.contains("127.0.0.1: failed: ") && control.output.contains("has no camera controls"),
+                "\(control.output)")
+
         let table = try Self.rec(box, server, ["status", "--all"] + hosts)
         let lines = table.output.split(separator: "\n")
         #expect(lines.first?.hasPrefix("BOX        SESSION  STATE") == true && lines.count == 5, "\(table.output)")
