@@ -49,7 +49,10 @@ extension SaveCommand {
         for (index, label) in boxes.labels.enumerated() {
             for var row in Self.clips(answers[index], sentFrom: sentFrom, asked: names) {
                 row.box = label
-                if let report = row.save {
+                // A name from the box becomes part of a path here: only a session name will do.
+                if row.save != nil, !SessionName.isValid(row.session) {
+                    rows.append(SavedClip(box: label, session: "?", error: "the box named a clip's session '\(row.session)', which is no session name"))
+                } else if let report = row.save {
                     let path = OutputFile.absolute(naming.path(box: label, session: row.session))
                     rows.append(place(row, from: staging[index] + "/" + (report.path as NSString).lastPathComponent, to: path, context))
                 } else {
