@@ -95,7 +95,15 @@ import TestServers
                 == ["127.0.0.1-a.mp4", "127.0.0.1-b.mp4", "local-a.mp4", "local-b.mp4"])
         #expect(try RemoteBox.leftovers(on: server) == [])
 
-        // Again, by name, as text: a clip whose name is taken is kept beside it, not overwritten.
+        // Again into the same folder: with --all the names are known only when the boxes answer,
+        // so a taken name gets -1 and a warning; nothing is overwritten, nothing lost.
+        let twice = try Self.rec(box, server, ["save", "--all", "--last", "1s", "-o", "clips/"] + hosts)
+        #expect(twice.status == 0 && twice.error.contains("rec: warning: \(box.path("clips/local-a.mp4")) exists"), "\(twice.error)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: box.path("clips")).filter { $0.hasSuffix("-1.mp4") }.sorted()
+                == ["127.0.0.1-a-1.mp4", "127.0.0.1-b-1.mp4", "local-a-1.mp4", "local-b-1.mp4"])
+        #expect(try box.stamps("clips/local-a.mp4").count == (clips.first?["save"] as? [String: Any])?["frames"] as? Int)
+
+        // By name: a taken name is refused before anything is saved.
         let again = try Self.rec(box, server, ["save", "--session", "a", "--from", "-1s", "--to", "now", "-o", "clips/"] + hosts)
         #expect(again.status == 64 && again.error.contains("already exists"), "\(again.error)")
         let text = try Self.rec(box, server, ["save", "--session", "a", "--last", "1s", "-o", "one-%s.mkv", "--host", server.url])
