@@ -81,7 +81,13 @@ import TestServers
             let stamps = try box.stamps("clips/\(name).mp4")
             #expect(stamps.count == report["frames"] as? Int, "\(name)")
             let dropped = report["dropped_in_range"] as? Int ?? 0
-            if dropped == 0 { #expect(BackgroundSessionTests.consecutive(stamps), "\(name): \(stamps)") }
+            if dropped == 0 {
+                #expect(BackgroundSessionTests.consecutive(stamps), "\(name): \(stamps)")
+                // Exactly the frames of the range the session reports (the stand-in's frame n is at n/30 s).
+                let range = try #require(report["saved"] as? [String: Double], "\(report)")
+                #expect(stamps.first == Int(((range["from"] ?? -1) * 30).rounded()), "\(name): \(range) \(stamps)")
+                #expect(stamps.last == Int(((range["to"] ?? -1) * 30).rounded()) - 1, "\(name): \(range) \(stamps)")
+            }
             counts.append(stamps.count + dropped)
         }
         // The same 2 s on both boxes, cut by each session's own clock: the same length within a
