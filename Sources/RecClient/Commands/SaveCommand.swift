@@ -20,7 +20,7 @@ struct SaveCommand: ParsableCommand {
         .from, .to, .last,
         .output("The file to write the clip to; with several sessions, a folder or a name with %s for the session."),
         .keyframe, .clear, .notify,
-        .json, .sessions, .allSessions, .force,
+        .json, .sessions, .allSessions, .force, .host,
     ]
 
     static let readsConfig = true
@@ -39,8 +39,10 @@ struct SaveCommand: ParsableCommand {
     var outputGiven: Bool
     /// The configured `output` pattern, time fields unexpanded, for naming several clips.
     var outputPattern: String?
+    var hosts: [String]
 
     init(_ values: ParsedValues) throws(RecError) {
+        hosts = try HostChoice.given(values)
         range = try ClipRange(values)
         output = try values.value(.outputFile)
         keyframe = values.flag(.keyframe)
@@ -67,6 +69,8 @@ struct SaveCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
+        let boxes = try HostChoice.boxes(hosts, all: several == .all, environment: context.environment)
+        if !boxes.isLocalOnly { return try runOnBoxes(boxes, context) }
         if let several { return try runSeveral(several, context) }
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(container: .mp4, prefix: "clip"))
         _ = try Container.forClip(path: path)

@@ -46,6 +46,12 @@ public struct UserConfig: Sendable, Equatable {
     public var exists: Bool
     public var top: [String: Entry]
     public var sessions: [String: [String: Entry]]
+    /// `"hosts"`: the boxes `rec status --all` and `rec save --all` act on when no `--host` is
+    /// given (docs/HOSTS.md), as written; checked when the file is read.
+    public var hosts: [String] = []
+
+    /// The key of the boxes' list.
+    public static let hostsKey = "hosts"
 
     public init(path: String, exists: Bool = false, top: [String: Entry] = [:], sessions: [String: [String: Entry]] = [:]) {
         self.path = path
