@@ -22,6 +22,9 @@ packages+=(alsa-utils sound-theme-freedesktop)
 # Network cameras (issue 21): GStreamer's RTSP server, driven from Python (Tests/Support/rtsp), with
 # x264 (plugins-ugly) and x265 (plugins-bad) encoders, stands in for a camera in the tests.
 packages+=(python3-gi gir1.2-gst-rtsp-server-1.0 gir1.2-gst-plugins-base-1.0 gstreamer1.0-plugins-ugly)
+# Off-site copies (issue 23, docs/OFFSITE.md): rec copies files through rclone; the tests serve
+# WebDAV with `rclone serve webdav` and SFTP with OpenSSH's sshd on loopback (and ssh for --host).
+packages+=(rclone openssh-server openssh-client)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

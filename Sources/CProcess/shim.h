@@ -4,18 +4,33 @@
 #define CPROCESS_SHIM_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434 /* the same number on every architecture (Linux 5.3) */
+/// pipe2(2) with O_CLOEXEC, which Glibc's module leaves out (it needs _GNU_SOURCE): both ends
+/// close on exec from the start, so a child another thread spawns at that moment never holds them.
+int pipe2(int pipefd[2], int flags);
+static inline int cprocess_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}
+
 #endif
 
 /// A descriptor that polls readable once process `pid` has exited; -1 with errno set when the
 /// kernel refuses (ENOSYS before Linux 5.3, or a seccomp filter), or ESRCH if it is gone.
 static inline int cprocess_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+/// pipe2(2) with O_CLOEXEC, which Glibc's module leaves out (it needs _GNU_SOURCE): both ends
+/// close on exec from the start, so a child another thread spawns at that moment never holds them.
+int pipe2(int pipefd[2], int flags);
+static inline int cprocess_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
 }
 
 #endif
