@@ -89,7 +89,13 @@ struct RecordCommand: ParsableCommand {
         }
         // Every file is finished and queued: copy what is left before exiting (Ctrl-C gives up;
         // the queue is kept for the next run).
-        uploader?.finish(drainSeconds: .infinity)
+        if let uploader {
+            uploader.finish(drainSeconds: .infinity)
+            if uploader.waiting > 0 {
+                console.printError("rec: warning: \(uploader.waiting) files are not copied yet; they stay queued in "
+                                   + "\(uploader.journalPath), and the next rec record or rec start with the same -o and --upload copies them")
+            }
+        }
         let stats = recorder.currentStats
         if json {
             console.print(RecordingSummary(stats: stats, preset: setup.choice.name, segments: recorder.segments.count).json)

@@ -33,7 +33,7 @@ extension ArgumentSpec {
     )
     /// `--upload-limit` of `rec record` and `rec start`.
     public static let uploadLimit = option(
-        "upload-limit", value: "rate", help: "The most bandwidth the copies may take, as rclone's --bwlimit, such as 2M (bytes a second)."
+        "upload-limit", value: "rate", help: "The most bandwidth the copies may take, as rclone's --bwlimit: 2M is 2 MiB/s, a number alone KiB/s."
     )
 
     /// `-o, --output <file>` with the command's own description of the file.

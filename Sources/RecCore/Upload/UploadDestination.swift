@@ -139,15 +139,15 @@ public struct UploadDestination: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension UploadDestination {
-    /// Checks `--upload-limit`: what rclone's `--bwlimit` takes for one rate, a number of bytes a
-    /// second with an optional unit (`512k`, `2M`, `1.5G`; KiB, MiB, GiB) or `off`.
+    /// Checks `--upload-limit`: what rclone's `--bwlimit` takes for one rate, a number with an
+    /// optional unit (`512k`, `2M`, `1.5G`: KiB/s, MiB/s, GiB/s; a number alone is KiB/s) or `off`.
     public static func checkLimit(_ text: String) throws(RecError) {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.lowercased() == "off" { return }
         var number = Substring(t)
         if let unit = number.last, "bkmgtpBKMGTP".contains(unit) { number = number.dropLast() }
         guard let value = Double(number), value > 0, value.isFinite else {
-            throw .usage("--upload-limit \(text) is not a rate; give bytes a second such as 512k, 2M or 1G")
+            throw .usage("--upload-limit \(text) is not a rate; give a rate such as 512k, 2M or 1G (bytes a second; a number alone is KiB/s)")
         }
     }
 }

@@ -22,7 +22,7 @@ struct Rclone: Sendable {
     }
 
     static let program = "rclone"
-    /// `--upload-limit`: rclone's `--bwlimit` (`2M` is 2 MiB/s).
+    /// `--upload-limit`: rclone's `--bwlimit` (`2M` is 2 MiB/s, a number alone KiB/s).
     var bandwidthLimit: String?
     /// Set to end a run at once (the session stops).
     var stop: InterruptFlag?
@@ -53,7 +53,8 @@ struct Rclone: Sendable {
     func list(_ path: String) throws(Failure) -> Listing? {
         let result: ChildProcess.Result
         do {
-            result = try run(["lsjson", "--stat", "--hash", "--files-only", path] + common)
+            // Only the hashes compared: a local destination would compute nine of them.
+            result = try run(["lsjson", "--stat", "--hash-type", "md5", "--hash-type", "sha1", "--files-only", path] + common)
         } catch where error.status == 3 || error.status == 4 {
             return nil
         }
@@ -112,6 +113,11 @@ struct Rclone: Sendable {
         // "2026/12/03 18:40:00 ERROR : name: Failed to copy: reason"
         if let range = line.range(of: "ERROR : ") { return String(line[range.upperBound...]) }
         if let range = line.range(of: "CRITICAL: ") { return String(line[range.upperBound...]) }
+        // "2026/12/03 18:40:00 Failed to create file system for …"
+        let parts = line.split(separator: " ", maxSplits: 2)
+        if parts.count == 3, parts[0].filter({ $0 == "/" }).count == 2, parts[1].filter({ $0 == ":" }).count == 2 {
+            return String(parts[2])
+        }
         return line
     }
 }

@@ -216,7 +216,7 @@ public final class Uploader: RecordingFileObserver {
         } catch {
             guard !abandonFlag.isSet else { throw UploadFailure() }
             let text = "copying \(entry.name) to \(dest.redacted) failed: \(dest.scrubbed(error.message))"
-                + (error.notInstalled ? "" : Self.advice(status: error.status))
+                + (error.notInstalled ? "" : Self.advice(status: error.status, destination: dest))
             state.withLock { s in
                 s.queue.lastError = text
                 s.queue.lastErrorDate = Date()
@@ -226,14 +226,12 @@ public final class Uploader: RecordingFileObserver {
         }
     }
 
-    /// What to try, by rclone's exit status.
-    private static func advice(status: Int32) -> String {
-        switch status {
-        case 1: "; check the destination with 'rclone lsd'"
-        case 3: "; its folder is missing at the destination, check it with 'rclone lsd'"
-        case 7: "; retries will not fix it: check the remote's credentials and space with 'rclone config' and 'rclone about'"
-        default: "; retrying"
-        }
+    /// What to try, by rclone's exit status (7: a fatal error, which retries will not fix; any
+    /// other is retried as it is). rclone's exit status says no more than that: a full disk,
+    /// refused credentials and a dead link are all told apart only by its words.
+    private static func advice(status: Int32, destination: UploadDestination) -> String {
+        let check = "'rclone lsd \(destination.redacted)' and 'rclone about \(destination.redacted)' show whether it can be reached and has room"
+        return status == 7 ? "; rclone says retrying will not help: \(check)" : "; rec tries again (\(check))"
     }
 
     /// Whether a listed file is `local`: the same size, and the same hash for every hash the
@@ -267,6 +265,9 @@ public final class Uploader: RecordingFileObserver {
     }
 
     // MARK: Status
+
+    /// Files still to copy.
+    public var waiting: Int { state.withLock { $0.queue.entries.count } }
 
     /// `rec status` fields (`extra`), all strings.
     public var status: [String: String] {
