@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Media
 import RecCore
 import SessionControl
@@ -12,8 +13,8 @@ final class UploadBox {
     let folder: String
     let server: WebDAVTestServer
     let environment: [String: String]
-    /// Where `dav:cams` lands on this machine.
-    var remote: String { server.root + "/cams" }
+    /// Where the copies land on this machine: `dav:cams`, or after `useSFTP`, `sftp:` + this folder.
+    var remote: String
 
     init() throws {
         folder = try RecBinary.temporaryFolder()
@@ -21,6 +22,7 @@ final class UploadBox {
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         server = try WebDAVTestServer(root: folder + "/remote")
+        remote = server.root + "/cams"
         try server.writeConfig(to: folder + "/rclone.conf")
         var env = ProcessInfo.processInfo.environment
         env["XDG_RUNTIME_DIR"] = runtime
@@ -37,6 +39,24 @@ final class UploadBox {
         }
         server.stop()
         try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Adds remote `sftp` (rclone's SFTP backend with the server's key and known_hosts) to the
+    /// configuration and makes the copies land in a folder of the server's user: returns the
+    /// destination to give `--upload`.
+    func useSFTP(_ ssh: SSHTestServer) throws -> String {
+        let landing = ssh.folder + "/upload"
+        try FileManager.default.createDirectory(atPath: landing, withIntermediateDirectories: true)
+        let account = try #require(getpwnam(ssh.user))
+        try #require(chown(landing, account.pointee.pw_uid, account.pointee.pw_gid) == 0)
+        let section = "\n[sftp]\ntype = sftp\nhost = 127.0.0.1\nport = \(ssh.port)\nuser = \(ssh.user)\n"
+            + "key_file = \(ssh.identityFile)\nknown_hosts_file = \(ssh.knownHostsFile)\n"
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/rclone.conf"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(section.utf8))
+        try handle.close()
+        remote = landing
+        return "sftp:" + landing
     }
 
     @discardableResult

@@ -64,7 +64,7 @@ public final class WebDAVTestServer: TestServer {
     }
 
     /// rclone's standard output for `arguments`.
-    static func rclone(_ arguments: [String]) throws -> String {
+    public static func rclone(_ arguments: [String]) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rec-rclone-\(UUID())").path
         guard FileManager.default.createFile(atPath: folder, contents: nil) else { throw ServerFailure("cannot make \(folder)") }
         defer { try? FileManager.default.removeItem(atPath: folder) }
