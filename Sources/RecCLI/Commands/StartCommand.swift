@@ -120,7 +120,9 @@ struct StartCommand: ParsableCommand {
         let child = context.environment[SessionLauncher.childVariable] == "1"
         // Checked here, so a remote rclone does not know is refused before anything starts.
         let destination = try uploads.destination()
-        if let destination, !child { try Uploader.check(destination) }
+        if let destination, !child, let warning = try Uploader.check(destination) {
+            context.console.printError("rec: warning: \(warning)")
+        }
         configuration.uploadLimit = uploads.limit
         configuration.uploadJournal = Uploader.journalPath(recording: file?.path, session: name,
                                                            environment: ProcessInfo.processInfo.environment)

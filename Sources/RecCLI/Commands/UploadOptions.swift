@@ -26,11 +26,12 @@ struct UploadOptions: Sendable, Equatable {
         return try UploadDestination(local ? OutputFile.absolute(upload) : upload)
     }
 
-    /// Checks rclone and the destination, then opens the queue kept for `output` (or, without a
-    /// file, for `session`): what a previous run left in it is copied first.
+    /// Checks rclone and the destination (a warning through `log` if it cannot be reached), then
+    /// opens the queue kept for `output` (or, without a file, for `session`): what a previous run
+    /// left in it is copied first.
     func uploader(output: String?, session: String, notify: Bool, log: @escaping @Sendable (String) -> Void) throws(RecError) -> Uploader? {
         guard let dest = try destination() else { return nil }
-        try Uploader.check(dest)
+        if let warning = try Uploader.check(dest) { log(warning) }
         let journal = Uploader.journalPath(recording: output, session: session, environment: ProcessInfo.processInfo.environment)
         return try Uploader(destination: dest, journal: journal, bandwidthLimit: limit, notifiesDesktop: notify, notice: log)
     }

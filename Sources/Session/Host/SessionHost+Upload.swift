@@ -14,7 +14,8 @@ extension SessionHost {
         if let text = request.upload {
             let dest = try UploadDestination(text)
             if !out.contains(dest) {
-                try Uploader.check(dest)
+                // A save does not wait on the link: the clip is queued whether or not it is up.
+                _ = try Uploader.check(dest, reach: false)
                 out.append(dest)
             }
         }

@@ -78,21 +78,24 @@ public final class Uploader: RecordingFileObserver {
         return state + "/rec/upload-\(session)"
     }
 
-    /// Checks that rclone is installed and `destination` can be reached and written: a usage error
-    /// for a remote rclone has no configuration for, a runtime error with rclone's own words for
-    /// anything else (credentials refused, no such bucket…).
-    public static func check(_ destination: UploadDestination) throws(RecError) {
+    /// Checks that rclone is installed and knows `destination`'s remote (else an error: a usage
+    /// error for a remote rclone has no configuration for), then, with `reach`, that it can be
+    /// reached and written. A destination that cannot be reached (a dead link, refused
+    /// credentials, no such bucket: rclone's exit status does not tell them apart) does not stop a
+    /// recording: the warning returned says why, in rclone's words, and the copies wait.
+    public static func check(_ destination: UploadDestination, reach: Bool = true) throws(RecError) -> String? {
         let rclone = Rclone()
         do {
             if let remote = destination.remote, !(try rclone.remotes().contains(remote)) {
                 throw RecError.usage("rclone has no remote named '\(remote)' (--upload \(destination.redacted)); "
                                      + "make one with 'rclone config', or point RCLONE_CONFIG at the file that has it")
             }
-            try rclone.makeFolder(destination)
+            if reach { try rclone.makeFolder(destination) }
+            return nil
         } catch let failure as Rclone.Failure {
-            if failure.notInstalled { throw .runtime(failure.message) }
-            throw .runtime("cannot reach --upload \(destination.redacted): \(destination.scrubbed(failure.message)); "
-                           + "check it with 'rclone lsd \(destination.redacted)'")
+            if failure.notInstalled || failure.status == 126 { throw .runtime(failure.message) }
+            return "cannot reach --upload \(destination.redacted): \(destination.scrubbed(failure.message)); "
+                + "recording anyway, and the copies wait until it can be reached (check it with 'rclone lsd \(destination.redacted)')"
         } catch let error as RecError {
             throw error
         } catch {

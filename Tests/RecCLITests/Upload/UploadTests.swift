@@ -60,18 +60,29 @@ import TestServers
         #expect(try box.rec(["status"]).status != 0)
     }
 
-    @Test func refusedCredentialsAreReportedWithoutThePassword() throws {
+    /// Refused credentials are said at once, in rclone's words and without the password; the
+    /// recording goes on (rclone's exit status does not tell a refusal from a dead link, and a
+    /// recorder must not stop for either), and the file waits in the queue for the next run.
+    @Test func refusedCredentialsAreReportedWithoutThePasswordAndTheFileWaits() throws {
         let box = try UploadBox()
         try box.server.writeConfig(to: box.path("wrong.conf"), password: "not-the-password")
-        let r = try box.rec(["record", "--source", "test", "--frames", "5", "-o", "x.mp4", "--upload", "dav:cams"],
-                            environment: ["RCLONE_CONFIG": box.path("wrong.conf")])
-        #expect(r.status == 1)
-        #expect(r.error.contains("cannot reach --upload dav:cams") && r.error.contains("rclone lsd"), "\(r.error)")
+        let run = ["record", "--source", "test", "--frames", "5", "--segment", "1h", "-o", "x.mp4", "--upload", "dav:cams"]
+        let r = try box.rec(run, environment: ["RCLONE_CONFIG": box.path("wrong.conf")])
+        #expect(r.status == 0)
+        #expect(r.error.contains("cannot reach --upload dav:cams") && r.error.contains("401") && r.error.contains("rclone lsd"), "\(r.error)")
+        #expect(r.error.contains("1 files are not copied yet"), "\(r.error)")
         #expect(!r.error.contains(box.server.password) && !r.error.contains("not-the-password"))
+        let first = box.local("x-")
+        #expect(UploadBox.queue(journal: box.path(".x.mp4.rec-upload")).entries.map(\.name) == first)
+        // The next run with the same -o and the right configuration copies it first.
+        let again = try box.rec(run)
+        #expect(again.status == 0 && again.error.contains("upload queue resumed"), "\(again.error)")
+        #expect(box.local("x-").count == 2)
+        try box.expectArrivedWhole(box.local("x-"))
         // An on-the-fly remote with the password in it: never shown.
         let fly = ":webdav,url='\(box.server.url)',user=rec,pass=hunter2222:cams"
         let f = try box.rec(["record", "--source", "test", "--frames", "5", "-o", "y.mp4", "--upload", fly])
-        #expect(f.status == 1 && !f.error.contains("hunter2222") && f.error.contains("***"), "\(f.error)")
+        #expect(f.error.contains("cannot reach") && !f.error.contains("hunter2222") && f.error.contains("***"), "\(f.error)")
     }
 
     @Test func withoutRcloneTheErrorSaysToInstallIt() throws {
