@@ -44,9 +44,12 @@ struct Rclone: Sendable {
         _ = try run(["mkdir", destination.text] + common)
     }
 
-    /// Copies `local` to `remote` (a file path rclone takes).
+    /// Copies `local` to `remote` (a file path rclone takes). Without rclone's 16 MiB read-ahead
+    /// buffer (`--buffer-size 0`): a copy's peak resident memory was 62.6 MB with it and 44.9 MB
+    /// without, for a 40 MB file to WebDAV on loopback, in the same time.
     func copy(_ local: String, to remote: String) throws(Failure) {
-        _ = try run(["copyto", local, remote, "--no-check-dest"] + common + (bandwidthLimit.map { ["--bwlimit", $0] } ?? []))
+        _ = try run(["copyto", local, remote, "--no-check-dest", "--buffer-size", "0"] + common
+                    + (bandwidthLimit.map { ["--bwlimit", $0] } ?? []))
     }
 
     /// The size and hashes of `path`, or nil if there is no such file.
