@@ -35,6 +35,10 @@ import TestServers
         let exit = Observe.exit(of: pid)
         let ready = try box.rec(["status", "--json", "--wait-frames", "45", "--timeout", "60s"])
         #expect(ready.status == 0, "\(ready.error)")
+        // A remote rclone does not know is refused before anything is written.
+        let refused = try box.rec(["save", "--last", "1s", "-o", "bad.mp4", "--upload", "nosuch:x"])
+        #expect(refused.status == 64 && refused.error.contains("rclone config"), "\(refused.error)")
+        #expect(!FileManager.default.fileExists(atPath: box.path("bad.mp4")))
         let save = try box.rec(["save", "--from", "0.5s", "--to", "1s", "-o", "clip.mp4", "--upload", mounted])
         #expect(save.status == 0, "\(save.error)")
         #expect(box.waitForArrival(["clip.mp4"]), "\(box.log())")
