@@ -11,13 +11,6 @@
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434 /* the same number on every architecture (Linux 5.3) */
-/// pipe2(2) with O_CLOEXEC, which Glibc's module leaves out (it needs _GNU_SOURCE): both ends
-/// close on exec from the start, so a child another thread spawns at that moment never holds them.
-int pipe2(int pipefd[2], int flags);
-static inline int cprocess_pipe_cloexec(int fds[2]) {
-    return pipe2(fds, O_CLOEXEC);
-}
-
 #endif
 
 /// A descriptor that polls readable once process `pid` has exited; -1 with errno set when the
@@ -26,11 +19,10 @@ static inline int cprocess_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-/// pipe2(2) with O_CLOEXEC, which Glibc's module leaves out (it needs _GNU_SOURCE): both ends
-/// close on exec from the start, so a child another thread spawns at that moment never holds them.
-int pipe2(int pipefd[2], int flags);
+/// pipe2(fds, O_CLOEXEC) through syscall(2): both ends close on exec from the start, so a child
+/// another thread spawns meanwhile never inherits them (glibc declares pipe2 only with _GNU_SOURCE).
 static inline int cprocess_pipe_cloexec(int fds[2]) {
-    return pipe2(fds, O_CLOEXEC);
+    return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }
 
 #endif

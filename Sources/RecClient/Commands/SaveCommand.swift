@@ -17,9 +17,9 @@ struct SaveCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = [
-        .from, .to, .last,
+        .from, .to, .last, .upload,
         .output("The file to write the clip to; with several sessions, a folder or a name with %s for the session."),
-        .keyframe, .clear, .notify, .upload,
+        .keyframe, .clear, .notify,
         .json, .sessions, .allSessions, .force,
     ]
 
