@@ -78,11 +78,11 @@ struct CommandDeclarationTests {
         let child = try StartCommand.parse(Array(arguments.dropFirst()))
         #expect(child.foreground && !start.foreground)
         #expect(child.capture == start.capture && child.segments == start.segments && child.live == start.live)
-        #expect(child.uploads == start.uploads && child.uploads.upload == "backup:cams" && child.uploads.limit == "2M")
         #expect([child.session, child.buffer, child.bufferSize, child.startTimeout, child.usr1Last]
                 == [start.session, start.buffer, start.bufferSize, start.startTimeout, start.usr1Last])
         #expect(child.output == start.output && child.onSave == start.onSave)
         #expect(child.notify && child.force && !child.noFile)
+        #expect(child.uploads == start.uploads && child.uploads.upload == "backup:cams" && child.uploads.limit == "2M")
         // A destination with a password goes to the child through its environment, never argv.
         let secret = try StartCommand.parse(["--upload", ":sftp,host=h,user=u,pass=xyzzy42:d"])
         #expect(secret.uploads.hidesSecret && !secret.childArguments(output: nil).contains { $0.contains("xyzzy42") })
