@@ -49,7 +49,7 @@ public struct UserConfig: Sendable, Equatable {
     public var top: [String: Entry]
     public var sessions: [String: [String: Entry]]
     /// `"hosts"`: the boxes `rec status --all` and `rec save --all` act on when no `--host` is
-    /// given (docs/HOSTS.md), as written; checked when the file is read.
+    /// given (docs/OFFSITE.md, "Several boxes"), as written; checked when the file is read.
     public var hosts: [String] = []
 
     /// The key of the boxes' list.
