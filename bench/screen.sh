@@ -29,7 +29,7 @@ cleanup() {
 trap cleanup EXIT
 
 # Xvfb writes its display number once it accepts clients (-displayfd).
-exec 3< <(exec Xvfb -displayfd 1 -screen 0 1920x1080x24 -nolisten tcp 2>/dev/null)
+exec 3< <(exec Xvfb -displayfd 1 -screen 0 1920x1080x24 -nolisten tcp -noreset 2>/dev/null)
 pids+=("$!")
 read -r -u 3 number
 display=":$number"

@@ -24,8 +24,9 @@ packages+=(alsa-utils sound-theme-freedesktop)
 packages+=(python3-gi gir1.2-gst-rtsp-server-1.0 gir1.2-gst-plugins-base-1.0 gstreamer1.0-plugins-ugly)
 # The screen as a source (issue 22, docs/SCREEN.md): libxcb's RandR headers (rec devices lists outputs);
 # the tests run a headless X server (xvfb), paint and resize it (x11-xserver-utils: xsetroot, xrandr),
-# move a window (xdotool) of x11-utils' xmessage, and bench/screen.sh uses the same.
-packages+=(libxcb-randr0-dev xvfb x11-xserver-utils xdotool x11-utils)
+# move a window (xdotool) of x11-utils' xmessage, and bench/screen.sh uses the same. Debian 12's Xvfb
+# refuses RandR size changes, so the resize test runs TigerVNC's Xvnc (with no VNC port open).
+packages+=(libxcb-randr0-dev xvfb x11-xserver-utils xdotool x11-utils tigervnc-standalone-server)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -84,3 +84,38 @@ import TestServers
         try NetworkClip.expectDecodes(world.path("gone.mp4"))
     }
 }
+
+/// A screen that changes size while it is recorded (Xvnc, which RandR can resize): the session
+/// keeps its first size, pictures of the new size are scaled to it, and what the screen shows
+/// goes on being recorded.
+@Suite(.serialized) struct ScreenResizeTests {
+    @Test func aResizedScreenIsScaledToTheSessionsSize() throws {
+        let world = try ScreenWorld(width: 1024, height: 768, kind: .xvnc)
+        try world.x.paint("blue")
+        let start = try world.rec(["start", "--source", "x11", "--cursor", "off", "-o", "resize.mp4"])
+        try #require(start.status == 0, "rec start: \(start.error)")
+        try world.waitUntil(1.2)
+        var marks: [Double] = []
+        for (mode, colour) in [("800x600", "red"), ("1280x720", "lime")] {
+            let r = try world.x.run("xrandr", ["--output", "VNC-0", "--mode", mode])
+            try #require(r.status == 0, "xrandr --mode \(mode)")
+            try world.x.paint(colour)
+            let frames = (NetworkClip.object(try world.rec(["status", "--json"]).output)["frames"] as? Int) ?? 0
+            try #require(try world.rec(["status", "--wait-frames", "\(frames + 1)", "--timeout", "30s"]).status == 0)
+            marks.append(try world.ringEnd())
+        }
+        try world.waitUntil((marks.last ?? 0) + 1.2)
+        let status = NetworkClip.object(try world.rec(["status", "--json"]).output)
+        #expect(status["state"] as? String == "recording", "\(status)")
+        #expect(try world.rec(["stop"]).status == 0)
+        let recording = try ScreenFrames(world.path("resize.mp4"))
+        #expect(recording.width == 1024 && recording.height == 768)
+        let last = try #require(recording.frames.last)
+        #expect(last.shows(.lime, at: 1000, 740) && last.shows(.lime, at: 10, 10), "\(last.rgb(1000, 740))")
+        // The 800x600 screen's picture fills the whole frame, corner to corner, before the next change.
+        let red = recording.frames.first { $0.shows(.red, at: 1000, 740) && $0.shows(.red, at: 10, 10) }
+        let lime = recording.frames.first { $0.shows(.lime, at: 1000, 740) }
+        #expect(red.map { $0.time <= marks[0] && $0.time < (lime?.time ?? 0) } == true, "red at \(red?.time ?? -1), lime at \(lime?.time ?? -1)")
+        #expect(recording.frames.first?.shows(.blue, at: 1000, 740) == true)
+    }
+}

@@ -69,8 +69,8 @@ final class ScreenWorld {
     let folder: String
     let environment: [String: String]
 
-    init(width: Int = 320, height: Int = 240, extra: [String: String] = [:]) throws {
-        x = try XvfbServer(width: width, height: height)
+    init(width: Int = 320, height: Int = 240, kind: XvfbServer.Kind = .xvfb, extra: [String: String] = [:]) throws {
+        x = try XvfbServer(width: width, height: height, kind: kind)
         folder = try RecBinary.temporaryFolder()
         let runtime = folder + "/run"
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

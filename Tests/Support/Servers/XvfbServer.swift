@@ -1,26 +1,41 @@
 import Foundation
 import Glibc
 
-/// A headless X server of the test's own (Xvfb) on a display number it picks itself
-/// (`-displayfd`: the server writes the number once it accepts clients, so readiness is that
-/// line, never a sleep), with RandR for size changes. The X tools the tests drive it with
-/// (xsetroot, xrandr, xdotool, xmessage) run with its `DISPLAY`.
+/// A headless X server of the test's own on a display number it picks itself (`-displayfd`: the
+/// server writes the number once it accepts clients, so readiness is that line, never a sleep).
+/// Xvfb by default; TigerVNC's Xvnc (no VNC port open) where the screen must change size, since
+/// Debian 12's Xvfb refuses every RandR size change (RRSetScreenSize and RRSetCrtcConfig answer
+/// BadValue) and Xvnc switches among its modes (`xrandr --output VNC-0 --mode 800x600`). The
+/// X tools the tests drive it with (xsetroot, xrandr, xdotool, xmessage) run with its `DISPLAY`.
 public final class XvfbServer {
+    public enum Kind: Sendable {
+        case xvfb
+        /// Resizable through RandR; its output is `VNC-0`.
+        case xvnc
+    }
+
     public private(set) var process: ServerProcess
     /// `:N`.
     public let display: String
 
     /// Starts Xvfb with one screen of `width`x`height` at 24 bits; returns once it accepts clients.
-    public init(width: Int = 640, height: Int = 480) throws {
-        guard let xvfb = Self.path("Xvfb") else {
-            throw ServerFailure("Xvfb is not installed, so the screen tests cannot run a display; run scripts/setup.sh (it installs xvfb)")
+    public init(width: Int = 640, height: Int = 480, kind: Kind = .xvfb) throws {
+        let name = kind == .xvfb ? "Xvfb" : "Xvnc"
+        guard let xvfb = Self.path(name) else {
+            throw ServerFailure("\(name) is not installed, so the screen tests cannot run a display; run scripts/setup.sh "
+                                + "(it installs xvfb and tigervnc-standalone-server)")
         }
+        let arguments = kind == .xvfb
+            ? ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp", "-noreset"]
+            : ["-displayfd", "1", "-geometry", "\(width)x\(height)", "-depth", "24", "-SecurityTypes", "None", "-rfbport", "-1",
+               "-nolisten", "tcp", "-noreset"]
+        // -noreset: an X server resets when its last client leaves, and a reset paints the root
+        // black again, so xsetroot's colour would last only until xsetroot exits.
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw ServerFailure("pipe: \(String(cString: strerror(errno)))") }
         defer { close(fds[0]) }
         do {
-            process = try ServerProcess(xvfb, ["-displayfd", "1", "-screen", "0", "\(width)x\(height)x24", "-nolisten", "tcp"],
-                                       output: fds[1])
+            process = try ServerProcess(xvfb, arguments, output: fds[1])
         } catch {
             close(fds[1])
             throw error
@@ -33,7 +48,7 @@ public final class XvfbServer {
         guard let number = Int(text) else {
             let log = process.logTail()
             process.kill()
-            throw ServerFailure("Xvfb did not start: \(log)")
+            throw ServerFailure("\(name) did not start: \(log)")
         }
         display = ":\(number)"
     }
