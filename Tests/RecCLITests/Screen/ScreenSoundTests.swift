@@ -15,7 +15,8 @@ import TestServers
         let world = try ScreenWorld(extra: ["PULSE_SERVER": pulse.address])
         try world.x.paint("black")
         let mic = try Self.player(pulse, sink: "microphone", frequency: 500, seconds: 30)
-        defer { mic.terminate(); mic.waitUntilExit() }
+        // SIGKILL: a process started from a test's thread inherits its blocked SIGTERM.
+        defer { kill(mic.processIdentifier, SIGKILL); mic.waitUntilExit() }
         let speakers = Process()
         speakers.executableURL = URL(fileURLWithPath: Tool.path("pacat") ?? "/usr/bin/pacat")
         speakers.arguments = ["--raw", "--format=s16le", "--rate=48000", "--channels=1", "--latency-msec=5", "-d", "speakers"]
@@ -24,7 +25,7 @@ import TestServers
         speakers.standardInput = feed
         speakers.standardError = FileHandle.nullDevice
         try speakers.run()
-        defer { try? feed.fileHandleForWriting.close(); speakers.terminate(); speakers.waitUntilExit() }
+        defer { try? feed.fileHandleForWriting.close(); kill(speakers.processIdentifier, SIGKILL); speakers.waitUntilExit() }
 
         // Lossless (FFV1 and FLAC): no encoder priming to account for in the sound's times.
         let start = try world.rec(["start", "--source", "x11", "--cursor", "off", "--fps", "120", "--preset", "lossless",
