@@ -131,4 +131,19 @@ import TestServers
         #expect(clip.width == 100 && clip.height == 60, "\(clip.width)x\(clip.height)")
         #expect(clip.frames.first?.shows(.yellow, at: 90, 50) == true)
     }
+
+    /// A preset that names a frame rate asks for a constant-rate file: every grab is kept,
+    /// changed or not, one every 1/30 s, where the default preset keeps one a second.
+    @Test func aPresetWithAFrameRateKeepsEveryGrab() throws {
+        let world = try ScreenWorld()
+        try world.x.paint("blue")
+        try #"{"base": "default", "fps": 30}"#.write(toFile: world.path("cfr.json"), atomically: true, encoding: .utf8)
+        let r = try world.rec(["record", "--source", "x11", "--preset", world.path("cfr.json"), "--frames", "45", "-o", "cfr.mp4"])
+        try #require(r.status == 0, "rec record: \(r.error)")
+        let times = try ScreenFrames(world.path("cfr.mp4")).frames.map(\.time)
+        #expect(times.count == 45)
+        // Real grab times: a loaded machine delays some grabs, but none is left out.
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
+        #expect(abs(gaps[gaps.count / 2] - 1.0 / 30) < 0.005 && gaps.allSatisfy { $0 < 0.5 }, "gaps \(gaps)")
+    }
 }
