@@ -22,17 +22,18 @@ import TestServers
         let start = try world.rec(["start", "--source", "x11", "--cursor", "off", "-o", "screen.mp4"])
         try #require(start.status == 0, "rec start: \(start.error)")
         try world.waitUntil(1.5)
+        // Pictures are counted as they are captured: the first `old` were captured before the
+        // change, and every one from the `new`-th on after it. Packets in the ring up to `before`
+        // are of pictures captured before it too.
         let before = try world.ringEnd()
+        let old = try Self.captured(world)
         try world.x.paint("lime")
         try world.x.run("xdotool", ["windowmove", "--sync", id, "200", "150"])
-        // A picture captured after this status reply is after the change, and once it is in the
-        // ring, everything from the ring's end on shows the change (at worst the next repeat, a
-        // second on, when the change itself was captured before the reply).
-        let frames = (NetworkClip.object(try world.rec(["status", "--json"]).output)["frames"] as? Int) ?? 0
-        try #require(try world.rec(["status", "--wait-frames", "\(frames + 1)", "--timeout", "30s"]).status == 0)
-        let after = try world.ringEnd()
-        #expect(after > before && after - before < 1.5, "the change was seen between \(before) s and \(after) s")
-        try world.waitUntil(after + 1.5)
+        let new = try Self.captured(world)
+        try #require(try world.rec(["status", "--wait-frames", "\(new + 2)", "--timeout", "30s"]).status == 0)
+        // At most a repeat (a second) after the last picture from before the change.
+        let after = try world.ringEnd() + 1.1
+        try world.waitUntil(after + 1.2)
         let saves = [("red.mp4", ["--from", "0.2s", "--to", String(format: "%.3fs", before)]),
                      ("lime.mp4", ["--from", String(format: "%.3fs", after), "--to", String(format: "%.3fs", after + 1)])]
         for (name, range) in saves {
@@ -43,18 +44,17 @@ import TestServers
 
         let recording = try ScreenFrames(world.path("screen.mp4"))
         #expect(recording.width == 320 && recording.height == 240)
-        let early = recording.frames.filter { $0.time <= before }
-        let late = recording.frames.filter { $0.time >= after }
-        #expect(!early.isEmpty && !late.isEmpty)
-        for f in early {
+        try #require(recording.frames.count > new && old > 0, "\(recording.frames.count) pictures, \(old) before, \(new) after")
+        for f in recording.frames[..<old] {
             #expect(f.shows(.red, at: 280, 20) && f.shows(.yellow, at: 112, 72) && f.shows(.red, at: 292, 202), "at \(f.time) s: \(f.rgb(280, 20))")
         }
-        for f in late {
+        for f in recording.frames[new...] {
             #expect(f.shows(.lime, at: 280, 20) && f.shows(.lime, at: 112, 72) && f.shows(.yellow, at: 292, 202), "at \(f.time) s: \(f.rgb(280, 20))")
         }
-        // The first lime picture is one of those captured between the two observations.
-        let first = recording.frames.first { $0.shows(.lime, at: 280, 20) }
-        #expect(first.map { $0.time > before && $0.time <= after } == true, "first lime at \(first?.time ?? -1) s")
+        // The change is recorded at the first picture captured after it, at its own time.
+        let first = recording.frames.firstIndex { $0.shows(.lime, at: 280, 20) }
+        #expect(first.map { (old...new).contains($0) && recording.frames[$0].time > before } == true,
+                "first lime picture \(first ?? -1) at \(first.map { recording.frames[$0].time } ?? -1) s; \(old) before, \(new) after, ring at \(before) s")
         for (name, colour) in [("red.mp4", Colour.red), ("lime.mp4", Colour.lime)] {
             let clip = try ScreenFrames(world.path(name))
             #expect(!clip.frames.isEmpty && clip.frames.allSatisfy { $0.shows(colour, at: 280, 20) }, "\(name) is not all \(colour)")
@@ -152,5 +152,10 @@ import TestServers
         // Real grab times: a loaded machine delays some grabs, but none is left out.
         let gaps = zip(times, times.dropFirst()).map { $1 - $0 }.sorted()
         #expect(abs(gaps[gaps.count / 2] - 1.0 / 30) < 0.005 && gaps.allSatisfy { $0 < 0.5 }, "gaps \(gaps)")
+    }
+
+    /// The pictures the session has captured (`frames` of `rec status --json`).
+    static func captured(_ world: ScreenWorld) throws -> Int {
+        (NetworkClip.object(try world.rec(["status", "--json"]).output)["frames"] as? Int) ?? -1
     }
 }
