@@ -7,7 +7,8 @@
 #      same fragmented MP4); target <= 1.05x, 0 frames dropped.
 #   b. the same screen static (mpv stopped, the root one colour): rec's CPU per second <= 20 % of
 #      the changing screen's.
-# CPU is user + system seconds of the whole process (/proc/PID/stat) over the same window; the
+# CPU is user + system seconds of the whole process (/proc/PID/stat) over the same window, per
+# frame encoded (rec: pictures captured minus those its late-frame queue dropped); the
 # sessions run in turn, each for $1 seconds (30) after 3 s of warm-up. The machine may be shared:
 # the ratio of the same run is the figure, and the load average is printed.
 # Run by hand: bench/screen.sh [seconds (30)]
@@ -52,7 +53,8 @@ recsession() { # sets cpu frames drops
   sleep "$seconds"
   read -r f1 l1 < <("$rec" status --session screen --json | field frames dropped_late); c1=$(ticks "$pid")
   "$rec" stop --session screen >/dev/null
-  cpu=$(calc %.2f "($c1 - $c0) / $hz"); frames=$((f1 - f0)); drops=$((l1 - l0))
+  # `frames` counts every picture captured, the dropped ones too: the encoded ones are the rest.
+  cpu=$(calc %.2f "($c1 - $c0) / $hz"); drops=$((l1 - l0)); frames=$((f1 - f0 - drops))
 }
 
 ffsession() { # the same encoder settings as a screen recording with the default preset
