@@ -39,6 +39,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // libxcb and RandR: the X server's screens and outputs (`rec devices`), and the screen
+        // source's watch on the screen's size and the server's life; x11grab grabs the pictures.
+        .systemLibrary(
+            name: "CXCB",
+            pkgConfig: "xcb-randr",
+            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev"])]
+        ),
         // pidfd_open(2) through syscall(2), which Swift cannot call: waiting for a process to exit.
         .systemLibrary(name: "CProcess"),
         .target(name: "RecCore"),
@@ -54,7 +61,7 @@ let package = Package(
         // kernel's own interface: no libv4l2, so `rec-trim` can ask too.
         .target(name: "VideoDevices", dependencies: ["CV4L2", "RecCore"]),
         // CV4L2 declares libv4l2 but does not link it: cameras (Capture) do.
-        .target(name: "Capture", dependencies: ["CV4L2", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
+        .target(name: "Capture", dependencies: ["CV4L2", "CXCB", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
                 linkerSettings: [.linkedLibrary("avdevice"), .linkedLibrary("v4l2")]),
         .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
@@ -74,7 +81,7 @@ let package = Package(
         // Waits on file-system events, for the test targets that watch files and sockets.
         .target(name: "TestFileWatch", path: "Tests/Support/FileWatch"),
         // Real servers on loopback standing in for network cameras (gst-rtsp-server, ffmpeg).
-        .target(name: "TestServers", dependencies: ["CProcess"], path: "Tests/Support/Servers"),
+        .target(name: "TestServers", dependencies: ["CProcess", "TestFileWatch"], path: "Tests/Support/Servers"),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch"]),

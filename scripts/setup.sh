@@ -12,6 +12,11 @@ packages+=("${players[@]}")
 packages+=(libsystemd-dev chrpath lintian man-db)
 # Live page (docs/LIVE.md): libmicrohttpd serves it; headless Chromium and Firefox run the page's test.
 packages+=(libmicrohttpd-dev chromium firefox-esr)
+# The screen as a source (issue 22, docs/SCREEN.md): libxcb's RandR headers (rec devices lists outputs);
+# the tests run a headless X server (xvfb), paint and resize it (x11-xserver-utils: xsetroot, xrandr),
+# move a window (xdotool) of x11-utils' xmessage, and bench/screen.sh uses the same. Debian 12's Xvfb
+# refuses RandR size changes, so the resize test runs TigerVNC's Xvnc (with no VNC port open).
+packages+=(libxcb-randr0-dev xvfb x11-xserver-utils xdotool x11-utils tigervnc-standalone-server)
 # gcc builds Tests/FakeKernel/fakev4l2.c, the fake V4L2 driver the camera tests preload under libv4l2.
 packages+=(gcc libc6-dev)
 # Sound (issue 9): libavdevice reads PulseAudio/ALSA, libswresample converts and corrects drift;

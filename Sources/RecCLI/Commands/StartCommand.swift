@@ -174,6 +174,7 @@ struct StartCommand: ParsableCommand {
         add(.duration, capture.duration)
         add(.pixelFormat, capture.pixelFormat)
         add(.onUnplug, capture.onUnplug)
+        add(.cursor, capture.cursor)
         for s in capture.audio { add(.audio, s) }
         if let output { add(.outputFile, output); a += segments.arguments } else { add(.noFile, if: true) }
         a += (uploads ?? self.uploads).arguments

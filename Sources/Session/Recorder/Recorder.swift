@@ -46,6 +46,8 @@ public final class Recorder: Sendable {
     private let startupError = Mutex<RecError?>(nil)
     let encoderParameters = Mutex<CodecParameters?>(nil)
     let sourceRate = Mutex<Rational?>(nil)
+    /// Whether the source's pictures come unevenly (a screen), so keyframes go by time.
+    let keyframesByTime = Mutex(false)
     /// Session time before which the recording file holds every frame on disk.
     let fileCompleteBefore = Mutex<Timestamp?>(nil)
     /// Capture times of frames lost (dropped late, or lost by the source before this frame), so a
@@ -219,6 +221,7 @@ public final class Recorder: Sendable {
             }
             sourceRate.withLock { $0 = source.nominalFrameRate }
             let capabilities = source.capabilities
+            keyframesByTime.withLock { $0 = capabilities.keyframesByTime }
             controls.open(capabilities.controls, description: source.description)
             stats.withLock {
                 let f = source.format
