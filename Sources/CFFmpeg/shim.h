@@ -27,6 +27,27 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+// libavfilter and libavdevice are opened when first needed (Media's SharedLibrary), not linked:
+// the types of the functions rec looks up in them.
+typedef __typeof__(&avfilter_graph_alloc) cffmpeg_avfilter_graph_alloc_fn;
+typedef __typeof__(&avfilter_graph_free) cffmpeg_avfilter_graph_free_fn;
+typedef __typeof__(&avfilter_get_by_name) cffmpeg_avfilter_get_by_name_fn;
+typedef __typeof__(&avfilter_graph_create_filter) cffmpeg_avfilter_graph_create_filter_fn;
+typedef __typeof__(&avfilter_inout_alloc) cffmpeg_avfilter_inout_alloc_fn;
+typedef __typeof__(&avfilter_inout_free) cffmpeg_avfilter_inout_free_fn;
+typedef __typeof__(&avfilter_graph_parse_ptr) cffmpeg_avfilter_graph_parse_ptr_fn;
+typedef __typeof__(&avfilter_graph_config) cffmpeg_avfilter_graph_config_fn;
+typedef __typeof__(&av_buffersrc_add_frame_flags) cffmpeg_av_buffersrc_add_frame_flags_fn;
+typedef __typeof__(&av_buffersink_get_frame) cffmpeg_av_buffersink_get_frame_fn;
+typedef __typeof__(&av_buffersink_get_w) cffmpeg_av_buffersink_get_w_fn;
+typedef __typeof__(&av_buffersink_get_h) cffmpeg_av_buffersink_get_h_fn;
+typedef __typeof__(&av_buffersink_get_format) cffmpeg_av_buffersink_get_format_fn;
+typedef __typeof__(&av_buffersink_get_sample_aspect_ratio) cffmpeg_av_buffersink_get_sample_aspect_ratio_fn;
+typedef __typeof__(&av_buffersink_get_time_base) cffmpeg_av_buffersink_get_time_base_fn;
+typedef __typeof__(&avdevice_register_all) cffmpeg_avdevice_register_all_fn;
+typedef __typeof__(&avdevice_list_input_sources) cffmpeg_avdevice_list_input_sources_fn;
+typedef __typeof__(&avdevice_free_list_devices) cffmpeg_avdevice_free_list_devices_fn;
+
 static inline int cffmpeg_averror(int e) { return AVERROR(e); }
 static const int CFFMPEG_AVERROR_EOF = AVERROR_EOF;
 static const int CFFMPEG_EAGAIN = AVERROR(EAGAIN);
