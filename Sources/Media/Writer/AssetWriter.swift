@@ -5,7 +5,7 @@ import RecCore
 /// Writes one recording's encoded video to a file that survives a crash and ends up standard.
 ///
 /// While recording, MP4/MOV are written fragmented and Matroska in clusters, each ended at every
-/// keyframe and whenever it holds `FragmentClock.defaultLength` (0.1 s) of video, and pushed to the
+/// keyframe and whenever it holds `FragmentClock.defaultLength` (0.1 s; a copy's may be longer) of video, and pushed to the
 /// OS as it ends: a SIGKILL loses at most the fragment being filled plus what the encoder still holds.
 /// A failed write (a full disk) cuts the file back to the end of its last complete fragment, so
 /// nothing torn is left, and the writer stops; `failure` says what happened and what was kept.
@@ -39,9 +39,12 @@ public final class AssetWriter {
     /// pre-skip and leave the sound 6.5 ms early (SoundProbeTests measures it).
     private let soundOffset: [StreamID: Int64]
 
-    /// - Parameter streams: every stream of the file, in the order the file lists them; packets
-    ///   of other streams are left out.
-    public init(path: String, container: ContainerFormat, streams: [StreamParameters]) throws(FFmpegError) {
+    /// - Parameters:
+    ///   - streams: every stream of the file, in the order the file lists them; packets of other
+    ///     streams are left out.
+    ///   - fragmentLength: the longest a fragment (cluster) grows; see `FragmentClock`.
+    public init(path: String, container: ContainerFormat, streams: [StreamParameters],
+                fragmentLength: Timestamp = FragmentClock.defaultLength) throws(FFmpegError) {
         self.path = path
         self.extradataSize = streams.reduce(0) { $0 + $1.parameters.extradata.count }
         self.container = container
@@ -52,7 +55,7 @@ public final class AssetWriter {
             offsets[s.id] = Int64(s.parameters.initialPadding)
         }
         self.soundOffset = offsets
-        var options = container.crashSafeOptions
+        var options = container.crashSafeOptions(fragment: fragmentLength)
         let interleaved = streams.count > 1
         // With sound, libavformat holds one stream's packets until the other's catch up, by
         // default up to 10 s: a sound source that fails would stop the file growing for that long.

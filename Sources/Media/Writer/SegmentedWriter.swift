@@ -18,6 +18,7 @@ public final class SegmentedWriter {
     private let catalog: SegmentCatalog?
     private let wallClockAtZero: Date
     private let finisher: SegmentFinisher?
+    private let fragmentLength: Timestamp
     private var current: AssetWriter
     /// Session time of the current segment's first frame, and of the next boundary.
     private var start = Timestamp.zero
@@ -36,21 +37,22 @@ public final class SegmentedWriter {
     ///   segment fails; the recording goes on.
     public init(path: String, container: ContainerFormat, streams: [StreamParameters],
                 naming: SegmentNaming? = nil, catalog: SegmentCatalog? = nil, wallClockAtZero: Date = Date(),
-                onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(FFmpegError) {
+                fragmentLength: Timestamp = FragmentClock.defaultLength, onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(FFmpegError) {
         self.container = container
         self.streams = streams
         self.timeline = streams.first { $0.id.isVideo }?.id
         self.held = Interleave(streams: streams.map(\.id))
         self.wallClockAtZero = wallClockAtZero
+        self.fragmentLength = fragmentLength
         guard let naming, let catalog else {
             (self.naming, self.catalog, finisher) = (nil, nil, nil)
-            current = try AssetWriter(path: path, container: container, streams: streams)
+            current = try AssetWriter(path: path, container: container, streams: streams, fragmentLength: fragmentLength)
             return
         }
         self.naming = naming
         self.catalog = catalog
         let first = Self.name(naming, at: .zero, wallClockAtZero: wallClockAtZero, catalog: catalog)
-        current = try AssetWriter(path: first, container: container, streams: streams)
+        current = try AssetWriter(path: first, container: container, streams: streams, fragmentLength: fragmentLength)
         catalog.update { $0.begin(path: first, start: .zero, date: wallClockAtZero) }
         boundary = catalog.settings.boundary(after: .zero)
         finisher = SegmentFinisher { path, error in
@@ -116,7 +118,7 @@ public final class SegmentedWriter {
     private func rotate(at time: Timestamp) throws(FFmpegError) {
         guard let naming, let catalog, let finisher else { return }
         let path = Self.name(naming, at: time, wallClockAtZero: wallClockAtZero, catalog: catalog)
-        let next = try AssetWriter(path: path, container: container, streams: streams)
+        let next = try AssetWriter(path: path, container: container, streams: streams, fragmentLength: fragmentLength)
         let old = current
         current = next
         let date = wallClockAtZero.addingTimeInterval(time.seconds)
