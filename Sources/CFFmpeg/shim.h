@@ -118,6 +118,9 @@ static inline int64_t cffmpeg_rescale(int64_t a, AVRational from, AVRational to)
 /// glibc's mallopt for the frame buffers FFmpeg allocates (Swift's Glibc module leaves malloc.h out).
 static inline void cffmpeg_malloc_arena_max(int n) { mallopt(M_ARENA_MAX, n); }
 static inline void cffmpeg_malloc_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
+/// Gives every arena's free pages back to the kernel (glibc's malloc_trim(0) also frees whole pages
+/// inside the heap, not only at its top).
+static inline void cffmpeg_malloc_trim(void) { malloc_trim(0); }
 
 // ---- Hardware encoders (branch controls): device and frames contexts ---------------------------
 #include <libavutil/hwcontext.h>

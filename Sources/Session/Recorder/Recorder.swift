@@ -65,6 +65,8 @@ public final class Recorder: Sendable {
     /// The most raw picture bytes the late-frame queue holds: 16 frames of 720p, 10 of 1080p
     /// (a third of a second), where 16 of 1080p were 50 MB while the encoder lagged.
     static let lateQueueBytes = 32_000_000
+    /// How often a copy written on the capture thread gives free memory back (session time).
+    static let trimSeconds = 10.0
     /// Camera-control requests for the capture thread (`rec control`).
     public let controls = ControlMailbox()
     /// The sound inputs (`--audio`, once for each), in stream order: each on its own thread, see
@@ -243,6 +245,7 @@ public final class Recorder: Sendable {
                 $0.mode = "\(f.width)x\(f.height) \(stored ?? f.pixelFormat.name)\(rate)"
             }
             let clockStart = DispatchTime.now().uptimeNanoseconds
+            var nextTrim = Timestamp(seconds: Self.trimSeconds)
             var count = 0
             var lastSourceDrops = 0
             var outage: Outage?
@@ -303,6 +306,12 @@ public final class Recorder: Sendable {
                     $0.droppedBySource = dropped
                 }
                 if let limit = configuration.frameLimit, count >= limit { break }
+                if sink != nil, time >= nextTrim {
+                    // This thread allocates and frees the copy's every packet: between two, the
+                    // free pages go back (MemoryPolicy.trim).
+                    MemoryPolicy.trim()
+                    nextTrim = Timestamp(seconds: time.seconds + Self.trimSeconds)
+                }
             }
         } catch {
             fail(error)
