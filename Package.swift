@@ -61,10 +61,10 @@ let package = Package(
         .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
-        .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Live", "Capture", "Encoding", "Media", "RecCore"]),
+        .target(name: "Session", dependencies: ["CProcess", "SessionControl", "SystemIntegration", "Live", "Capture", "Encoding", "Media", "RecCore"]),
         // The argument parser and the session client commands (save, stop, status, snapshot):
         // no FFmpeg, so `rec` answers those in a process that starts in milliseconds.
-        .target(name: "RecClient", dependencies: ["SessionControl", "SystemIntegration", "RecCore"]),
+        .target(name: "RecClient", dependencies: ["CProcess", "SessionControl", "SystemIntegration", "RecCore"]),
         // `rec trim`: its own module and executable, which link no libavfilter, libavdevice,
         // live page or session code.
         .target(name: "TrimCLI", dependencies: ["RecClient", "VideoDevices", "Media", "RecCore"]),

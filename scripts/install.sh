@@ -3,16 +3,20 @@
 # they need (so the toolchain may go), PREFIX/bin/rec, the man pages and shell completions
 # generated from the command declarations, and the systemd units. DESTDIR is honoured. It writes
 # PREFIX/lib/rec/install-manifest, which scripts/uninstall.sh reads to remove exactly these files.
-#   scripts/install.sh [--prefix DIR] [--configuration release|debug]
+#   scripts/install.sh [--prefix DIR] [--configuration release|debug] [--bin-path DIR]
+# --bin-path installs the executables already built in DIR instead of building (the --host tests
+# install the build they run as another user's rec; a build there would wait on their own lock).
 set -euo pipefail
 prefix=/usr/local
 configuration=release
-usage() { echo "usage: scripts/install.sh [--prefix DIR] [--configuration release|debug]  (DESTDIR honoured)"; }
+bin=
+usage() { echo "usage: scripts/install.sh [--prefix DIR] [--configuration release|debug] [--bin-path DIR]  (DESTDIR honoured)"; }
 while (($#)); do
   case $1 in
     --prefix) prefix=${2:?--prefix needs a folder}; shift 2 ;;
     --prefix=*) prefix=${1#*=}; shift ;;
     --configuration) configuration=${2:?--configuration needs release or debug}; shift 2 ;;
+    --bin-path) bin=${2:?--bin-path needs the folder holding rec, rec-engine and rec-trim}; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     *) echo "install: unknown argument '$1'" >&2; usage >&2; exit 64 ;;
   esac
@@ -20,10 +24,15 @@ done
 [[ $prefix == /* ]] || { echo "install: --prefix must be an absolute path, not '$prefix'" >&2; exit 64; }
 cd "$(dirname "$0")/.."
 [[ -d /opt/swift/usr/bin ]] && export PATH="/opt/swift/usr/bin:$PATH"
-swift build -c "$configuration" --product rec-engine >&2
-swift build -c "$configuration" --product rec-trim >&2
-swift build -c "$configuration" --product rec >&2
-bin=$(swift build -c "$configuration" --show-bin-path)
+if [[ -z $bin ]]; then
+  swift build -c "$configuration" --product rec-engine >&2
+  swift build -c "$configuration" --product rec-trim >&2
+  swift build -c "$configuration" --product rec >&2
+  bin=$(swift build -c "$configuration" --show-bin-path)
+fi
+for exe in rec rec-engine rec-trim; do
+  [[ -x $bin/$exe ]] || { echo "install: no $exe in $bin; build it first (swift build)" >&2; exit 1; }
+done
 swiftlib=$(dirname "$(readlink -f "$(command -v swiftc)")")/../lib/swift/linux
 swiftlib=$(readlink -f "$swiftlib")
 

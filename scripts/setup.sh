@@ -19,9 +19,15 @@ packages+=(gcc libc6-dev)
 packages+=(libavdevice-dev libswresample-dev pulseaudio pulseaudio-utils)
 # Sound nobody here made, for the cut tests: alsa-utils' WAV recordings, the freedesktop sound theme's Vorbis.
 packages+=(alsa-utils sound-theme-freedesktop)
+# Off-site copies (issue 23, docs/OFFSITE.md): rec copies files through rclone, and the tests serve
+# WebDAV with `rclone serve webdav` on loopback.
+packages+=(rclone)
 # Network cameras (issue 21): GStreamer's RTSP server, driven from Python (Tests/Support/rtsp), with
 # x264 (plugins-ugly) and x265 (plugins-bad) encoders, stands in for a camera in the tests.
 packages+=(python3-gi gir1.2-gst-rtsp-server-1.0 gir1.2-gst-plugins-base-1.0 gstreamer1.0-plugins-ugly)
+# Several boxes as one (issue 23): rec runs session commands on other boxes through OpenSSH's client;
+# the tests start Debian's sshd on a loopback port as the second box (and as an SFTP server).
+packages+=(openssh-client openssh-server)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,6 +4,7 @@
 #define CPROCESS_SHIM_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -16,6 +17,12 @@
 /// kernel refuses (ENOSYS before Linux 5.3, or a seccomp filter), or ESRCH if it is gone.
 static inline int cprocess_pidfd_open(pid_t pid) {
     return (int)syscall(SYS_pidfd_open, pid, 0);
+}
+
+/// pipe2(fds, O_CLOEXEC) through syscall(2): both ends close on exec from the start, so a child
+/// another thread spawns meanwhile never inherits them (glibc declares pipe2 only with _GNU_SOURCE).
+static inline int cprocess_pipe_cloexec(int fds[2]) {
+    return (int)syscall(SYS_pipe2, fds, O_CLOEXEC);
 }
 
 #endif

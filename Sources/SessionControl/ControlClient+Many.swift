@@ -1,6 +1,5 @@
 import Foundation
 import RecCore
-import Synchronization
 
 extension ControlClient {
     /// One request to each of several sessions (`rec status --all`, `rec save --all`), all at
@@ -10,44 +9,17 @@ extension ControlClient {
     /// `timeout` whatever a session does (even one whose socket never takes the connection).
     public static func sendEach(_ requests: [(session: String, command: ControlCommand)],
                                 runtime: RuntimeDirectory = .current(), timeout: Duration) -> [Result<ControlReply, RecError>] {
-        let replies = Replies(count: requests.count)
-        for (index, request) in requests.enumerated() {
-            let thread = Thread {
-                let result: Result<ControlReply, RecError>
-                do throws(RecError) {
-                    result = .success(try send(request.command, session: request.session, runtime: runtime, timeout: timeout))
-                } catch {
-                    result = .failure(error)
-                }
-                replies.store(result, at: index)
-            }
-            thread.name = "rec-client"
-            thread.start()
-        }
         let (seconds, attoseconds) = timeout.components
         let limit = Double(seconds) + Double(attoseconds) / 1e18 + 1
-        _ = replies.arrived.wait(until: .after(limit)) { replies.isComplete }
-        return replies.results.enumerated().map { index, result in
+        let results = EachOnAThread.run(requests.count, name: "rec-client", limit: limit) { index -> Result<ControlReply, RecError> in
+            do throws(RecError) {
+                return .success(try send(requests[index].command, session: requests[index].session, runtime: runtime, timeout: timeout))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return results.enumerated().map { index, result in
             result ?? .failure(.runtime("session '\(requests[index].session)' did not take the connection within \(timeout); it may be stopped or overloaded"))
         }
     }
-}
-
-/// The replies of `sendEach` as they arrive, one slot per session; `arrived` pulses on each.
-private final class Replies: Sendable {
-    private let slots: Mutex<[Result<ControlReply, RecError>?]>
-    let arrived = Latch()
-
-    init(count: Int) {
-        slots = Mutex(Array(repeating: nil, count: count))
-    }
-
-    func store(_ result: Result<ControlReply, RecError>, at index: Int) {
-        slots.withLock { $0[index] = result }
-        arrived.pulse()
-    }
-
-    var isComplete: Bool { slots.withLock { $0.allSatisfy { $0 != nil } } }
-
-    var results: [Result<ControlReply, RecError>?] { slots.withLock { $0 } }
 }

@@ -109,6 +109,7 @@ struct HelpTests {
         OVERVIEW: Set or list the camera controls of a running session.
 
         USAGE: rec control [<setting> ...] [--session <name>] [--json]
+                           [--host <box> ...]
 
         ARGUMENTS:
           <setting>               A control to set, as NAME=VALUE (names and ranges as
@@ -118,6 +119,9 @@ struct HelpTests {
           --session <name>        The name of the background session to talk to.
                                   (default: default)
           --json                  Print the result as JSON for scripts.
+          --host <box>            Act on the sessions of this box instead:
+                                  ssh://user@box[:port] through ssh, or local for this
+                                  one. (can be repeated)
           -h, --help              Show help information.
 
         EXAMPLES:

@@ -13,6 +13,11 @@ import Testing
 
     /// Three stand-in cameras, each with at least `frames` frames.
     static func startThree(_ box: Sandbox, frames: Int) throws {
+        try startSessions(names, in: box, frames: frames)
+    }
+
+    /// Stand-in cameras named `names`, each with at least `frames` frames.
+    static func startSessions(_ names: [String], in box: Sandbox, frames: Int) throws {
         for name in names {
             let start = try box.rec(["start", "--session", name, "--source", "test:320x180@30", "--no-file"])
             #expect(start.status == 0, "\(start.error)")

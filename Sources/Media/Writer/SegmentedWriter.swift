@@ -19,6 +19,8 @@ public final class SegmentedWriter {
     private let wallClockAtZero: Date
     private let finisher: SegmentFinisher?
     private let fragmentLength: Timestamp
+    /// Hears of each finished file and keeps retention off files not yet copied (`--upload`).
+    private let observer: (any RecordingFileObserver)?
     private var current: AssetWriter
     /// Session time of the current segment's first frame, and of the next boundary.
     private var start = Timestamp.zero
@@ -37,8 +39,10 @@ public final class SegmentedWriter {
     ///   segment fails; the recording goes on.
     public init(path: String, container: ContainerFormat, streams: [StreamParameters],
                 naming: SegmentNaming? = nil, catalog: SegmentCatalog? = nil, wallClockAtZero: Date = Date(),
-                fragmentLength: Timestamp = FragmentClock.defaultLength, onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(FFmpegError) {
+                fragmentLength: Timestamp = FragmentClock.defaultLength, observer: (any RecordingFileObserver)? = nil,
+                onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(FFmpegError) {
         self.container = container
+        self.observer = observer
         self.streams = streams
         self.timeline = streams.first { $0.id.isVideo }?.id
         self.held = Interleave(streams: streams.map(\.id))
@@ -56,7 +60,7 @@ public final class SegmentedWriter {
         catalog.update { $0.begin(path: first, start: .zero, date: wallClockAtZero) }
         boundary = catalog.settings.boundary(after: .zero)
         finisher = SegmentFinisher { path, error in
-            Self.finished(path, error: error, catalog: catalog, onProblem: onProblem)
+            Self.finished(path, error: error, catalog: catalog, observer: observer, onProblem: onProblem)
         }
     }
 
@@ -102,16 +106,23 @@ public final class SegmentedWriter {
         }
     }
 
-    /// Finishes the current file here and waits for the finisher to finish the older ones.
+    /// Finishes the current file here and waits for the finisher to finish the older ones; the
+    /// observer hears of the last file after the older ones.
     public func finish() throws(FFmpegError) {
-        defer { finisher?.drain() }
-        while let next = held.next(maxHeld: 0, draining: true) { try write(next) }
-        try current.finish()
-        if let catalog {
-            let path = current.path
-            let bytes = Self.size(of: path) ?? current.bytesWritten
-            catalog.update { $0.finished(path: path, bytes: bytes) }
+        var failure: FFmpegError?
+        do {
+            while let next = held.next(maxHeld: 0, draining: true) { try write(next) }
+            try current.finish()
+        } catch {
+            failure = error
         }
+        finisher?.drain()
+        let path = current.path
+        let bytes = Self.size(of: path) ?? current.bytesWritten
+        if let catalog { catalog.update { $0.finished(path: path, bytes: bytes) } }
+        // A file that failed to finish still plays up to its last fragment: it is copied too.
+        if Self.size(of: path) != nil { observer?.fileFinished(path, bytes: bytes) }
+        if let failure { throw failure }
     }
 
     /// Starts the next segment at a keyframe presented at `time` and hands the old one over.
@@ -135,17 +146,22 @@ public final class SegmentedWriter {
         }
     }
 
-    /// On the finisher thread: records the finished size, then deletes what retention selects.
+    /// On the finisher thread: records the finished size, tells the observer, then deletes what
+    /// retention selects: files the observer holds (not yet copied) only when the disk would
+    /// otherwise fill, and then it is told.
     private static func finished(_ path: String, error: FFmpegError?, catalog: SegmentCatalog,
-                                 onProblem: @Sendable (String) -> Void) {
+                                 observer: (any RecordingFileObserver)?, onProblem: @Sendable (String) -> Void) {
         if let error { onProblem("finishing the segment \(path) failed (\(error)); its fragmented file still plays") }
         let bytes = size(of: path) ?? 0
-        let expired = catalog.update { list in
+        observer?.fileFinished(path, bytes: bytes)
+        let held = observer?.heldFiles ?? []
+        let free = held.isEmpty ? nil : freeBytes(near: path)
+        let retention = catalog.update { list in
             list.finished(path: path, bytes: bytes)
-            return list.expired(now: Date())
+            return list.retention(now: Date(), held: held, freeBytes: free)
         }
         var removed: [String] = []
-        for old in expired {
+        for old in retention.delete {
             if unlink(old) == 0 || errno == ENOENT {
                 removed.append(old)
             } else {
@@ -153,6 +169,15 @@ public final class SegmentedWriter {
             }
         }
         catalog.update { $0.remove(paths: removed) }
+        let forced = retention.forced.filter(removed.contains)
+        if !forced.isEmpty { observer?.heldFilesDeleted(forced, freeBytes: freeBytes(near: path) ?? 0) }
+    }
+
+    /// Free bytes (for an unprivileged user) on the file system holding `path`.
+    private static func freeBytes(near path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs((path as NSString).deletingLastPathComponent, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
     private static func size(of path: String) -> Int64? {

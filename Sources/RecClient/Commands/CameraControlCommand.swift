@@ -15,19 +15,24 @@ struct CameraControlCommand: ParsableCommand {
     )
     static let arguments: [ArgumentSpec] = [
         .setting,
-        .session, .json,
+        .session, .json, .host,
     ]
 
     var settings: [ControlSetting]
     var session: String
     var json: Bool
+    /// The settings as given, for the other boxes' rec.
+    var settingTexts: [String]
+    var hosts: [String]
 
     init(_ values: ParsedValues) throws(RecError) {
         var parsed: [ControlSetting] = []
-        for text in try values.values(.setting, as: String.self) { parsed.append(try ControlSetting.parse(text)) }
+        settingTexts = try values.values(.setting, as: String.self)
+        for text in settingTexts { parsed.append(try ControlSetting.parse(text)) }
         settings = parsed
         session = try values.require(.session)
         json = values.flag(.json)
+        hosts = try HostChoice.given(values)
     }
 
     func validate() throws(RecError) {
@@ -38,6 +43,12 @@ struct CameraControlCommand: ParsableCommand {
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
         try SessionName.validate(session)
+        let boxes = try HostChoice.boxes(hosts, all: false, environment: context.environment)
+        if !boxes.isLocalOnly {
+            let runner = HostChoice.runner(context.environment, connect: .seconds(10), timeout: .seconds(60))
+            return Forwarding.run(["control"] + settingTexts + ["--session", session], json: json, boxes: boxes, runner: runner,
+                                  context: context)
+        }
         let reply = try ControlClient.send(.control(CameraControlRequest(settings: settings)), session: session)
         guard case .control(let report) = try reply.get() else { throw .runtime("the session answered control with something else") }
         if json {

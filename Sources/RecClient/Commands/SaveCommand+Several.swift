@@ -27,7 +27,7 @@ extension SaveCommand {
         let (from, to) = wall.unixSeconds
         let requests = zip(names, outputs).map { name, path in
             (session: name, command: ControlCommand.save(SaveRequest(from: .unix(from), to: .unix(to), output: path,
-                                                                     keyframe: keyframe, clear: clear, force: force)))
+                                                                     keyframe: keyframe, clear: clear, force: force, upload: upload)))
         }
         let answers = ControlClient.sendEach(requests, runtime: runtime,
                                              timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds))
@@ -35,19 +35,23 @@ extension SaveCommand {
         context.console.print(json ? JSONText.encode(rows) : rows.map(\.text).joined(separator: "\n"))
         let failed = rows.filter { $0.error != nil }.map(\.session)
         let saved = rows.compactMap { $0.save?.path }
-        if notify, !saved.isEmpty {
-            do {
-                try DesktopNotification.send(summary: "rec saved \(saved.count) clips", body: saved.joined(separator: "\n"))
-            } catch {
-                context.console.printError("rec: warning: the clips are saved, but " + error.message)
-            }
-        }
+        notifySaved(saved, context)
         guard failed.isEmpty else {
             let kept = saved.isEmpty ? "" : "; the other clips are saved"
             context.console.printError("rec: \(failed.count) of \(rows.count) sessions did not save (\(failed.joined(separator: ", ")))\(kept)")
             return 1
         }
         return 0
+    }
+
+    /// With --notify, a desktop notification listing the clips saved.
+    func notifySaved(_ saved: [String], _ context: CommandContext) {
+        guard notify, !saved.isEmpty else { return }
+        do {
+            try DesktopNotification.send(summary: "rec saved \(saved.count) clips", body: saved.joined(separator: "\n"))
+        } catch {
+            context.console.printError("rec: warning: the clips are saved, but " + error.message)
+        }
     }
 
     /// The sessions to save from: every running one for `--all`; for a list, each must be running.
@@ -88,7 +92,9 @@ extension SaveCommand {
 }
 
 /// One session's part of a save from several: its report, or why it has none.
-struct SavedClip: Encodable {
+struct SavedClip: Codable {
+    /// The box the session runs on, when the save asked several (`--host`).
+    var box: String?
     var session: String
     var save: SaveReport?
     /// The saved range in wall-clock time (Unix seconds): the session's `saved` range moved by
@@ -96,26 +102,42 @@ struct SavedClip: Encodable {
     var savedUnix: ControlSpan?
     var error: String?
 
+    /// The keys as `--json` prints them (SaveReport names its own), so a box's rows read back.
+    private enum CodingKeys: String, CodingKey {
+        case box, session, save, savedUnix = "saved_unix", error
+    }
+
     init(session: String, answer: Result<ControlReply, RecError>, sentFrom: Double) {
-        self.session = session
         do throws(RecError) {
             guard case .save(let report) = try answer.get().get() else {
                 throw .runtime("session '\(session)' answered save with something else")
             }
-            save = report
-            if let requested = report.requested, let saved = report.saved {
-                let zero = sentFrom - requested.from
-                savedUnix = ControlSpan(from: zero + saved.from, to: zero + saved.to)
-            }
+            self.init(session: session, report: report, sentFrom: sentFrom)
         } catch {
-            self.error = error.message
+            self.init(box: nil, session: session, error: error.message)
         }
+    }
+
+    init(session: String, report: SaveReport, sentFrom: Double) {
+        self.session = session
+        save = report
+        if let requested = report.requested, let saved = report.saved {
+            let zero = sentFrom - requested.from
+            savedUnix = ControlSpan(from: zero + saved.from, to: zero + saved.to)
+        }
+    }
+
+    init(box: String?, session: String, error: String) {
+        self.box = box
+        self.session = session
+        self.error = error
     }
 
     /// `door: /home/ana/clips/door.mp4, 14:03:05.000–14:03:35.000, 900 frames (0:12.345–0:42.345 in the session)`.
     var text: String {
-        guard let save else { return "\(session): failed: \(error ?? "no answer")" }
-        var line = "\(session): \(save.path)"
+        let who = box.map { "\(session) on \($0)" } ?? session
+        guard let save else { return "\(who): failed: \(error ?? "no answer")" }
+        var line = "\(who): \(save.path)"
         if let wall = savedUnix {
             line += ", " + ISOTimeText.localTimeOfDay(Date(timeIntervalSince1970: wall.from)) + "–"
                 + ISOTimeText.localTimeOfDay(Date(timeIntervalSince1970: wall.to))

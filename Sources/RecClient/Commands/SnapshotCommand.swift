@@ -10,20 +10,24 @@ struct SnapshotCommand: ParsableCommand {
     )
     static let arguments: [ArgumentSpec] = [
         .output("The JPEG picture to write, such as still.jpg."),
-        .session, .force,
+        .session, .force, .host,
     ]
 
     var output: String?
     var session: String
     var force: Bool
+    var hosts: [String]
 
     init(_ values: ParsedValues) throws(RecError) {
         output = try values.value(.outputFile)
         session = try values.require(.session)
         force = values.flag(.force)
+        hosts = try HostChoice.given(values)
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
+        let boxes = try HostChoice.boxes(hosts, all: false, environment: context.environment)
+        if !boxes.isLocalOnly { return try runOnBoxes(boxes, context) }
         let path = OutputFile.absolute(output ?? OutputFile.defaultName(extension: "jpg", prefix: "snapshot"))
         let ext = (path as NSString).pathExtension.lowercased()
         guard ext == "jpg" || ext == "jpeg" else {

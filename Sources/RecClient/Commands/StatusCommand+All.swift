@@ -1,3 +1,4 @@
+import Foundation
 import RecCore
 import SessionControl
 
@@ -13,5 +14,59 @@ extension StatusCommand {
         let rows = listings.map { SessionRow($0, answer: byName[$0.folder.name]) }
         context.console.print(json ? JSONText.encode(rows) : SessionTable.text(rows))
         return 0
+    }
+}
+
+extension StatusCommand {
+    /// `rec status` on other boxes (`--host`). With `--all`: every box asked at once for all its
+    /// sessions, the rows merged with a BOX column, a box that did not answer as a row of its own
+    /// (exit 1, since its sessions could not be listed). Without: each box's answer under its name.
+    func runOnBoxes(_ boxes: BoxList, _ context: CommandContext) -> Int32 {
+        guard all else {
+            var arguments = ["status", "--session", session]
+            if let frames = wait?.frames { arguments += ["--wait-frames", String(frames)] }
+            if let end = wait?.ringEnd { arguments += ["--wait-until", String(end)] }
+            if wait?.error == true { arguments.append("--wait-error") }
+            if let timeoutText { arguments += ["--timeout", timeoutText] }
+            let waiting = Duration.milliseconds(Int64((wait?.seconds ?? 0) * 1000))
+            let runner = HostChoice.runner(context.environment, connect: .seconds(10), timeout: answerTimeout + waiting + .seconds(15))
+            return Forwarding.run(arguments, json: json, boxes: boxes, runner: runner, context: context)
+        }
+        let arguments = ["status", "--all", "--json"] + (timeoutText.map { ["--timeout", $0] } ?? []) + HostChoice.onItsOwn
+        let runner = HostChoice.runner(context.environment, connect: answerTimeout, timeout: answerTimeout * 2 + .seconds(3))
+        let answers = runner.run(boxes.boxes.map { BoxRunner.Job(box: $0, arguments: arguments) })
+        var rows: [SessionRow] = []
+        var failed = 0
+        for (label, answer) in zip(boxes.labels, answers) {
+            switch SessionRow.decodeList(answer) {
+            case .success(let list):
+                rows += list.map { row in
+                    var row = row
+                    row.box = label
+                    return row
+                }
+            case .failure(let error):
+                failed += 1
+                var row = SessionRow(session: "-", state: SessionRow.notAnswering, lastError: error.message)
+                row.box = label
+                rows.append(row)
+            }
+        }
+        context.console.print(json ? JSONText.encode(rows) : SessionTable.text(rows))
+        return failed == 0 ? 0 : 1
+    }
+}
+
+extension SessionRow {
+    /// The rows a box's `rec status --all --json` printed, or why there are none.
+    static func decodeList(_ answer: Result<BoxRunner.Answer, RecError>) -> Result<[SessionRow], RecError> {
+        answer.flatMap { reply in
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            guard reply.status == 0, let rows = try? decoder.decode([SessionRow].self, from: reply.output) else {
+                return .failure(.runtime(reply.failure))
+            }
+            return .success(rows)
+        }
     }
 }

@@ -21,6 +21,7 @@ struct StatusCommand: ParsableCommand {
         .waitUntil,
         .waitError,
         .timeout,
+        .host,
     ]
 
     var session: String
@@ -30,8 +31,13 @@ struct StatusCommand: ParsableCommand {
     var wait: StatusWait?
     /// With `--all`, how long each session may take to answer.
     var answerTimeout: Duration
+    var hosts: [String]
+    /// `--timeout` as given, for the other boxes' rec.
+    var timeoutText: String?
 
     init(_ values: ParsedValues) throws(RecError) {
+        hosts = try HostChoice.given(values)
+        timeoutText = try values.value(.timeout)
         session = try values.require(.session)
         all = values.flag(.all)
         json = values.flag(.json)
@@ -53,6 +59,8 @@ struct StatusCommand: ParsableCommand {
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
+        let boxes = try HostChoice.boxes(hosts, all: all, environment: context.environment)
+        if !boxes.isLocalOnly { return runOnBoxes(boxes, context) }
         let runtime = RuntimeDirectory.current()
         if all { return runAll(context, runtime: runtime) }
         try SessionName.validate(session)

@@ -8,17 +8,24 @@ struct StopCommand: ParsableCommand {
         name: "stop",
         abstract: "Stop a background session and finish its recording file."
     )
-    static let arguments: [ArgumentSpec] = [.session, .json]
+    static let arguments: [ArgumentSpec] = [.session, .json, .host]
 
     var session: String
     var json: Bool
+    var hosts: [String]
 
     init(_ values: ParsedValues) throws(RecError) {
         session = try values.require(.session)
         json = values.flag(.json)
+        hosts = try HostChoice.given(values)
     }
 
     func run(_ context: CommandContext) throws(RecError) -> Int32 {
+        let boxes = try HostChoice.boxes(hosts, all: false, environment: context.environment)
+        if !boxes.isLocalOnly {
+            let runner = HostChoice.runner(context.environment, connect: .seconds(10), timeout: .seconds(600))
+            return Forwarding.run(["stop", "--session", session], json: json, boxes: boxes, runner: runner, context: context)
+        }
         let runtime = RuntimeDirectory.current()
         // Opened before the stop, so the wait below is for this session's process and no other.
         let exit = (try? runtime.folder(named: session).readPID()).map { ProcessExit.open(pid: $0) }

@@ -4,7 +4,9 @@ import SessionControl
 
 /// One line of `rec status --all`: a session as it answered its status, or why it did not.
 /// `--json` prints an array of these with numbers as numbers.
-public struct SessionRow: Sendable, Equatable, Encodable {
+public struct SessionRow: Sendable, Equatable, Codable {
+    /// The box the session runs on, when the command asked several (`--host`).
+    public var box: String?
     public var session: String
     /// The session's state (`recording`, `starting`, `stopping`, `failed`), or `not-answering`
     /// (its status did not come), or `stale` (left by a session that crashed).
@@ -68,15 +70,17 @@ public struct SessionRow: Sendable, Equatable, Encodable {
 public enum SessionTable {
     public static func text(_ rows: [SessionRow]) -> String {
         if rows.isEmpty { return "no sessions are running; start one with 'rec start'" }
-        let header = ["SESSION", "STATE", "SOURCE", "FRAMES", "BUFFER", "DROPPED", "LAST ERROR"]
+        // A BOX column first when the rows come from several boxes.
+        let boxes = rows.contains { $0.box != nil }
+        let header = (boxes ? ["BOX"] : []) + ["SESSION", "STATE", "SOURCE", "FRAMES", "BUFFER", "DROPPED", "LAST ERROR"]
         let cells = rows.map { r in
-            [r.session, r.state, r.source ?? "-", r.frames.map(String.init) ?? "-",
+            (boxes ? [r.box ?? "-"] : []) + [r.session, r.state, r.source ?? "-", r.frames.map(String.init) ?? "-",
              r.ringStart.flatMap { a in r.ringEnd.map { b in "\(TimeText.clock(a))–\(TimeText.clock(b))" } } ?? "-",
              r.dropped.map(String.init) ?? "-", r.lastError ?? ""]
         }
         let all = [header] + cells
         // Numbers right-aligned; the last column as it is.
-        let numeric: Set<Int> = [3, 5]
+        let numeric: Set<Int> = boxes ? [4, 6] : [3, 5]
         let widths = (0..<header.count).map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { line in
             line.enumerated().map { column, cell in

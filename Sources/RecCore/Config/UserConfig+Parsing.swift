@@ -32,6 +32,8 @@ extension UserConfig {
                     }
                     config.sessions[name] = entries
                 }
+            } else if key == hostsKey {
+                config.hosts = try hosts(value, path: path, at: at)
             } else {
                 config.top[key] = try entry(key, value, path: path, at: at)
             }
@@ -39,11 +41,36 @@ extension UserConfig {
         return config
     }
 
+    /// `"hosts": ["local", "ssh://rec@box2"]` (or one string): each checked as `--host` checks it.
+    private static func hosts(_ value: JSONValue, path: String, at: JSONPosition) throws(RecError) -> [String] {
+        let texts: [String]
+        switch value {
+        case .string(let one): texts = [one]
+        case .array(let items):
+            var strings: [String] = []
+            for item in items {
+                guard case .string(let text) = item else {
+                    throw fail(path, at, "\"hosts\" must list strings such as [\"local\", \"ssh://rec@box2\"], not \(item.typeName)")
+                }
+                strings.append(text)
+            }
+            texts = strings
+        default:
+            throw fail(path, at, "\"hosts\" must be a list such as [\"local\", \"ssh://rec@box2\"], not \(value.typeName)")
+        }
+        do throws(RecError) {
+            _ = try BoxList(texts)
+        } catch {
+            throw fail(path, at, "\"hosts\": " + error.message.replacingOccurrences(of: "--host ", with: ""))
+        }
+        return texts
+    }
+
     private static func entry(_ key: String, _ value: JSONValue, path: String, at: JSONPosition) throws(RecError) -> Entry {
         guard let spec = keys.first(where: { $0.name == key }) else {
             let close = keys.map(\.name).first { $0.replacingOccurrences(of: "-", with: "_") == key || $0.hasPrefix(key) }
             let hint = close.map { "did you mean \"\($0)\"? " } ?? ""
-            throw fail(path, at, "unknown key \"\(key)\"; \(hint)valid keys are \(keys.map(\.name).joined(separator: ", ")) and \"sessions\"")
+            throw fail(path, at, "unknown key \"\(key)\"; \(hint)valid keys are \(keys.map(\.name).joined(separator: ", ")), \"hosts\" and \"sessions\"")
         }
         let text: String
         switch (spec.kind, value) {

@@ -14,7 +14,9 @@ extension Recorder {
         do {
             return try SegmentedWriter(path: output.path, container: output.container,
                                        streams: [StreamParameters(.video, video)] + sounds, naming: naming,
-                                       catalog: segmentCatalog, fragmentLength: fragmentLength) { [self] problem in stats.withLock { $0.lastError = problem } }
+                                       catalog: segmentCatalog, fragmentLength: fragmentLength, observer: output.observer) { [self] problem in
+                stats.withLock { $0.lastError = problem }
+            }
         } catch {
             throw .runtime("cannot create \(output.path); check the folder exists and is writable", cause: error.description)
         }

@@ -85,19 +85,7 @@ public final class FFmpegTestServer: TestServer {
             arguments += sound + h264 + aac + ["-f", "mpegts", "-listen", "1", "http://127.0.0.1:\(port)/cam.ts"]
         }
         let process = try ServerProcess("/usr/bin/ffmpeg", arguments)
-        // ffmpeg says nothing when it listens: watch for its socket, waking on its pidfd (which also
-        // reports an early exit) every 20 ms; 30 s is a hang guard.
-        let deadline = ContinuousClock.now + .seconds(30)
-        while !LoopbackPort.isBound(port, udp: kind.udp, by: process.pid) {
-            if process.waitForExit(timeout: .milliseconds(20)) {
-                let log = process.logTail()
-                throw ServerFailure("ffmpeg did not listen on port \(port)\(log.contains("Address already in use") ? " (in use)" : ""): \(log)")
-            }
-            guard ContinuousClock.now < deadline else {
-                process.kill()
-                throw ServerFailure("ffmpeg did not listen on port \(port) within 30 s: \(process.logTail())")
-            }
-        }
+        try LoopbackPort.waitUntilListening(port, udp: kind.udp, process: process, name: "ffmpeg")
         return process
     }
 

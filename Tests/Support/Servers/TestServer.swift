@@ -46,6 +46,24 @@ public enum LoopbackPort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Returns once `process` listens on 127.0.0.1:`port` (its socket is bound, as /proc shows),
+    /// for servers that say nothing when they do: waking on its pidfd (which also reports an early
+    /// exit) every 20 ms; 30 s is a hang guard. The failure says "(in use)" when the port was
+    /// taken, so a launcher can retry with another.
+    public static func waitUntilListening(_ port: Int, udp: Bool = false, process: ServerProcess, name: String) throws {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !isBound(port, udp: udp, by: process.pid) {
+            if process.waitForExit(timeout: .milliseconds(20)) {
+                let log = process.logTail()
+                throw ServerFailure("\(name) did not listen on port \(port)\(log.contains("Address already in use") ? " (in use)" : ""): \(log)")
+            }
+            guard ContinuousClock.now < deadline else {
+                process.kill()
+                throw ServerFailure("\(name) did not listen on port \(port) within 30 s: \(process.logTail())")
+            }
+        }
+    }
+
     /// Whether process `pid` has a socket bound to 127.0.0.1:`port` (TCP: listening), as the
     /// kernel lists them in /proc/net and /proc/PID/fd.
     public static func isBound(_ port: Int, udp: Bool, by pid: Int32) -> Bool {
