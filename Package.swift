@@ -54,15 +54,17 @@ let package = Package(
         .target(name: "Media", dependencies: ["CFFmpeg", "RecCore"]),
         // The recording's frames-to-packets pipeline, with its libavfilter graph.
         // CFFmpeg declares all of FFmpeg but links only what Media needs: libavfilter and
-        // libavdevice (18 MiB of a process with the libraries they pull in) are linked by the
-        // targets that call them, so `rec-trim` maps neither.
-        .target(name: "Encoding", dependencies: ["CFFmpeg", "Media", "RecCore"], linkerSettings: [.linkedLibrary("avfilter")]),
+        // libavdevice (18 MiB of a process with the libraries they pull in, ~7.7 MB of it private
+        // relocated data) are linked by no target but opened when first called (Media's
+        // SharedLibrary: a filter graph, a microphone), so neither `rec-trim` nor a session that
+        // copies a network camera maps them.
+        .target(name: "Encoding", dependencies: ["CFFmpeg", "Media", "RecCore"]),
         // V4L2's types and the device calls that question a node (M2M encoders), over the
         // kernel's own interface: no libv4l2, so `rec-trim` can ask too.
         .target(name: "VideoDevices", dependencies: ["CV4L2", "RecCore"]),
         // CV4L2 declares libv4l2 but does not link it: cameras (Capture) do.
         .target(name: "Capture", dependencies: ["CV4L2", "CXCB", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
-                linkerSettings: [.linkedLibrary("avdevice"), .linkedLibrary("v4l2")]),
+                linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),

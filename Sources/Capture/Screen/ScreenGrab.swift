@@ -30,7 +30,7 @@ final class ScreenGrab {
     /// `avformat_open_input` (with `framerate`, `draw_mouse`, `video_size`, `grab_x`, `grab_y`,
     /// `window_id`) and `avcodec_open2` for the rawvideo decoder.
     init(_ request: Request) throws(FFmpegError) {
-        AudioDeviceRegistry.registerOnce()
+        try AudioDeviceRegistry.registerOnce()
         guard let grabber = av_find_input_format("x11grab") else {
             throw FFmpegError(code: cffmpeg_averror(ENOSYS), operation: "av_find_input_format(x11grab)")
         }

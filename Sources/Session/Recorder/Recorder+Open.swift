@@ -17,7 +17,7 @@ extension Recorder {
             throw .usage("the camera's \(sound.parameters.codecName) sound cannot go into a .\(output.container.rawValue) file as it came; "
                          + "name the output .mkv, or record without it (--audio none)")
         }
-        return try makeWriter(output, video: parameters, sounds: audio)
+        return try makeWriter(output, video: parameters, sounds: audio, fragmentLength: FragmentClock.copyLength)
     }
 
     func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, SegmentedWriter?) {
