@@ -30,7 +30,7 @@ struct CommandRunnerTests {
         (["record", "--source", "a", "--source=b"], "rec: '--source' was given more than once; give it once\nSee 'rec record --help'.\n"),
         (["trim"], "rec: missing argument '<input>'\nSee 'rec trim --help'.\n"),
         (["trim", "a.mkv", "b.mkv"], "rec: unexpected argument 'b.mkv'\nSee 'rec trim --help'.\n"),
-        (["stop", "now"], "rec: unexpected argument 'now'\nUsage: rec stop [--session <name>] [--json]\n"),
+        (["stop", "now"], "rec: unexpected argument 'now'\nUsage: rec stop [--session <name>] [--json] [--host <box> ...]\n"),
         (["presets", "shwo"], "rec: unknown subcommand 'shwo'; did you mean 'show'?\nUsage: rec presets [--json] [<subcommand>]\n"),
         (["presets", "show"], "rec: missing argument '<name>'\nUsage: rec presets show <name> [--json]\n"),
         (["help", "trim", "extra"], "rec: unexpected argument 'extra'\nUsage: rec <subcommand>\n"),

@@ -14,11 +14,15 @@ import TestServers
                                  "-o", "seg.mp4", "--upload", "dav:cams"])
         try #require(start.status == 0, "\(start.error)")
         #expect(start.error.contains("cannot reach --upload dav:cams"), "\(start.error)")
-        // Without --upload only the newest would be left; with nothing copied, none goes.
-        #expect(box.waitForLocal("seg-", count: 5))
-        let held = Array(box.local("seg-").dropLast())
-        var sizes: [String: Int64] = [:]
-        for name in held { sizes[name] = UploadBox.size(box.path(name)) }
+        // Without --upload only the newest would be left; with nothing copied, none goes. The
+        // finished segments and their sizes are the queue's (a listing can catch the newest but
+        // one still being finished, at a size it does not end with).
+        let journal = box.path(".seg.mp4.rec-upload")
+        #expect(Observe.until(watching: [box.folder]) { UploadBox.queue(journal: journal).entries.count >= 4 })
+        let queued = UploadBox.queue(journal: journal).entries
+        let held = queued.map(\.name)
+        let sizes = Dictionary(uniqueKeysWithValues: queued.map { ($0.name, $0.bytes) })
+        for name in held { #expect(UploadBox.size(box.path(name)) == sizes[name], "\(name) is kept, whole") }
         // Back: the copies arrive, and retention deletes each once it is copied (at a later
         // segment's finish).
         try box.server.restart()
