@@ -11,6 +11,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `rtsp://…`, `rtsps://…`, `rtmp://…`, `srt://…`, `http(s)://…`: a network camera or stream,
     /// read through libavformat.
     case network(NetworkURL)
+    /// `pipewire:NODE`: a PipeWire video node by name or serial (SourceSpec+PipeWire.swift).
+    case pipewire(node: String)
 
     public static func parse(_ text: String?) throws(RecError) -> SourceSpec {
         guard let text, !text.isEmpty else { return .defaultCamera }
@@ -40,6 +42,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             guard !path.isEmpty else { throw .usage("'v4l2:' needs a device, e.g. --source v4l2:/dev/video0 (see 'rec devices')") }
             return .camera(path: path)
         }
+        if let pipewire = try parsePipeWire(text) { return pipewire }
         if text.hasPrefix("/dev/") { return .camera(path: text) }
         if NetworkURL.isNetwork(text) { return .network(try NetworkURL.parse(text)) }
         throw .usage("unknown source '\(NetworkURL.redacting(text))'; use test, test:1280x720@30, file:PATH, a camera such as /dev/video0 "
@@ -77,6 +80,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .camera(let path): return path
         case .defaultCamera: return "default camera"
         case .network(let url): return url.redacted
+        case .pipewire(let node): return "pipewire:\(node)"
         }
     }
 }
