@@ -104,7 +104,11 @@ final class PipeWireStream {
         pw_properties_set(props, "media.type", "Video")
         pw_properties_set(props, "media.category", "Capture")
         pw_properties_set(props, "media.role", "Screen")
-        if let target { pw_properties_set(props, "target.object", target) }
+        if let target {
+            pw_properties_set(props, "target.object", target)
+            // Only that node: without this the session manager links a missing target to the default video source.
+            pw_properties_set(props, "node.dont-reconnect", "true")
+        }
         guard let stream = pw_stream_new(core, "rec", props) else { throw .runtime("PipeWire could not make a stream") }
         self.stream = stream
         listen(stream: stream)
