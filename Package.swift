@@ -81,7 +81,7 @@ let package = Package(
         // Waits on file-system events, for the test targets that watch files and sockets.
         .target(name: "TestFileWatch", path: "Tests/Support/FileWatch"),
         // Real servers on loopback standing in for network cameras (gst-rtsp-server, ffmpeg).
-        .target(name: "TestServers", dependencies: ["CProcess"], path: "Tests/Support/Servers"),
+        .target(name: "TestServers", dependencies: ["CProcess", "TestFileWatch"], path: "Tests/Support/Servers"),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch"]),
