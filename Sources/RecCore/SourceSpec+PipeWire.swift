@@ -1,7 +1,8 @@
-/// `pipewire:NODE`, kept apart from the other sources' parsing (issue 22's Wayland part).
+/// `pipewire:NODE` and `wayland`, kept apart from the other sources' parsing (issue 22's Wayland part).
 extension SourceSpec {
     /// `.pipewire` for `pipewire:NODE`; nil for text that is not a PipeWire source.
     static func parsePipeWire(_ text: String) throws(RecError) -> SourceSpec? {
+        if text == "wayland" { return .waylandScreen }
         guard text.hasPrefix("pipewire:") else { return nil }
         let node = String(text.dropFirst("pipewire:".count))
         guard !node.isEmpty, !node.contains(where: \.isWhitespace) else {

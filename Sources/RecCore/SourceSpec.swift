@@ -13,6 +13,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case network(NetworkURL)
     /// `pipewire:NODE`: a PipeWire video node by name or serial (SourceSpec+PipeWire.swift).
     case pipewire(node: String)
+    /// `wayland`: the screen, through the ScreenCast portal (SourceSpec+PipeWire.swift).
+    case waylandScreen
 
     public static func parse(_ text: String?) throws(RecError) -> SourceSpec {
         guard let text, !text.isEmpty else { return .defaultCamera }
@@ -81,6 +83,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .defaultCamera: return "default camera"
         case .network(let url): return url.redacted
         case .pipewire(let node): return "pipewire:\(node)"
+        case .waylandScreen: return "wayland"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Media
 import RecCore
@@ -18,6 +19,8 @@ public final class WaylandScreenSource: FrameSource {
     }
 
     private let origin: Origin
+    /// The portal session the stream belongs to, kept open as long as the source.
+    private var portal: ScreenCastPortal?
     private var stream: PipeWireStream?
     private let interrupt = InterruptFlag()
     /// How long `start()` waits for the producer to agree on a format.
@@ -88,11 +91,37 @@ extension WaylandScreenSource {
     /// missing node or server fails before the recording starts. `Recorder` then starts it on its
     /// capture thread, the one thread a PipeWire loop may run on once entered.
     public static func opened(_ origin: Origin, size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> WaylandScreenSource {
+        return try checked(WaylandScreenSource(origin: origin), size: size, fps: fps)
+    }
+
+    /// The screen through the ScreenCast portal: the user picks it the first time; the portal's
+    /// restore token is kept in `$XDG_STATE_HOME/rec/screencast-restore-token` (default
+    /// ~/.local/state) so the next start (rec@.service) does not ask again.
+    public static func openedThroughPortal(size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> WaylandScreenSource {
+        let portal = try ScreenCastPortal()
+        let tokenFile = restoreTokenPath()
+        let saved = try? String(contentsOfFile: tokenFile, encoding: .utf8)
+        let grant = try portal.start(restoreToken: saved?.trimmingCharacters(in: .whitespacesAndNewlines))
+        if let token = grant.restoreToken {
+            try? FileManager.default.createDirectory(atPath: (tokenFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try? token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
+        }
+        let source = WaylandScreenSource(origin: .portal(descriptor: grant.descriptor, nodeID: grant.nodeID))
+        source.portal = portal
+        return try checked(source, size: size, fps: fps)
+    }
+
+    static func restoreTokenPath() -> String {
+        let env = ProcessInfo.processInfo.environment
+        let state = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? "") + "/.local/state")
+        return state + "/rec/screencast-restore-token"
+    }
+
+    private static func checked(_ source: WaylandScreenSource, size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> WaylandScreenSource {
         if size != nil || fps != nil {
             throw .usage("--size and --fps do not apply to a PipeWire source, which sends its own size and rate; "
                          + "use --filter scale=W:H or --filter fps=N with a preset that encodes")
         }
-        let source = WaylandScreenSource(origin: origin)
         try source.start()
         source.stop()
         source.stream = nil
