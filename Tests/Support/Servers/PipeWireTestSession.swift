@@ -41,13 +41,27 @@ public final class PipeWireTestSession {
     /// Runs `script` (sh) as the user with PipeWire and WirePlumber started first and stopped after;
     /// returns its exit status and what it printed (standard output and error, with PipeWire's logs
     /// when it failed). Waits up to `timeout` for the script to end.
-    public func run(_ script: String, timeout: Duration = .seconds(120)) throws -> (status: Int32, output: String) {
+    ///
+    /// With `desktop`, a headless sway (pixman renderer, output HEADLESS-1) runs too, and the
+    /// session bus's activation environment names it, so xdg-desktop-portal starts
+    /// xdg-desktop-portal-wlr (configured with `chooser_type=none` for that output) when asked.
+    public func run(_ script: String, desktop: Bool = false, timeout: Duration = .seconds(120)) throws -> (status: Int32, output: String) {
+        let sway = """
+            mkdir -p .config/xdg-desktop-portal-wlr
+            printf '[screencast]\\nchooser_type=none\\noutput_name=HEADLESS-1\\n' > .config/xdg-desktop-portal-wlr/config
+            printf 'output HEADLESS-1 bg #ff0000 solid_color\\n' > sway.conf
+            WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 sway -c sway.conf 2>sway.log & pids="$pids $!"
+            read ready < ready.fifo
+            export WAYLAND_DISPLAY=wayland-1 XDG_CURRENT_DESKTOP=sway
+            dbus-update-activation-environment WAYLAND_DISPLAY XDG_CURRENT_DESKTOP
+            """
         let body = """
             cd '\(folder)'
             pipewire 2>pipewire.log & pids=$!
             read ready < ready.fifo
             wireplumber 2>wireplumber.log & pids="$pids $!"
             trap 'kill $pids 2>/dev/null' EXIT
+            \(desktop ? sway : "")
             \(script)
             """
         let environment = ["PATH=/usr/bin:/bin", "HOME=\(folder)", "XDG_RUNTIME_DIR=\(folder)/run", "LANG=C.UTF-8"]
@@ -75,6 +89,14 @@ public final class PipeWireTestSession {
             throw ServerFailure("PipeWire made no socket \(socket) within 30 s: \(log())")
         }
         guard write(go, "go\n", 3) == 3 else { throw ServerFailure("cannot write to \(fifo)") }
+        if desktop {
+            let wayland = folder + "/run/wayland-1"
+            guard watch.wait(timeout: 30, until: { FileManager.default.fileExists(atPath: wayland) }) else {
+                process.kill()
+                throw ServerFailure("sway made no socket \(wayland) within 30 s: \(log())")
+            }
+            guard write(go, "go\n", 3) == 3 else { throw ServerFailure("cannot write to \(fifo)") }
+        }
         guard process.waitForExit(timeout: timeout) else {
             process.kill()
             throw ServerFailure("the PipeWire test script did not end within \(timeout): \(log())")
@@ -85,7 +107,7 @@ public final class PipeWireTestSession {
     }
 
     private func log() -> String {
-        ["pipewire.log", "wireplumber.log"].map { name in
+        ["pipewire.log", "wireplumber.log", "sway.log"].map { name in
             "\n== \(name)\n" + String(((try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)) ?? "").suffix(1500))
         }.joined()
     }
