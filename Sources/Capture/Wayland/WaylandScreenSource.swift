@@ -63,7 +63,16 @@ public final class WaylandScreenSource: FrameSource {
         do throws(RecError) {
             try made.open()
             let deadline = PipeWireStream.monotonicNow() + UInt64(startSeconds * 1e9)
-            guard try made.waitForFormat(deadline: deadline, interrupt: interrupt) else {
+            let streams: Bool
+            do throws(RecError) {
+                streams = try made.waitForFormat(deadline: deadline, interrupt: interrupt)
+            } catch {
+                // WirePlumber removes a stream whose node.dont-reconnect target is missing: the
+                // server's error then names only its own objects ("unknown resource 2").
+                throw .runtime("\(description) did not stream (\(error.message)); check that it exists and streams "
+                               + "('pw-cli ls Node' lists nodes by name)")
+            }
+            guard streams else {
                 if interrupt.isSet { throw .runtime("stopped while waiting for \(description)") }
                 throw .runtime("\(description) sent no video within \(Int(startSeconds)) s; "
                                        + "check that it exists and streams ('pw-cli ls Node' lists nodes by name)")

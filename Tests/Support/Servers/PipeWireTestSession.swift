@@ -29,13 +29,15 @@ public final class PipeWireTestSession {
 
     /// The shell line that starts a `videotestsrc` of one solid colour (0xAARRGGBB) as node `name`
     /// in `format` (BGRx, RGBx …) in the background, then waits until PipeWire lists the node
-    /// (`pw-dump --monitor` prints it; bounded by 30 s).
+    /// (`pw-dump --monitor` prints it; bounded by 30 s), and stops `pw-dump` at once (in a pipe it
+    /// would live until it next wrote).
     public static func producer(name: String, colour: UInt32, format: String, size: String = "320x240", rate: Int = 30) -> String {
         let wh = size.split(separator: "x")
         return "gst-launch-1.0 -q videotestsrc pattern=solid-color foreground-color=\(colour) is-live=true "
             + "! video/x-raw,format=\(format),width=\(wh[0]),height=\(wh[1]),framerate=\(rate)/1 "
             + "! pipewiresink mode=provide stream-properties=\"p,media.class=Video/Source,node.name=\(name)\" 2>gst-\(name).log & "
-            + "pids=\"$pids $!\"; timeout 30 pw-dump --monitor | grep -m1 -q '\"node.name\": \"\(name)\"'\n"
+            + "pids=\"$pids $!\"; rm -f dump.fifo; mkfifo dump.fifo; timeout 30 pw-dump --monitor >dump.fifo & dump=$!; "
+            + "grep -m1 -q '\"node.name\": \"\(name)\"' <dump.fifo; kill $dump 2>/dev/null\n"
     }
 
     /// Runs `script` (sh) as the user with PipeWire and WirePlumber started first and stopped after;
