@@ -8,8 +8,10 @@ import RecCore
 /// the restore token kept), Start, OpenPipeWireRemote. Each request's answer is its Request
 /// object's `Response` signal, waited for until a deadline.
 ///
-/// The portal session lives as long as this object's bus connection: keep it until the recording
-/// ends (`WaylandScreenSource` holds it); a session closed by the user ends the PipeWire stream.
+/// The portal session lives as long as this object's bus connection (the portal closes a
+/// session whose caller left the bus, so no `Session.Close` is sent from `deinit`): keep it until
+/// the recording ends (`WaylandScreenSource` holds it); a session closed by the user ends the
+/// PipeWire stream.
 public final class ScreenCastPortal {
     /// What Start granted: the PipeWire connection (owned by the caller) and the screen's node.
     public struct Grant: Sendable {
@@ -28,17 +30,6 @@ public final class ScreenCastPortal {
     public init(deadlineSeconds: Double = 120) throws(RecError) {
         bus = try PortalBus()
         self.deadlineSeconds = deadlineSeconds
-    }
-
-    deinit {
-        if let session {
-            var message: OpaquePointer?
-            if sd_bus_message_new_method_call(bus.bus, &message, PortalBus.destination, session,
-                                              "org.freedesktop.portal.Session", "Close") >= 0, let message {
-                _ = sd_bus_send(bus.bus, message, nil)
-                sd_bus_message_unref(message)
-            }
-        }
     }
 
     /// Runs the portal's dialogue up to a PipeWire connection for one monitor.
