@@ -46,6 +46,13 @@ let package = Package(
             pkgConfig: "libpipewire-0.3",
             providers: [.apt(["libpipewire-0.3-dev"])]
         ),
+        // libxcb and RandR: the X server's screens and outputs (`rec devices`), and the screen
+        // source's watch on the screen's size and the server's life; x11grab grabs the pictures.
+        .systemLibrary(
+            name: "CXCB",
+            pkgConfig: "xcb-randr",
+            providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev"])]
+        ),
         // pidfd_open(2) through syscall(2), which Swift cannot call: waiting for a process to exit.
         .systemLibrary(name: "CProcess"),
         .target(name: "RecCore"),
@@ -54,19 +61,21 @@ let package = Package(
         .target(name: "Media", dependencies: ["CFFmpeg", "RecCore"]),
         // The recording's frames-to-packets pipeline, with its libavfilter graph.
         // CFFmpeg declares all of FFmpeg but links only what Media needs: libavfilter and
-        // libavdevice (18 MiB of a process with the libraries they pull in) are linked by the
-        // targets that call them, so `rec-trim` maps neither.
-        .target(name: "Encoding", dependencies: ["CFFmpeg", "Media", "RecCore"], linkerSettings: [.linkedLibrary("avfilter")]),
+        // libavdevice (18 MiB of a process with the libraries they pull in, ~7.7 MB of it private
+        // relocated data) are linked by no target but opened when first called (Media's
+        // SharedLibrary: a filter graph, a microphone), so neither `rec-trim` nor a session that
+        // copies a network camera maps them.
+        .target(name: "Encoding", dependencies: ["CFFmpeg", "Media", "RecCore"]),
         // V4L2's types and the device calls that question a node (M2M encoders), over the
         // kernel's own interface: no libv4l2, so `rec-trim` can ask too.
         .target(name: "VideoDevices", dependencies: ["CV4L2", "RecCore"]),
         // CV4L2 declares libv4l2 but does not link it: cameras (Capture) do.
-        .target(name: "Capture", dependencies: ["CV4L2", "CPipeWire", "CSystemd", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
-                linkerSettings: [.linkedLibrary("avdevice"), .linkedLibrary("v4l2")]),
+        .target(name: "Capture", dependencies: ["CV4L2", "CXCB", "CPipeWire", "CSystemd", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
+                linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
-        .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Live", "Capture", "Encoding", "Media", "RecCore"]),
+        .target(name: "Session", dependencies: ["CProcess", "SessionControl", "SystemIntegration", "Live", "Capture", "Encoding", "Media", "RecCore"]),
         // The argument parser and the session client commands (save, stop, status, snapshot):
         // no FFmpeg, so `rec` answers those in a process that starts in milliseconds.
         .target(name: "RecClient", dependencies: ["CProcess", "SessionControl", "SystemIntegration", "RecCore"]),

@@ -58,6 +58,13 @@ printf 'Source: rec\n\nPackage: rec\nArchitecture: any\n' > "$stage/src/debian/c
 elfs=("$root"/usr/lib/rec/rec "$root"/usr/lib/rec/rec-engine "$root"/usr/lib/rec/rec-trim "$root"/usr/lib/rec/*.so)
 depends=$(cd "$stage/src" && dpkg-shlibdeps -O -l"$root/usr/lib/rec" "${elfs[@]}" 2>"$stage/shlibdeps.log" | sed -n 's/^shlibs:Depends=//p') || {
   cat "$stage/shlibdeps.log" >&2; echo "package-deb: dpkg-shlibdeps failed" >&2; exit 1; }
+# libavfilter and libavdevice are opened with dlopen when first needed (Media's SharedLibrary), so
+# dpkg-shlibdeps cannot see them: the packages holding the ones built against are added by name.
+for lib in libavfilter.so libavdevice.so; do
+  file=$(ldconfig -p | awk -v l="$lib" 'index($1, l ".") == 1 { print $NF; exit }')
+  package=$(dpkg-query -S "$(readlink -f "$file")" | cut -d: -f1) || { echo "package-deb: no package holds $lib" >&2; exit 1; }
+  depends+=", $package"
+done
 
 install -d "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<CONTROL

@@ -12,6 +12,11 @@ packages+=("${players[@]}")
 packages+=(libsystemd-dev chrpath lintian man-db)
 # Live page (docs/LIVE.md): libmicrohttpd serves it; headless Chromium and Firefox run the page's test.
 packages+=(libmicrohttpd-dev chromium firefox-esr)
+# The screen as a source (issue 22, docs/SCREEN.md): libxcb's RandR headers (rec devices lists outputs);
+# the tests run a headless X server (xvfb), paint and resize it (x11-xserver-utils: xsetroot, xrandr),
+# move a window (xdotool) of x11-utils' xmessage, and bench/screen.sh uses the same. Debian 12's Xvfb
+# refuses RandR size changes, so the resize test runs TigerVNC's Xvnc (with no VNC port open).
+packages+=(libxcb-randr0-dev xvfb x11-xserver-utils xdotool x11-utils tigervnc-standalone-server)
 # gcc builds Tests/FakeKernel/fakev4l2.c, the fake V4L2 driver the camera tests preload under libv4l2.
 packages+=(gcc libc6-dev)
 # Sound (issue 9): libavdevice reads PulseAudio/ALSA, libswresample converts and corrects drift;
@@ -19,6 +24,9 @@ packages+=(gcc libc6-dev)
 packages+=(libavdevice-dev libswresample-dev pulseaudio pulseaudio-utils)
 # Sound nobody here made, for the cut tests: alsa-utils' WAV recordings, the freedesktop sound theme's Vorbis.
 packages+=(alsa-utils sound-theme-freedesktop)
+# Off-site copies (issue 23, docs/OFFSITE.md): rec copies files through rclone, and the tests serve
+# WebDAV with `rclone serve webdav` on loopback.
+packages+=(rclone)
 # Network cameras (issue 21): GStreamer's RTSP server, driven from Python (Tests/Support/rtsp), with
 # x264 (plugins-ugly) and x265 (plugins-bad) encoders, stands in for a camera in the tests.
 packages+=(python3-gi gir1.2-gst-rtsp-server-1.0 gir1.2-gst-plugins-base-1.0 gstreamer1.0-plugins-ugly)

@@ -26,6 +26,28 @@
 #include <stdarg.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <time.h>
+
+// libavfilter and libavdevice are opened when first needed (Media's SharedLibrary), not linked:
+// the types of the functions rec looks up in them.
+typedef __typeof__(&avfilter_graph_alloc) cffmpeg_avfilter_graph_alloc_fn;
+typedef __typeof__(&avfilter_graph_free) cffmpeg_avfilter_graph_free_fn;
+typedef __typeof__(&avfilter_get_by_name) cffmpeg_avfilter_get_by_name_fn;
+typedef __typeof__(&avfilter_graph_create_filter) cffmpeg_avfilter_graph_create_filter_fn;
+typedef __typeof__(&avfilter_inout_alloc) cffmpeg_avfilter_inout_alloc_fn;
+typedef __typeof__(&avfilter_inout_free) cffmpeg_avfilter_inout_free_fn;
+typedef __typeof__(&avfilter_graph_parse_ptr) cffmpeg_avfilter_graph_parse_ptr_fn;
+typedef __typeof__(&avfilter_graph_config) cffmpeg_avfilter_graph_config_fn;
+typedef __typeof__(&av_buffersrc_add_frame_flags) cffmpeg_av_buffersrc_add_frame_flags_fn;
+typedef __typeof__(&av_buffersink_get_frame) cffmpeg_av_buffersink_get_frame_fn;
+typedef __typeof__(&av_buffersink_get_w) cffmpeg_av_buffersink_get_w_fn;
+typedef __typeof__(&av_buffersink_get_h) cffmpeg_av_buffersink_get_h_fn;
+typedef __typeof__(&av_buffersink_get_format) cffmpeg_av_buffersink_get_format_fn;
+typedef __typeof__(&av_buffersink_get_sample_aspect_ratio) cffmpeg_av_buffersink_get_sample_aspect_ratio_fn;
+typedef __typeof__(&av_buffersink_get_time_base) cffmpeg_av_buffersink_get_time_base_fn;
+typedef __typeof__(&avdevice_register_all) cffmpeg_avdevice_register_all_fn;
+typedef __typeof__(&avdevice_list_input_sources) cffmpeg_avdevice_list_input_sources_fn;
+typedef __typeof__(&avdevice_free_list_devices) cffmpeg_avdevice_free_list_devices_fn;
 
 static inline int cffmpeg_averror(int e) { return AVERROR(e); }
 static const int CFFMPEG_AVERROR_EOF = AVERROR_EOF;
@@ -46,6 +68,9 @@ extern void rec_ffmpeg_log_line(int level, const char *line);
 /// av_log's callback: formats error-level lines (the va_list must be read in C) for rec to attach
 /// to the failure they explain, then prints as FFmpeg's default callback does, by av_log_set_level.
 static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
+    // Demuxers log at debug level for every packet: what neither rec nor the default callback
+    // keeps is dropped here, before any work.
+    if (level > AV_LOG_ERROR && level > av_log_get_level()) return;
     if (level >= 0 && level <= AV_LOG_ERROR) {
         char line[1024];
         int prefix = 1;
@@ -56,6 +81,31 @@ static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt
         rec_ffmpeg_log_line(level, line);
     }
     av_log_default_callback(avcl, level, fmt, vl);
+}
+/// What an InterruptFlag holds where libavformat's interrupt callback reads it, some 2,000 times a
+/// second on a camera (a Swift callback cost ~70 instructions a call there, this ~20): set once
+/// by any thread, and a CLOCK_MONOTONIC_COARSE deadline in nanoseconds, 0 for none. Touched only
+/// through these atomic builtins; InterruptFlag owns the memory.
+typedef struct { int set; unsigned long long deadline; } cffmpeg_interrupt;
+static inline unsigned long long cffmpeg_coarse_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+static inline int cffmpeg_interrupt_is_set(const cffmpeg_interrupt *s) { return __atomic_load_n(&s->set, __ATOMIC_ACQUIRE); }
+/// Sets the flag; returns whether it was set before.
+static inline int cffmpeg_interrupt_set(cffmpeg_interrupt *s) { return __atomic_exchange_n(&s->set, 1, __ATOMIC_ACQ_REL); }
+static inline void cffmpeg_interrupt_expire(cffmpeg_interrupt *s, unsigned long long deadline) {
+    __atomic_store_n(&s->deadline, deadline, __ATOMIC_RELEASE);
+}
+static inline int cffmpeg_interrupt_expired(const cffmpeg_interrupt *s) {
+    unsigned long long d = __atomic_load_n(&s->deadline, __ATOMIC_ACQUIRE);
+    return d != 0 && cffmpeg_coarse_now() >= d;
+}
+/// AVIOInterruptCB.callback, with the cffmpeg_interrupt as its opaque pointer.
+static inline int cffmpeg_interrupt_callback(void *opaque) {
+    const cffmpeg_interrupt *s = opaque;
+    return cffmpeg_interrupt_is_set(s) || cffmpeg_interrupt_expired(s);
 }
 /// The calling thread's kernel id (Swift's Glibc module has no gettid); for per-thread state and priority.
 static inline pid_t cffmpeg_gettid(void) { return (pid_t)syscall(SYS_gettid); }
@@ -68,6 +118,9 @@ static inline int64_t cffmpeg_rescale(int64_t a, AVRational from, AVRational to)
 /// glibc's mallopt for the frame buffers FFmpeg allocates (Swift's Glibc module leaves malloc.h out).
 static inline void cffmpeg_malloc_arena_max(int n) { mallopt(M_ARENA_MAX, n); }
 static inline void cffmpeg_malloc_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
+/// Gives every arena's free pages back to the kernel (glibc's malloc_trim(0) also frees whole pages
+/// inside the heap, not only at its top).
+static inline void cffmpeg_malloc_trim(void) { malloc_trim(0); }
 
 // ---- Hardware encoders (branch controls): device and frames contexts ---------------------------
 #include <libavutil/hwcontext.h>

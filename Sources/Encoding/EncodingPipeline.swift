@@ -20,6 +20,9 @@ public final class EncodingPipeline {
     private var lastPTS: Int64 = .min
     /// Frames' presentation times as they go in, and packets waiting for their durations.
     private var durations = DurationFiller()
+    /// Keyframes by the pictures' times, for a source whose pictures come unevenly (a screen);
+    /// nil leaves them to the encoder's GOP size.
+    public var keyframes: KeyframeSchedule?
     public private(set) var framesIn = 0
     public private(set) var framesEncoded = 0
 
@@ -136,7 +139,8 @@ public final class EncodingPipeline {
         if pts <= lastPTS { pts = lastPTS + 1 }
         lastPTS = pts
         for packet in durations.present(pts) { try emit(packet) }
-        try encoder.send(frame, pts: pts)
+        let key = keyframes?.isDue(at: frame.captureTime.rescaled(to: .microseconds).value) ?? false
+        try encoder.send(frame, pts: pts, keyframe: key)
         framesEncoded += 1
         try drain(emit: emit)
     }

@@ -3,7 +3,8 @@ import Media
 import RecCore
 
 /// A libavfilter graph between the source and the encoder (`--filter "hflip"`, a preset's `filter`).
-/// Frames go in and come out with their capture times in microseconds. Owned by one thread.
+/// Frames go in and come out with their capture times in microseconds. libavfilter is opened the
+/// first time a graph is built (`FilterLibrary`). Owned by one thread.
 public final class FilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
@@ -14,6 +15,7 @@ public final class FilterGraph {
     /// The pixel aspect ratio after the filters (0/1 if unknown).
     public let outputAspect: Rational
     private let sinkTimeBase: Rational
+    private let lib: FilterLibrary
 
     /// Builds `buffer → description → buffersink` for frames of `input` stamped in microseconds,
     /// whose pixels have the shape `aspect` (the source frames' `sample_aspect_ratio`, so `scale`
@@ -24,43 +26,45 @@ public final class FilterGraph {
     /// and `avfilter_graph_config`.
     public init(_ description: String, input: VideoFormat, aspect: Rational = Rational(0, 1)) throws(FFmpegError) {
         self.description = description
-        var g: UnsafeMutablePointer<AVFilterGraph>? = try allocated(avfilter_graph_alloc(), "avfilter_graph_alloc")
+        let lib = try FilterLibrary.load()
+        self.lib = lib
+        var g: UnsafeMutablePointer<AVFilterGraph>? = try allocated(lib.graphAlloc(), "avfilter_graph_alloc")
         var src: UnsafeMutablePointer<AVFilterContext>? = nil
         var snk: UnsafeMutablePointer<AVFilterContext>? = nil
         let source: UnsafeMutablePointer<AVFilterContext>
         let sink: UnsafeMutablePointer<AVFilterContext>
         do throws(FFmpegError) {
             let args = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.rawValue):time_base=1/1000000:pixel_aspect=\(aspect.num)/\(max(1, aspect.den))"
-            try check(avfilter_graph_create_filter(&src, avfilter_get_by_name("buffer"), "in", args, nil, g),
+            try check(lib.createFilter(&src, lib.getByName("buffer"), "in", args, nil, g),
                       "avfilter_graph_create_filter(buffer)")
-            try check(avfilter_graph_create_filter(&snk, avfilter_get_by_name("buffersink"), "out", nil, nil, g),
+            try check(lib.createFilter(&snk, lib.getByName("buffersink"), "out", nil, nil, g),
                       "avfilter_graph_create_filter(buffersink)")
             source = try allocated(src, "avfilter_graph_create_filter(buffer)")
             sink = try allocated(snk, "avfilter_graph_create_filter(buffersink)")
-            var outputs = avfilter_inout_alloc()
-            var inputs = avfilter_inout_alloc()
-            defer { avfilter_inout_free(&outputs); avfilter_inout_free(&inputs) }
+            var outputs = lib.inoutAlloc()
+            var inputs = lib.inoutAlloc()
+            defer { lib.inoutFree(&outputs); lib.inoutFree(&inputs) }
             guard let o = outputs, let i = inputs else {
                 throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "avfilter_inout_alloc")
             }
             o.pointee.name = av_strdup("in"); o.pointee.filter_ctx = src; o.pointee.pad_idx = 0; o.pointee.next = nil
             i.pointee.name = av_strdup("out"); i.pointee.filter_ctx = snk; i.pointee.pad_idx = 0; i.pointee.next = nil
-            try check(avfilter_graph_parse_ptr(g, description, &inputs, &outputs, nil), "avfilter_graph_parse(\(description))")
-            try check(avfilter_graph_config(g, nil), "avfilter_graph_config(\(description))")
+            try check(lib.parse(g, description, &inputs, &outputs, nil), "avfilter_graph_parse(\(description))")
+            try check(lib.config(g, nil), "avfilter_graph_config(\(description))")
         } catch {
-            avfilter_graph_free(&g)
+            lib.graphFree(&g)
             throw error
         }
         self.graph = g
         self.source = source
         self.sink = sink
-        self.output = VideoFormat(width: Int(av_buffersink_get_w(sink)), height: Int(av_buffersink_get_h(sink)),
-                                  pixelFormat: PixelFormat(rawValue: av_buffersink_get_format(sink)))
-        self.outputAspect = Rational(av_buffersink_get_sample_aspect_ratio(sink))
-        self.sinkTimeBase = Rational(av_buffersink_get_time_base(sink))
+        self.output = VideoFormat(width: Int(lib.sinkWidth(sink)), height: Int(lib.sinkHeight(sink)),
+                                  pixelFormat: PixelFormat(rawValue: lib.sinkFormat(sink)))
+        self.outputAspect = Rational(lib.sinkAspect(sink))
+        self.sinkTimeBase = Rational(lib.sinkTimeBase(sink))
     }
 
-    deinit { avfilter_graph_free(&graph) }
+    deinit { lib.graphFree(&graph) }
 
     /// Pushes a frame (nil at the end) and returns every frame the graph has ready.
     /// The corresponding C functions are `av_buffersrc_add_frame_flags` and `av_buffersink_get_frame`.
@@ -70,14 +74,14 @@ public final class FilterGraph {
             let input = try FrameOwner()
             try check(av_frame_ref(input.pointer, frame.pointer), "av_frame_ref")
             input.pointer.pointee.pts = frame.captureTime.rescaled(to: .microseconds).value
-            try check(av_buffersrc_add_frame_flags(source, input.pointer, 0), "av_buffersrc_add_frame")
+            try check(lib.addFrame(source, input.pointer, 0), "av_buffersrc_add_frame")
         } else {
-            try check(av_buffersrc_add_frame_flags(source, nil, 0), "av_buffersrc_add_frame(eof)")
+            try check(lib.addFrame(source, nil, 0), "av_buffersrc_add_frame(eof)")
         }
         var out: [VideoFrame] = []
         while true {
             let f = try FrameOwner()
-            let r = av_buffersink_get_frame(sink, f.pointer)
+            let r = lib.getFrame(sink, f.pointer)
             if r == FFmpegError.again || r == FFmpegError.eof { break }
             try check(r, "av_buffersink_get_frame")
             let t = Timestamp(value: f.pointer.pointee.pts, timeBase: sinkTimeBase).rescaled(to: .microseconds)

@@ -1,4 +1,4 @@
-/// What `--source` names: the stand-in camera, a file, a V4L2 device or a network camera.
+/// What `--source` names: the stand-in camera, a file, a V4L2 device, a network camera or a screen.
 public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `test` or `test:1280x720@30`: the built-in stand-in camera.
     case testPattern(width: Int?, height: Int?, fps: Int?)
@@ -15,6 +15,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case pipewire(node: String)
     /// `wayland`: the screen, through the ScreenCast portal (SourceSpec+PipeWire.swift).
     case waylandScreen
+    /// `screen`, `x11`, `x11::1+0,0/640x480`, `x11:window=ID`: the desktop's screen (ScreenSpec).
+    case screen(ScreenSpec)
 
     public static func parse(_ text: String?) throws(RecError) -> SourceSpec {
         guard let text, !text.isEmpty else { return .defaultCamera }
@@ -46,12 +48,17 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         }
         if let pipewire = try parsePipeWire(text) { return pipewire }
         if text.hasPrefix("/dev/") { return .camera(path: text) }
+        if text == "screen" { return .screen(.automatic) }
+        if text == "x11" { return .screen(.x11(X11Target())) }
+        if text.hasPrefix("x11:") { return .screen(.x11(try X11Target.parse(String(text.dropFirst(4))))) }
+        if text.hasPrefix("screen:") || text.hasPrefix("wayland") {
+            throw .usage("'\(text)' is not a screen source; use screen (the desktop's), x11, x11:DISPLAY, x11:+X,Y/WIDTHxHEIGHT or x11:window=ID")
+        }
         if NetworkURL.isNetwork(text) { return .network(try NetworkURL.parse(text)) }
         throw .usage("unknown source '\(NetworkURL.redacting(text))'; use test, test:1280x720@30, file:PATH, a camera such as /dev/video0 "
-                     + "(see 'rec devices') or a network camera's URL (rtsp://, rtmp://, srt://, http://)")
+                     + "(see 'rec devices'), a network camera's URL (rtsp://, rtmp://, srt://, http://), screen or x11:DISPLAY")
     }
 
-    /// Parses `WIDTHxHEIGHT` with both sides even and between 16 and 16384.
     /// A network camera's URL with a user name or password in it, which must not show in `ps`.
     public var hidesCredentials: Bool {
         if case .network(let url) = self { url.hasCredentials } else { false }
@@ -62,6 +69,12 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         if case .network = self { true } else { false }
     }
 
+    /// Whether this is a screen (`screen`, `x11…`).
+    public var isScreen: Bool {
+        if case .screen = self { true } else { false }
+    }
+
+    /// Parses `WIDTHxHEIGHT` with both sides even and between 16 and 16384.
     public static func parseSize(_ text: String) throws(RecError) -> (width: Int, height: Int) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
@@ -84,6 +97,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .network(let url): return url.redacted
         case .pipewire(let node): return "pipewire:\(node)"
         case .waylandScreen: return "wayland"
+        case .screen(let screen): return screen.description
         }
     }
 }

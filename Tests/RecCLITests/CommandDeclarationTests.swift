@@ -68,19 +68,25 @@ struct CommandDeclarationTests {
         let start = try StartCommand.parse([
             "--session", "desk", "--source", "test", "--preset", "small", "--size", "640x480", "--fps", "25",
             "--pixel-format", "MJPG", "--filter", "hflip", "--filter", "vflip", "--control", "gain=3", "--duration", "1m",
-            "--audio", "test", "--on-unplug", "wait", "--buffer", "30s", "--buffer-size", "64M", "-o", "/tmp/desk.mkv",
+            "--audio", "test", "--on-unplug", "wait", "--cursor", "off", "--buffer", "30s", "--buffer-size", "64M", "-o", "/tmp/desk.mkv",
             "--segment", "1h", "--keep", "7d", "--max-disk", "5G", "--http", "8080", "--publish", "srt://127.0.0.1:9000",
             "--start-timeout", "9s", "--on-save", "true", "--usr1-last", "10s", "--notify", "--force",
+            "--upload", "backup:cams", "--upload-limit", "2M",
         ])
         let arguments = start.childArguments(output: "/tmp/desk.mkv")
         #expect(arguments.first == "start")
         let child = try StartCommand.parse(Array(arguments.dropFirst()))
         #expect(child.foreground && !start.foreground)
         #expect(child.capture == start.capture && child.segments == start.segments && child.live == start.live)
+        #expect(child.capture.cursor == "off")
         #expect([child.session, child.buffer, child.bufferSize, child.startTimeout, child.usr1Last]
                 == [start.session, start.buffer, start.bufferSize, start.startTimeout, start.usr1Last])
         #expect(child.output == start.output && child.onSave == start.onSave)
         #expect(child.notify && child.force && !child.noFile)
+        #expect(child.uploads == start.uploads && child.uploads.upload == "backup:cams" && child.uploads.limit == "2M")
+        // A destination with a password goes to the child through its environment, never argv.
+        let secret = try StartCommand.parse(["--upload", ":sftp,host=h,user=u,pass=xyzzy42:d"])
+        #expect(secret.uploads.hidesSecret && !secret.childArguments(output: nil).contains { $0.contains("xyzzy42") })
         let ringOnly = try StartCommand.parse(["--no-file"]).childArguments(output: nil)
         #expect(try StartCommand.parse(Array(ringOnly.dropFirst())).noFile)
     }

@@ -161,8 +161,8 @@ import Testing
         Mistake(["--preset", "mjpeg"], output: "x.webm",
                 message: "preset 'mjpeg' makes mjpeg, which a .webm file cannot hold; name the output .mp4, .mov, .mkv or pick another --preset"),
         Mistake([], source: "test:320x240@0", message: "'0' is not a frame rate in 'test:320x240@0'; use a whole number such as 30"),
-        Mistake([], source: "webcam", message: "unknown source 'webcam'; use test, test:1280x720@30, file:PATH, a camera such as /dev/video0 (see 'rec devices') "
-                + "or a network camera's URL (rtsp://, rtmp://, srt://, http://)"),
+        Mistake([], source: "webcam", message: "unknown source 'webcam'; use test, test:1280x720@30, file:PATH, a camera such as /dev/video0 (see 'rec devices'), "
+                + "a network camera's URL (rtsp://, rtmp://, srt://, http://), screen or x11:DISPLAY"),
     ]
 
     /// Each mistake exits 64 with a message saying what to do, and writes nothing.

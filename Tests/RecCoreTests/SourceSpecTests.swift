@@ -48,7 +48,7 @@ import Testing
     @Test(arguments: ["video0", "TEST", "test2", "camera", "./in.mp4", "dev/video0", "ftp://cam/stream"])
     func unknownSource(text: String) {
         let message = "unknown source '\(text)'; use test, test:1280x720@30, file:PATH, a camera such as /dev/video0 "
-            + "(see 'rec devices') or a network camera's URL (rtsp://, rtmp://, srt://, http://)"
+            + "(see 'rec devices'), a network camera's URL (rtsp://, rtmp://, srt://, http://), screen or x11:DISPLAY"
         #expect(throws: RecError.usage(message)) { try SourceSpec.parse(text) }
     }
 

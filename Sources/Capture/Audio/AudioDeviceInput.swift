@@ -19,7 +19,7 @@ final class AudioDeviceInput {
     /// The corresponding C functions are `avdevice_register_all` (once), `av_find_input_format`,
     /// `av_dict_set` and `avformat_open_input`.
     init(formatName: String, device: String?, options: [(String, String)]) throws(FFmpegError) {
-        AudioDeviceRegistry.registerOnce()
+        try AudioDeviceRegistry.registerOnce()
         guard let format = av_find_input_format(formatName) else {
             throw FFmpegError(code: cffmpeg_averror(ENOSYS), operation: "av_find_input_format(\(formatName))")
         }
@@ -57,14 +57,24 @@ final class AudioDeviceInput {
     }
 }
 
-/// libavdevice's formats join libavformat's list once per process, whichever thread asks first
-/// (a Swift global's initialiser runs exactly once, under a lock).
-enum AudioDeviceRegistry {
-    private static let registered: Bool = {
-        avdevice_register_all()
-        return true
-    }()
+/// libavdevice, opened the first time a device is asked for (`SharedLibrary`): a session that
+/// records no microphone never maps it, nor libavfilter, which it brings. Its formats join
+/// libavformat's list once per process, whichever thread asks first (a Swift global's initialiser
+/// runs exactly once, under a lock).
+struct AudioDeviceRegistry: Sendable {
+    let listInputSources: cffmpeg_avdevice_list_input_sources_fn
+    let freeListDevices: cffmpeg_avdevice_free_list_devices_fn
 
-    /// The corresponding C function is `avdevice_register_all`.
-    static func registerOnce() { _ = registered }
+    private static let loaded = Result { () throws(FFmpegError) in
+        let lib = try SharedLibrary("libavdevice.so.\(LIBAVDEVICE_VERSION_MAJOR)")
+        try lib.function("avdevice_register_all", as: cffmpeg_avdevice_register_all_fn.self)()
+        return AudioDeviceRegistry(
+            listInputSources: try lib.function("avdevice_list_input_sources", as: cffmpeg_avdevice_list_input_sources_fn.self),
+            freeListDevices: try lib.function("avdevice_free_list_devices", as: cffmpeg_avdevice_free_list_devices_fn.self))
+    }
+
+    /// Opens libavdevice and registers its formats, once; its functions, or why it could not be
+    /// opened. The corresponding C function is `avdevice_register_all`.
+    @discardableResult
+    static func registerOnce() throws(FFmpegError) -> AudioDeviceRegistry { try loaded.get() }
 }

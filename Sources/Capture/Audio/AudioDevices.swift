@@ -81,7 +81,7 @@ public enum AudioDevices {
     /// The corresponding C functions are `av_find_input_format`, `avdevice_list_input_sources`
     /// and `avdevice_free_list_devices`.
     private static func inputs(of backend: DeviceAudioSource.Backend, options: [(String, String)]) throws(FFmpegError) -> [Microphone] {
-        AudioDeviceRegistry.registerOnce()
+        let library = try AudioDeviceRegistry.registerOnce()
         let operation = "avdevice_list_input_sources(\(backend.rawValue))"
         guard let format = av_find_input_format(backend.rawValue) else {
             throw FFmpegError(code: cffmpeg_averror(ENOSYS), operation: operation)
@@ -90,8 +90,8 @@ public enum AudioDevices {
         defer { av_dict_free(&dictionary) }
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
         var list: UnsafeMutablePointer<AVDeviceInfoList>? = nil
-        defer { avdevice_free_list_devices(&list) }
-        let result = avdevice_list_input_sources(format, nil, dictionary, &list)
+        defer { library.freeListDevices(&list) }
+        let result = library.listInputSources(format, nil, dictionary, &list)
         if result < 0 { throw FFmpegError(code: result, operation: operation) }
         guard let list, let devices = list.pointee.devices else { return [] }
         return (0..<Int(list.pointee.nb_devices)).compactMap { i in

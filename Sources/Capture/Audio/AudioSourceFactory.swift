@@ -22,6 +22,10 @@ public enum AudioSourceFactory {
             return nil
         case .pulse(let device):
             return DeviceAudioSource(backend: .pulse, device: device)
+        case .desktop:
+            // The sound server resolves the name to its default output's monitor when the
+            // stream opens (PulseAudio's namereg, and PipeWire's pulse server, both know it).
+            return DeviceAudioSource(backend: .pulse, device: DeviceAudioSource.desktopMonitor)
         case .alsa(let device):
             return DeviceAudioSource(backend: .alsa, device: device)
         case .file, .source:

@@ -28,6 +28,10 @@ public final class DeviceAudioSource: AudioSource {
     /// "unix:/run/user/1000/pulse/native"); nil: libpulse's own choice.
     public let server: String?
 
+    /// What `--audio desktop` records: the default output's monitor, named so the sound server
+    /// picks it when the stream opens.
+    public static let desktopMonitor = "@DEFAULT_MONITOR@"
+
     /// The chunk length asked of the sound server, in milliseconds.
     public static let chunkMilliseconds = 10
     static let preferredRate = 48000

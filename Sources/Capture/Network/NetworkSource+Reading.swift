@@ -79,12 +79,13 @@ extension NetworkSource: CompressedFrames {
         }
         // A packet lasts until the next of its stream (decode order: a B-frame stream's dts
         // steps are its frame intervals too); one is held per stream, so pictures wait one frame.
-        if var previous = held[id] {
+        let slot = Self.slot(id)
+        if var previous = held[slot] {
             previous.duration = max(1, Timestamp(value: packet.dts - previous.dts, timeBase: packet.timeBase)
                 .rescaled(to: previous.timeBase).value)
-            release([previous])
+            release(previous)
         }
-        held[id] = packet
+        held[slot] = packet
         return true
     }
 
@@ -107,34 +108,35 @@ extension NetworkSource: CompressedFrames {
 
     /// What is held goes out, each lasting as long as the one before it of its stream.
     func releaseHeld() {
-        for id in held.keys.sorted() {
-            guard var p = held[id] else { continue }
-            if p.duration <= 0 { p.duration = lastDuration[id] ?? 1 }
-            release([p])
+        for slot in held.indices {
+            guard var p = held[slot] else { continue }
+            if p.duration <= 0 { p.duration = lastDuration[slot] }
+            release(p)
+            held[slot] = nil
         }
-        held.removeAll()
     }
 
-    /// Packets whose durations are now known go out: pictures to `ready`, sound to `sound`
-    /// (re-encoded first when the container cannot take it as it came).
-    func release(_ packets: [EncodedPacket]) {
-        for p in packets {
-            lastDuration[p.stream] = p.duration
-            if p.stream.isVideo {
-                ready.append(p)
-            } else if soundStreams.isEmpty || soundStopped {
-                continue
-            } else if let transcoder {
-                do {
-                    try transcoder.transcode(p) { pendingSound.append($0) }
-                } catch {
-                    // A sound that cannot go on leaves the pictures recording.
-                    soundNote = "the camera's sound stopped: \(error.description)"
-                    soundStopped = true
-                }
-            } else {
-                pendingSound.append(p)
+    /// Where a stream's packet is held: the pictures first, the sound (one stream) after.
+    static func slot(_ id: StreamID) -> Int { id.isVideo ? 0 : 1 }
+
+    /// A packet whose duration is now known goes out: a picture to `ready`, sound to
+    /// `pendingSound` (re-encoded first when the container cannot take it as it came).
+    func release(_ p: EncodedPacket) {
+        lastDuration[Self.slot(p.stream)] = p.duration
+        if p.stream.isVideo {
+            ready.append(p)
+        } else if soundStreams.isEmpty || soundStopped {
+            return
+        } else if let transcoder {
+            do {
+                try transcoder.transcode(p) { pendingSound.append($0) }
+            } catch {
+                // A sound that cannot go on leaves the pictures recording.
+                soundNote = "the camera's sound stopped: \(error.description)"
+                soundStopped = true
             }
+        } else {
+            pendingSound.append(p)
         }
     }
 }

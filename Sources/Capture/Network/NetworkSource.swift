@@ -44,9 +44,10 @@ public final class NetworkSource: FrameSource {
     public let interrupt = InterruptFlag()
     var input: NetworkInput?
     var timeline = CameraTimeline()
-    /// The newest packet of each stream, until the next gives its duration.
-    var held = [StreamID: EncodedPacket]()
-    var lastDuration = [StreamID: Int64]()
+    /// The newest packet of each stream (the pictures, then the sound: `slot(_:)`), until the
+    /// next gives its duration; and the duration each stream's last packet was given.
+    var held: [EncodedPacket?] = [nil, nil]
+    var lastDuration: [Int64] = [1, 1]
     /// A B-frame stream's presentation times not yet given out as decode times, sorted.
     var unusedPresentations: [Int64] = []
     /// Pictures given decode times in this run.

@@ -11,7 +11,7 @@ public final class CodecParameters: @unchecked Sendable {
     /// The time base the packets that go with these parameters are stamped in.
     public let timeBase: Rational
 
-    init(copying source: UnsafePointer<AVCodecParameters>, timeBase: Rational) throws(FFmpegError) {
+    package init(copying source: UnsafePointer<AVCodecParameters>, timeBase: Rational) throws(FFmpegError) {
         let p = try allocated(avcodec_parameters_alloc(), "avcodec_parameters_alloc")
         let result = avcodec_parameters_copy(p, source)
         if result < 0 {

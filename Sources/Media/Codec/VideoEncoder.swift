@@ -71,14 +71,14 @@ public final class VideoEncoder {
     }
 
     /// Sends another reference to `frame`'s picture stamped `pts` (in the encoder's time base),
-    /// with no picture type forced and, under `qscale`, the quality asked for: `frame` itself is
+    /// as a keyframe when `keyframe` (else with no picture type forced) and, under `qscale`, the quality asked for: `frame` itself is
     /// not written to. The corresponding C functions are `av_frame_ref` and `avcodec_send_frame`.
-    public func send(_ frame: VideoFrame, pts: Int64) throws(FFmpegError) {
+    public func send(_ frame: VideoFrame, pts: Int64, keyframe: Bool = false) throws(FFmpegError) {
         let f = input.pointer
         try check(av_frame_ref(f, frame.pointer), "av_frame_ref")
         defer { av_frame_unref(f) }
         f.pointee.pts = pts
-        f.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        f.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         if case .qscale = settings.rateControl { f.pointee.quality = context.pointer.pointee.global_quality }
         if let hardware {
             return try hardware.uploading(f) { gpu throws(FFmpegError) in

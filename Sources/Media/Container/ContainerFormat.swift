@@ -9,9 +9,12 @@ extension Container {
 
     /// The options that make a recording survive SIGKILL: MP4/MOV as fragments (`empty_moov`: the
     /// header holds no samples), Matroska as clusters, each ended at a keyframe or once it holds
-    /// `FragmentClock.defaultLength` of video; `AssetWriter` pushes each to the OS as it ends.
-    public var crashSafeOptions: [String: String] {
-        let length = FragmentClock.defaultLength.rescaled(to: .microseconds).value
+    /// `fragment` of video (`FragmentClock.defaultLength` unless a copy says otherwise);
+    /// `AssetWriter` pushes each to the OS as it ends.
+    public var crashSafeOptions: [String: String] { crashSafeOptions(fragment: FragmentClock.defaultLength) }
+
+    public func crashSafeOptions(fragment: Timestamp) -> [String: String] {
+        let length = fragment.rescaled(to: .microseconds).value
         return switch self {
         case .mp4, .mov: ["movflags": "frag_keyframe+empty_moov+default_base_moof", "frag_duration": "\(length)"]
         case .mkv, .webm: ["cluster_time_limit": "\(length / 1000)", "cluster_size_limit": "4194304"]

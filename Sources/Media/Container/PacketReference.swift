@@ -40,7 +40,7 @@ extension EncodedPacket {
     /// A packet that takes over `source`'s reference (`PacketReference`), leaving it blank: no
     /// byte is copied. A missing dts takes the pts and vice versa; the side data is listed in
     /// `sideData` too, for the core to read and change.
-    init(taking source: UnsafeMutablePointer<AVPacket>, timeBase: Rational, streamIndex: Int) throws(FFmpegError) {
+    package init(taking source: UnsafeMutablePointer<AVPacket>, timeBase: Rational, streamIndex: Int) throws(FFmpegError) {
         let p = source.pointee
         let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
         let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts

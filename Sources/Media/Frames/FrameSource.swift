@@ -60,12 +60,16 @@ public struct SourceCapabilities {
     /// Sound the source brings itself, already encoded (a network camera's AAC): recorded as the
     /// first sound streams, before any `--audio` input.
     public var sound: (any SourceSound)?
+    /// Whether pictures come unevenly (a screen: its changes, then one a second while nothing
+    /// changes), so keyframes are placed by time (`KeyframeSchedule`), not by counting pictures.
+    public var keyframesByTime: Bool
 
     public init(isLive: Bool = false, interrupt: InterruptFlag? = nil, clock: (any SourceClock)? = nil,
                 compressed: (any CompressedFrames)? = nil, reconnection: (any Reconnection)? = nil,
                 controls: (any ControllableSource)? = nil, waitsWithoutLoss: Bool = false,
-                sound: (any SourceSound)? = nil) {
+                sound: (any SourceSound)? = nil, keyframesByTime: Bool = false) {
         self.isLive = isLive
+        self.keyframesByTime = keyframesByTime
         self.sound = sound
         self.waitsWithoutLoss = waitsWithoutLoss
         self.interrupt = interrupt

@@ -12,4 +12,11 @@ public enum MemoryPolicy {
         if getenv("MALLOC_ARENA_MAX") == nil { cffmpeg_malloc_arena_max(2) }
         if getenv("MALLOC_MMAP_THRESHOLD_") == nil { cffmpeg_malloc_mmap_threshold(1 << 20) }
     }
+
+    /// Returns the free pages of every arena to the kernel. A network camera's session needs it
+    /// now and then (every `Recorder.trimSeconds`): the stream information read when it connects is
+    /// allocated on one thread and freed on another a ring's length later, and the ring frees
+    /// whole GOPs between live packets; measured (gdb, 2026-12-03) on a copy session with a 20 s
+    /// ring, 7.1 MB of its 25.4 MB private memory were such free pages.
+    public static func trim() { cffmpeg_malloc_trim() }
 }

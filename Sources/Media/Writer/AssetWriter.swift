@@ -5,7 +5,7 @@ import RecCore
 /// Writes one recording's encoded video to a file that survives a crash and ends up standard.
 ///
 /// While recording, MP4/MOV are written fragmented and Matroska in clusters, each ended at every
-/// keyframe and whenever it holds `FragmentClock.defaultLength` (0.1 s) of video, and pushed to the
+/// keyframe and whenever it holds `FragmentClock.defaultLength` (0.1 s; a copy's may be longer) of video, and pushed to the
 /// OS as it ends: a SIGKILL loses at most the fragment being filled plus what the encoder still holds.
 /// A failed write (a full disk) cuts the file back to the end of its last complete fragment, so
 /// nothing torn is left, and the writer stops; `failure` says what happened and what was kept.
@@ -29,30 +29,30 @@ public final class AssetWriter {
     public private(set) var failure: FFmpegError?
 
     private let extradataSize: Int
-    /// Each stream's output index: its place in the list the file was made with.
-    private let outputIndex: [StreamID: Int]
+    /// The file's streams: each one's output index is its place in this list (searched, not
+    /// hashed: two or three streams, and every packet looks its own up).
+    private let streamIDs: [StreamID]
     /// The stream whose packets time the fragments: the first video stream.
     private let timeline: StreamID?
     /// Ticks added to each Opus stream's times: Matroska times an Opus block by its decoded
     /// samples, pre-skip included (the reader subtracts CodecDelay), while the encoder stamps the
     /// first packet at −pre-skip; libavformat 59 would otherwise move every track later by the
     /// pre-skip and leave the sound 6.5 ms early (SoundProbeTests measures it).
-    private let soundOffset: [StreamID: Int64]
+    private let soundOffset: [Int64]
 
-    /// - Parameter streams: every stream of the file, in the order the file lists them; packets
-    ///   of other streams are left out.
-    public init(path: String, container: ContainerFormat, streams: [StreamParameters]) throws(FFmpegError) {
+    /// - Parameters:
+    ///   - streams: every stream of the file, in the order the file lists them; packets of other
+    ///     streams are left out.
+    ///   - fragmentLength: the longest a fragment (cluster) grows; see `FragmentClock`.
+    public init(path: String, container: ContainerFormat, streams: [StreamParameters],
+                fragmentLength: Timestamp = FragmentClock.defaultLength) throws(FFmpegError) {
         self.path = path
         self.extradataSize = streams.reduce(0) { $0 + $1.parameters.extradata.count }
         self.container = container
-        self.outputIndex = Dictionary(streams.enumerated().map { ($1.id, $0) }) { first, _ in first }
+        self.streamIDs = streams.map(\.id)
         self.timeline = streams.first { $0.id.isVideo }?.id
-        var offsets: [StreamID: Int64] = [:]
-        for s in streams where !container.hasEditLists && s.parameters.codec == .opus {
-            offsets[s.id] = Int64(s.parameters.initialPadding)
-        }
-        self.soundOffset = offsets
-        var options = container.crashSafeOptions
+        self.soundOffset = streams.map { !container.hasEditLists && $0.parameters.codec == .opus ? Int64($0.parameters.initialPadding) : 0 }
+        var options = container.crashSafeOptions(fragment: fragmentLength)
         let interleaved = streams.count > 1
         // With sound, libavformat holds one stream's packets until the other's catch up, by
         // default up to 10 s: a sound source that fails would stop the file growing for that long.
@@ -78,13 +78,11 @@ public final class AssetWriter {
     /// Writes one packet of any of the file's streams; throws the write error after cutting the
     /// file back (see the type). The muxer interleaves the streams by decode time.
     public func append(_ packet: EncodedPacket) throws(FFmpegError) {
-        guard let muxer, let index = outputIndex[packet.stream] else { return }
+        guard let muxer, let index = streamIDs.firstIndex(of: packet.stream) else { return }
         var p = packet
         p.streamIndex = index
-        if let offset = soundOffset[p.stream] {
-            p.pts += offset
-            p.dts += offset
-        }
+        p.pts += soundOffset[index]
+        p.dts += soundOffset[index]
         do throws(FFmpegError) {
             try muxer.write(p)
             try muxer.flush()

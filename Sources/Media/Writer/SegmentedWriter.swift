@@ -18,6 +18,9 @@ public final class SegmentedWriter {
     private let catalog: SegmentCatalog?
     private let wallClockAtZero: Date
     private let finisher: SegmentFinisher?
+    private let fragmentLength: Timestamp
+    /// Hears of each finished file and keeps retention off files not yet copied (`--upload`).
+    private let observer: (any RecordingFileObserver)?
     private var current: AssetWriter
     /// Session time of the current segment's first frame, and of the next boundary.
     private var start = Timestamp.zero
@@ -36,25 +39,28 @@ public final class SegmentedWriter {
     ///   segment fails; the recording goes on.
     public init(path: String, container: ContainerFormat, streams: [StreamParameters],
                 naming: SegmentNaming? = nil, catalog: SegmentCatalog? = nil, wallClockAtZero: Date = Date(),
+                fragmentLength: Timestamp = FragmentClock.defaultLength, observer: (any RecordingFileObserver)? = nil,
                 onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(FFmpegError) {
         self.container = container
+        self.observer = observer
         self.streams = streams
         self.timeline = streams.first { $0.id.isVideo }?.id
         self.held = Interleave(streams: streams.map(\.id))
         self.wallClockAtZero = wallClockAtZero
+        self.fragmentLength = fragmentLength
         guard let naming, let catalog else {
             (self.naming, self.catalog, finisher) = (nil, nil, nil)
-            current = try AssetWriter(path: path, container: container, streams: streams)
+            current = try AssetWriter(path: path, container: container, streams: streams, fragmentLength: fragmentLength)
             return
         }
         self.naming = naming
         self.catalog = catalog
         let first = Self.name(naming, at: .zero, wallClockAtZero: wallClockAtZero, catalog: catalog)
-        current = try AssetWriter(path: first, container: container, streams: streams)
+        current = try AssetWriter(path: first, container: container, streams: streams, fragmentLength: fragmentLength)
         catalog.update { $0.begin(path: first, start: .zero, date: wallClockAtZero) }
         boundary = catalog.settings.boundary(after: .zero)
         finisher = SegmentFinisher { path, error in
-            Self.finished(path, error: error, catalog: catalog, onProblem: onProblem)
+            Self.finished(path, error: error, catalog: catalog, observer: observer, onProblem: onProblem)
         }
     }
 
@@ -83,7 +89,7 @@ public final class SegmentedWriter {
 
     /// `stream` has ended early (its source failed): the others are written without waiting for it.
     public func ended(_ stream: StreamID) {
-        held.ended.insert(stream)
+        held.end(stream)
     }
 
     private func write(_ packet: EncodedPacket) throws(FFmpegError) {
@@ -100,23 +106,30 @@ public final class SegmentedWriter {
         }
     }
 
-    /// Finishes the current file here and waits for the finisher to finish the older ones.
+    /// Finishes the current file here and waits for the finisher to finish the older ones; the
+    /// observer hears of the last file after the older ones.
     public func finish() throws(FFmpegError) {
-        defer { finisher?.drain() }
-        while let next = held.next(maxHeld: 0, draining: true) { try write(next) }
-        try current.finish()
-        if let catalog {
-            let path = current.path
-            let bytes = Self.size(of: path) ?? current.bytesWritten
-            catalog.update { $0.finished(path: path, bytes: bytes) }
+        var failure: FFmpegError?
+        do {
+            while let next = held.next(maxHeld: 0, draining: true) { try write(next) }
+            try current.finish()
+        } catch {
+            failure = error
         }
+        finisher?.drain()
+        let path = current.path
+        let bytes = Self.size(of: path) ?? current.bytesWritten
+        if let catalog { catalog.update { $0.finished(path: path, bytes: bytes) } }
+        // A file that failed to finish still plays up to its last fragment: it is copied too.
+        if Self.size(of: path) != nil { observer?.fileFinished(path, bytes: bytes) }
+        if let failure { throw failure }
     }
 
     /// Starts the next segment at a keyframe presented at `time` and hands the old one over.
     private func rotate(at time: Timestamp) throws(FFmpegError) {
         guard let naming, let catalog, let finisher else { return }
         let path = Self.name(naming, at: time, wallClockAtZero: wallClockAtZero, catalog: catalog)
-        let next = try AssetWriter(path: path, container: container, streams: streams)
+        let next = try AssetWriter(path: path, container: container, streams: streams, fragmentLength: fragmentLength)
         let old = current
         current = next
         let date = wallClockAtZero.addingTimeInterval(time.seconds)
@@ -133,17 +146,22 @@ public final class SegmentedWriter {
         }
     }
 
-    /// On the finisher thread: records the finished size, then deletes what retention selects.
+    /// On the finisher thread: records the finished size, tells the observer, then deletes what
+    /// retention selects: files the observer holds (not yet copied) only when the disk would
+    /// otherwise fill, and then it is told.
     private static func finished(_ path: String, error: FFmpegError?, catalog: SegmentCatalog,
-                                 onProblem: @Sendable (String) -> Void) {
+                                 observer: (any RecordingFileObserver)?, onProblem: @Sendable (String) -> Void) {
         if let error { onProblem("finishing the segment \(path) failed (\(error)); its fragmented file still plays") }
         let bytes = size(of: path) ?? 0
-        let expired = catalog.update { list in
+        observer?.fileFinished(path, bytes: bytes)
+        let held = observer?.heldFiles ?? []
+        let free = held.isEmpty ? nil : freeBytes(near: path)
+        let retention = catalog.update { list in
             list.finished(path: path, bytes: bytes)
-            return list.expired(now: Date())
+            return list.retention(now: Date(), held: held, freeBytes: free)
         }
         var removed: [String] = []
-        for old in expired {
+        for old in retention.delete {
             if unlink(old) == 0 || errno == ENOENT {
                 removed.append(old)
             } else {
@@ -151,6 +169,15 @@ public final class SegmentedWriter {
             }
         }
         catalog.update { $0.remove(paths: removed) }
+        let forced = retention.forced.filter(removed.contains)
+        if !forced.isEmpty { observer?.heldFilesDeleted(forced, freeBytes: freeBytes(near: path) ?? 0) }
+    }
+
+    /// Free bytes (for an unprivileged user) on the file system holding `path`.
+    private static func freeBytes(near path: String) -> Int64? {
+        var info = statvfs()
+        guard statvfs((path as NSString).deletingLastPathComponent, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
     private static func size(of path: String) -> Int64? {
@@ -161,34 +188,46 @@ public final class SegmentedWriter {
 /// Any number of streams' packets merged by presentation time: the oldest packet held leaves once
 /// every other stream has been seen at or past it, or once the held span grows past `maxHeld`
 /// seconds (a stream that stalls never holds the others up for long). Pure bookkeeping for
-/// `SegmentedWriter`.
+/// `SegmentedWriter`; each stream's state is kept by its place in `streams` (two or three
+/// streams: a search of the list is cheaper than hashing for every packet).
 struct Interleave {
     private let streams: [StreamID]
-    private var queues: [StreamID: [EncodedPacket]] = [:]
-    private var seen: [StreamID: Double] = [:]
+    /// Each stream's held packets, oldest first.
+    private var queues: [[EncodedPacket]]
+    /// The newest presentation time seen of each stream, in seconds.
+    private var seen: [Double]
     /// Streams that will send nothing more: nothing waits for them.
-    var ended: Set<StreamID> = []
+    private var ended: [Bool]
 
     init(streams: [StreamID]) {
         self.streams = streams
+        queues = Array(repeating: [], count: streams.count)
+        seen = Array(repeating: -.infinity, count: streams.count)
+        ended = Array(repeating: false, count: streams.count)
+    }
+
+    /// `stream` will send nothing more.
+    mutating func end(_ stream: StreamID) {
+        if let i = streams.firstIndex(of: stream) { ended[i] = true }
     }
 
     mutating func add(_ packet: EncodedPacket) {
-        queues[packet.stream, default: []].append(packet)
-        seen[packet.stream] = max(seen[packet.stream] ?? -.infinity, packet.presentationTime.seconds)
+        guard let i = streams.firstIndex(of: packet.stream) else { return }
+        queues[i].append(packet)
+        seen[i] = max(seen[i], packet.presentationTime.seconds)
     }
 
     mutating func next(maxHeld: Double, draining: Bool = false) -> EncodedPacket? {
         // The oldest head; on a tie, the stream listed first (the pictures).
-        var oldest: (stream: StreamID, time: Double)?
-        for s in streams {
-            guard let t = queues[s]?.first?.presentationTime.seconds else { continue }
-            if oldest.map({ t < $0.time }) ?? true { oldest = (s, t) }
+        var oldest: (index: Int, time: Double)?
+        for i in queues.indices {
+            guard let t = queues[i].first?.presentationTime.seconds else { continue }
+            if oldest.map({ t < $0.time }) ?? true { oldest = (i, t) }
         }
-        guard let (stream, time) = oldest else { return nil }
-        let newest = seen.values.max() ?? time
-        let caughtUp = streams.allSatisfy { $0 == stream || ended.contains($0) || (seen[$0] ?? -.infinity) >= time }
+        guard let (index, time) = oldest else { return nil }
+        let newest = seen.max() ?? time
+        let caughtUp = seen.indices.allSatisfy { $0 == index || ended[$0] || seen[$0] >= time }
         guard draining || caughtUp || newest - time > maxHeld else { return nil }
-        return queues[stream]?.removeFirst()
+        return queues[index].removeFirst()
     }
 }

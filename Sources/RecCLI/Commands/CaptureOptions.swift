@@ -6,7 +6,7 @@ import RecCore
 struct CaptureOptions: Sendable, Equatable {
     /// The arguments behind these options, in help order.
     static let arguments: [ArgumentSpec] = [
-        .source, .preset, .size, .fps, .pixelFormat, .filter, .control, .duration, .audio, .onUnplug,
+        .source, .preset, .size, .fps, .pixelFormat, .filter, .control, .duration, .audio, .onUnplug, .cursor,
     ]
 
     var source: String?
@@ -20,6 +20,8 @@ struct CaptureOptions: Sendable, Equatable {
     /// nil when not given: stop for a USB camera, connect again for a network camera.
     var onUnplug: String?
     var audio: [String]
+    /// `--cursor on|off`, for screen sources; nil when not given (on).
+    var cursor: String?
 
     init(_ values: ParsedValues) throws(RecError) {
         source = try values.value(.source)
@@ -32,6 +34,7 @@ struct CaptureOptions: Sendable, Equatable {
         pixelFormat = try values.value(.pixelFormat)
         onUnplug = try values.value(.onUnplug)
         audio = try values.values(.audio)
+        cursor = try values.value(.cursor)
     }
 }
 
@@ -43,7 +46,11 @@ extension ArgumentSpec {
     )
     static let audio = option(
         "audio", value: "source", repeatable: true,
-        help: "Sound to record with the pictures: none, default (the sound server's input), pulse:NAME, alsa:DEVICE, source (the source's own: every sound track of a file, a network camera's sound; the default for network cameras) or test; repeat it to record more than one (see 'rec devices')."
+        help: "Sound to record with the pictures: none, default (the sound server's input), desktop (what the speakers play), pulse:NAME, alsa:DEVICE, source (the source's own: every sound track of a file, a network camera's sound; the default for network cameras) or test; repeat it to record more than one (see 'rec devices')."
+    )
+    static let cursor = option(
+        "cursor", value: "on|off", choices: ["on", "off"],
+        help: "Whether a screen recording shows the mouse pointer: on (the default) or off."
     )
     static let onUnplug = option(
         "on-unplug", value: "action", choices: ["stop", "wait"],

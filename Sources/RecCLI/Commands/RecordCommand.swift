@@ -17,7 +17,7 @@ struct RecordCommand: ParsableCommand {
     static let arguments: [ArgumentSpec] = CaptureOptions.arguments + [
         .pace, .frames,
         .output("The file to record into; its extension picks the container."),
-    ] + SegmentOptions.arguments + [
+    ] + SegmentOptions.arguments + UploadOptions.arguments + [
         .force, .json,
     ]
 
@@ -33,6 +33,7 @@ struct RecordCommand: ParsableCommand {
     var frames: Int?
     var output: String?
     var segments: SegmentOptions
+    var uploads: UploadOptions
     var force: Bool
     var json: Bool
 
@@ -42,6 +43,7 @@ struct RecordCommand: ParsableCommand {
         frames = try values.value(.frames)
         output = try values.value(.outputFile)
         segments = try SegmentOptions(values)
+        uploads = try UploadOptions(values)
         force = values.flag(.force)
         json = values.flag(.json)
     }
@@ -61,14 +63,20 @@ struct RecordCommand: ParsableCommand {
         if case .file(let input) = setup.spec, OutputPath.same(OutputFile.absolute(input), path) {
             throw .usage("-o \(output ?? path) is the source file itself; recording into it would destroy it, so choose another -o")
         }
-        var configuration = setup.configuration(output: try segments.output(path: path, container: container, force: force),
-                                                pace: pace == .off ? .off : .realtime)
+        var output = try segments.output(path: path, container: container, force: force)
+        let uploader = try uploads.uploader(output: path, session: "record", notify: false) { console.printError("rec: upload: \($0)") }
+        output.observer = uploader
+        var configuration = setup.configuration(output: output, pace: pace == .off ? .off : .realtime)
         configuration.frameLimit = frames
         // Installed before the source opens: a stop sent while rec starts is kept, not lost.
         let signals = StopSignals()
         let recorder = Recorder(source: try setup.makeSource(container: container) { console.printError("rec: warning: \($0)") },
                                 sounds: try setup.makeSounds(), configuration: configuration)
-        signals.whenStopped { recorder.requestStop() }
+        // The first stop ends the recording; one while the last files are copied ends the copying.
+        signals.whenStopped {
+            if recorder.isFinished { uploader?.abandon() }
+            recorder.requestStop()
+        }
         defer { withExtendedLifetime(signals) {} }
         try recorder.waitUntilStarted()
         if console.isTTY && !json {
@@ -78,6 +86,15 @@ struct RecordCommand: ParsableCommand {
             console.writeOutput("\r\u{1B}[K")
         } else {
             recorder.waitUntilFinished()
+        }
+        // Every file is finished and queued: copy what is left before exiting (Ctrl-C gives up;
+        // the queue is kept for the next run).
+        if let uploader {
+            uploader.finish(drainSeconds: .infinity)
+            if uploader.waiting > 0 {
+                console.printError("rec: warning: \(uploader.waiting) files are not copied yet; they stay queued in "
+                                   + "\(uploader.journalPath), and the next rec record or rec start with the same -o and --upload copies them")
+            }
         }
         let stats = recorder.currentStats
         if json {

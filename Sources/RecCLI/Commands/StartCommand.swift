@@ -17,7 +17,7 @@ struct StartCommand: ParsableCommand {
         .buffer, .bufferSize,
         .output("The file that also receives the whole recording."),
         .noFile,
-    ] + SegmentOptions.arguments + LiveOptions.arguments + [
+    ] + SegmentOptions.arguments + UploadOptions.arguments + LiveOptions.arguments + [
         .foreground, .startTimeout, .onSave, .usr1Last, .signalNotify,
         .force, .json,
     ]
@@ -31,6 +31,7 @@ struct StartCommand: ParsableCommand {
     var output: String?
     var noFile: Bool
     var segments: SegmentOptions
+    var uploads: UploadOptions
     var live: LiveOptions
     var foreground: Bool
     /// nil when not given: 5 s, or 20 s for a network camera (RecordingSetup).
@@ -51,6 +52,7 @@ struct StartCommand: ParsableCommand {
         output = try values.value(.outputFile)
         noFile = values.flag(.noFile)
         segments = try SegmentOptions(values)
+        uploads = try UploadOptions(values)
         live = try LiveOptions(values)
         foreground = values.flag(.foreground)
         startTimeout = try values.value(.startTimeout)
@@ -84,6 +86,12 @@ struct StartCommand: ParsableCommand {
             // Not passed on to --on-save commands.
             unsetenv(SessionLauncher.sourceVariable)
         }
+        var uploads = uploads
+        if context.environment[SessionLauncher.childVariable] == "1", uploads.upload == nil,
+           let hidden = context.environment[UploadOptions.hiddenVariable] {
+            uploads.upload = hidden
+            unsetenv(UploadOptions.hiddenVariable)
+        }
         let setup = try RecordingSetup(capture: capture, environment: context.environment)
         var file: RecorderConfiguration.Output? = nil
         if !noFile {
@@ -110,6 +118,15 @@ struct StartCommand: ParsableCommand {
         configuration.notifiesDesktop = notify
         try live.apply(to: &configuration)
         let child = context.environment[SessionLauncher.childVariable] == "1"
+        // Checked here, so a remote rclone does not know is refused before anything starts.
+        let destination = try uploads.destination()
+        if let destination, !child, let warning = try Uploader.check(destination) {
+            context.console.printError("rec: warning: \(warning)")
+        }
+        configuration.uploadLimit = uploads.limit
+        configuration.uploadJournal = Uploader.journalPath(recording: file?.path, session: name,
+                                                           environment: ProcessInfo.processInfo.environment)
+        configuration.upload = destination
         if foreground || child {
             if child { setsid() }
             let summary = try SessionProcess.run(configuration: configuration,
@@ -126,8 +143,9 @@ struct StartCommand: ParsableCommand {
             if !child { context.console.print(json ? StopText(summary).json : StopText(summary).text) }
             return summary.error == nil ? 0 : 1
         }
-        let arguments = childArguments(output: file?.path)
-        let hidden = setup.spec.hidesCredentials ? [SessionLauncher.sourceVariable: capture.source ?? ""] : [:]
+        let arguments = childArguments(output: file?.path, uploads: uploads)
+        var hidden = setup.spec.hidesCredentials ? [SessionLauncher.sourceVariable: capture.source ?? ""] : [:]
+        if uploads.hidesSecret, let upload = uploads.upload { hidden[UploadOptions.hiddenVariable] = upload }
         let status = try SessionLauncher.launch(arguments: arguments, session: name, runtime: runtime,
                                                 timeout: recorder.startTimeout + 10, environment: hidden)
         print(started: status, folder: try runtime.folder(named: name), limits: limits, console: context.console)
@@ -135,7 +153,7 @@ struct StartCommand: ParsableCommand {
     }
 
     /// The same session, spelled out for the detached process: every path already absolute.
-    func childArguments(output: String?) -> [String] {
+    func childArguments(output: String?, uploads: UploadOptions? = nil) -> [String] {
         var a = [Self.configuration.name]
         func add(_ spec: ArgumentSpec, _ value: String?) { if let value { a += [spec.displayName, value] } }
         func add(_ spec: ArgumentSpec, if given: Bool) { if given { a.append(spec.displayName) } }
@@ -156,8 +174,10 @@ struct StartCommand: ParsableCommand {
         add(.duration, capture.duration)
         add(.pixelFormat, capture.pixelFormat)
         add(.onUnplug, capture.onUnplug)
+        add(.cursor, capture.cursor)
         for s in capture.audio { add(.audio, s) }
         if let output { add(.outputFile, output); a += segments.arguments } else { add(.noFile, if: true) }
+        a += (uploads ?? self.uploads).arguments
         add(.onSave, onSave)
         add(.usr1Last, usr1Last)
         add(.signalNotify, if: notify)

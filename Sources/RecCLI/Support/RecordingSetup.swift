@@ -23,6 +23,9 @@ struct RecordingSetup {
     var audio: [AudioSpec]
     /// Record a network camera's own sound: with no `--audio`, or `--audio source`.
     var keepsSourceSound = false
+    /// A screen's choices: the pointer, and every grab kept (a constant-rate file) when the
+    /// preset names a frame rate.
+    var screen = SourceFactory.ScreenOptions()
 
     init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
         spec = try SourceSpec.parse(capture.source)
@@ -75,6 +78,14 @@ struct RecordingSetup {
         if let first = audio.first, choice.audio == nil {
             throw .usage("preset '\(choice.name)' records no sound (\"audio\": \"none\"); drop --audio \(first), or choose another --preset")
         }
+        if let cursor = capture.cursor {
+            guard spec.isScreen else {
+                throw .usage("--cursor applies only to screen sources (--source screen or x11…), not to --source \(spec); leave it out")
+            }
+            screen.cursor = cursor == "on"
+        }
+        screen.constantRate = choice.fps != nil
+        screen.keyframeSeconds = choice.keyframeSeconds
         if let d = capture.duration {
             let parsed = try TimeParser.duration(d)
             guard parsed > .zero else { throw .usage("--duration \(d) is not a length of time; use e.g. 10s or 1m30s") }
@@ -104,7 +115,7 @@ struct RecordingSetup {
         try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, controls: controls,
                                network: NetworkSource.Settings(copies: choice.settings.copiesInput, keepsSound: keepsSourceSound,
                                                                container: container, soundEncoding: choice.audio),
-                               warn: warn)
+                               screen: screen, warn: warn)
     }
 
     /// The sound sources `--audio` names, not yet started, in the order given (`file`: each of

@@ -1,3 +1,4 @@
+import Foundation
 import Capture
 import Media
 import RecClient
@@ -7,6 +8,18 @@ import VideoDevices
 /// Makes the frame source `--source` names, with `--size`, `--fps` and `--pixel-format` applied
 /// where the source takes them.
 enum SourceFactory {
+    /// What a screen source takes beyond `--fps`.
+    struct ScreenOptions: Equatable {
+        /// `--cursor`: the pointer drawn into the pictures.
+        var cursor = true
+        /// Every grab kept, for a constant-rate file (a preset that names `fps`).
+        var constantRate = false
+        /// The preset's keyframe interval: a static screen is repeated at least this often.
+        var keyframeSeconds = 1.0
+        /// Where `--source screen` looks for the desktop.
+        var environment = ProcessInfo.processInfo.environment
+    }
+
     /// - Parameters:
     ///   - system: the V4L2 seam; tests pass a fake driver.
     ///   - warn: receives each note about the mode a camera settled on (a fallback size, a rate the
@@ -14,11 +27,12 @@ enum SourceFactory {
     static func make(_ spec: SourceSpec, size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String? = nil,
                      controls: [ControlSetting] = [],
                      network: NetworkSource.Settings = NetworkSource.Settings(copies: true, keepsSound: true),
+                     screen: ScreenOptions = ScreenOptions(),
                      system: any VideoDeviceSystem = LibV4L2System(),
                      warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         switch spec {
         case .camera, .defaultCamera: break
-        case .testPattern, .file, .network, .pipewire, .waylandScreen:
+        case .testPattern, .file, .network, .screen, .pipewire, .waylandScreen:
             if let pixelFormat {
                 throw .usage("--pixel-format \(pixelFormat) applies only to cameras, not to --source \(spec); leave it out")
             }
@@ -55,6 +69,8 @@ enum SourceFactory {
                 throw .usage("--size and --fps do not apply to a file source, which keeps the file's own size and timing; use --filter scale=W:H to resize")
             }
             return FileSource(path: OutputFile.absolute(path))
+        case .screen(let spec):
+            return try makeScreen(spec, size: size, fps: fps, options: screen, warn: warn)
         case .camera(let path):
             let request = try CameraFactory.request(size: size, fps: fps, pixelFormat: pixelFormat)
             return try CameraFactory.open(path: path, request: request, controls: controls, system: system, warn: warn)
@@ -62,6 +78,30 @@ enum SourceFactory {
             let request = try CameraFactory.request(size: size, fps: fps, pixelFormat: pixelFormat)
             return try CameraFactory.open(path: CameraFactory.firstCamera(system: system), request: request,
                                           controls: controls, system: system, warn: warn)
+        }
+    }
+}
+
+extension SourceFactory {
+    /// The screen `--source screen` or `x11…` names, connected and checked now: a wrong display,
+    /// window or region fails before the recording starts.
+    static func makeScreen(_ spec: ScreenSpec, size: (width: Int, height: Int)?, fps: Int?, options: ScreenOptions,
+                           warn: (String) -> Void) throws(RecError) -> FrameSource {
+        if size != nil {
+            throw .usage("--size does not apply to a screen, which is recorded at its own size; record a region with "
+                         + "--source x11:+X,Y/WIDTHxHEIGHT, or scale it with --filter scale=W:H")
+        }
+        switch try ScreenChoice.choose(spec, environment: options.environment) {
+        case .wayland(let xwayland):
+            // The seam for the ScreenCast portal + PipeWire source (issue 22's Wayland half).
+            throw ScreenChoice.waylandNotBuilt(xwayland: xwayland)
+        case .x11(let target):
+            let source = X11ScreenSource(settings: .init(target: target, fps: fps ?? 30, cursor: options.cursor,
+                                                         pacing: options.constantRate ? .constant : .changes,
+                                                         keyframeSeconds: options.keyframeSeconds))
+            try source.check()
+            if spec == .automatic { warn("--source screen records the X11 display \(target.display ?? "")") }
+            return source
         }
     }
 }

@@ -27,7 +27,7 @@ extension SaveCommand {
         let (from, to) = wall.unixSeconds
         let requests = zip(names, outputs).map { name, path in
             (session: name, command: ControlCommand.save(SaveRequest(from: .unix(from), to: .unix(to), output: path,
-                                                                     keyframe: keyframe, clear: clear, force: force)))
+                                                                     keyframe: keyframe, clear: clear, force: force, upload: upload)))
         }
         let answers = ControlClient.sendEach(requests, runtime: runtime,
                                              timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds))

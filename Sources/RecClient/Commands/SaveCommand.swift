@@ -17,7 +17,7 @@ struct SaveCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = [
-        .from, .to, .last,
+        .from, .to, .last, .upload,
         .output("The file to write the clip to; with several sessions, a folder or a name with %s for the session."),
         .keyframe, .clear, .notify,
         .json, .sessions, .allSessions, .force, .host,
@@ -30,6 +30,8 @@ struct SaveCommand: ParsableCommand {
     var keyframe: Bool
     var clear: Bool
     var notify: Bool
+    /// `--upload`: also copy the clip there (a local folder made absolute).
+    var upload: String?
     var json: Bool
     /// The one session to save from; `several` when --session names more or --all is given.
     var session: String
@@ -48,6 +50,9 @@ struct SaveCommand: ParsableCommand {
         keyframe = values.flag(.keyframe)
         clear = values.flag(.clear)
         notify = values.flag(.notify)
+        upload = try values.value(.upload).map { text in
+            UploadDestination.isLocal(text) && !text.hasPrefix("/") ? OutputFile.absolute(text) : text
+        }
         json = values.flag(.json)
         session = try values.require(.sessions)
         force = values.flag(.force)
@@ -63,6 +68,7 @@ struct SaveCommand: ParsableCommand {
 
     func validate() throws(RecError) {
         try range.validate()
+        if let upload { _ = try UploadDestination(upload) }
         guard range.from != nil || range.to != nil || range.last != nil else {
             throw .usage("say which part to save: --from T --to T, or --last D (e.g. --last 30s, --from -45s --to -15s)")
         }
@@ -77,7 +83,7 @@ struct SaveCommand: ParsableCommand {
         try OutputPath.checkWritable(path, force: force)
         let request = SaveRequest(from: range.from.map(ControlTime.text), to: range.to.map(ControlTime.text),
                                   last: range.last.map(ControlTime.text), output: path,
-                                  keyframe: keyframe, clear: clear, force: force)
+                                  keyframe: keyframe, clear: clear, force: force, upload: upload)
         // A future end (+20s) is waited for by the session; allow for it.
         var ahead = 0.0
         if let to = range.to, to.hasPrefix("+"), let time = try? TimeParser.duration(String(to.dropFirst())) {

@@ -26,6 +26,16 @@ extension ArgumentSpec {
         "keyframe", help: "Start at the keyframe at or before --from and copy packets without re-encoding."
     )
 
+    /// `--upload` of `rec record`, `rec start` and `rec save` (docs/OFFSITE.md).
+    public static let upload = option(
+        "upload", value: "dest",
+        help: "Copy finished files and saved clips off the box to this rclone remote path (such as backup:cams) or folder."
+    )
+    /// `--upload-limit` of `rec record` and `rec start`.
+    public static let uploadLimit = option(
+        "upload-limit", value: "rate", help: "The most bandwidth the copies may take, as rclone's --bwlimit: 2M is 2 MiB/s, a number alone KiB/s."
+    )
+
     /// `-o, --output <file>` with the command's own description of the file.
     public static func output(_ help: String) -> ArgumentSpec {
         var spec = outputFile

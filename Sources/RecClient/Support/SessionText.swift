@@ -17,6 +17,17 @@ public enum StatusText {
         if let n = s.extra?["segments"] {
             lines.append("  segments \(n) files kept, from \(s.extra?["segments_start"] ?? "?") s; the output above is the newest")
         }
+        if let e = s.extra, let waiting = e["upload_waiting"] {
+            let bytes = Int64(e["upload_waiting_bytes"] ?? "0") ?? 0
+            var line = "  upload   \(e["upload"] ?? "clips"): \(waiting) files (\(StatusLine.bytes(bytes))) waiting, \(e["upload_copied"] ?? "0") copied"
+            if let last = e["upload_last"] { line += "; last \(last) at \(e["upload_last_time"] ?? "?")" }
+            lines.append(line)
+            if let error = e["upload_error"] {
+                lines.append("  upload   failing since \(e["upload_error_time"] ?? "?"): \(error)"
+                             + (e["upload_retry_in"].map { " (next try in \($0) s)" } ?? ""))
+            }
+            if let warning = e["upload_warning"] { lines.append("  upload   warning: \(warning)") }
+        }
         for a in s.sounds {
             let drift = a.driftPPM.map { String(format: "%+.0f ppm", $0) } ?? "not measured yet"
             lines.append("  audio    \(a.device), \(a.rate) Hz, \(a.channels) ch, \(a.encoder); clock drift \(drift)")

@@ -5,6 +5,9 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
     case none
     /// `default`: the sound server's default input (PulseAudio or PipeWire's pulse server).
     case pulse(device: String?)
+    /// `desktop`: what the speakers play, the sound server's default output's monitor
+    /// (PulseAudio's or PipeWire's `@DEFAULT_MONITOR@`).
+    case desktop
     /// `alsa:hw:1,0`: an ALSA capture device.
     case alsa(device: String)
     /// `file`: the sound of a `file:` source, on the same timeline as its pictures.
@@ -30,6 +33,7 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
             guard !name.isEmpty else { throw .usage("'alsa:' needs a device, e.g. --audio alsa:hw:1,0 (see 'rec devices')") }
             return .alsa(device: name)
         }
+        if text == "desktop" { return .desktop }
         if text == "file" { return .file }
         if text == "source" { return .source }
         if text == "test" { return .test(skew: 0) }
@@ -42,7 +46,7 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
             }
             return .test(skew: skew, uncorrected: uncorrected)
         }
-        throw .usage("unknown audio source '\(text)'; use none, default, pulse:NAME, alsa:DEVICE, source, file or test (see 'rec devices')")
+        throw .usage("unknown audio source '\(text)'; use none, default, desktop, pulse:NAME, alsa:DEVICE, source, file or test (see 'rec devices')")
     }
 
     public var isNone: Bool { self == .none }
@@ -57,6 +61,7 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .none: return "none"
         case .pulse(let d): return "pulse:\(d ?? "default")"
+        case .desktop: return "desktop"
         case .alsa(let d): return "alsa:\(d)"
         case .file: return "file"
         case .source: return "source"

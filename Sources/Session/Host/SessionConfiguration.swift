@@ -17,6 +17,14 @@ public struct SessionConfiguration: Sendable {
     public var live: LiveEndpoint?
     /// `--publish`: servers to send the encoded packets to, as they are made.
     public var publish: [PublishTarget] = []
+    /// `--upload`: where finished files and saved clips are copied; `SessionProcess` opens the
+    /// queue (`uploader`) once the session has its log. Without it, the first `rec save
+    /// --upload` opens one.
+    public var upload: UploadDestination?
+    public var uploader: Uploader?
+    /// Where the queue keeps its journal (`Uploader.journalPath`), and `--upload-limit`.
+    public var uploadJournal: String?
+    public var uploadLimit: String?
 
     public init(name: String, recorder: RecorderConfiguration, ring: RingLimits = .replay, onSave: String? = nil) {
         self.name = name

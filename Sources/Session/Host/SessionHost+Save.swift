@@ -16,6 +16,7 @@ extension SessionHost {
         try checkNotASegment(request.output)
         try OutputPath.checkWritable(request.output, force: request.force)
         let container = try ContainerFormat.forClip(path: request.output)
+        let destinations = try clipDestinations(request)
         // Asked as the session starts (`--to +3s` right after `rec start`): the first pictures are
         // still in the encoder; wait for them as for any end in the future.
         if ring.stats.start == nil, !recorder.isFinished { try waitForRing(until: .zero, peer: peer) }
@@ -105,6 +106,7 @@ extension SessionHost {
         log?.write("saved \(request.output): \(plan.presentedFrames) frames, "
                    + "\(Timestamp(seconds: session(plan.presentedStart)).clockText)–\(Timestamp(seconds: session(plan.presentedEnd)).clockText) from the \(origin.rawValue)")
         if let command = configuration.onSave { runOnSave(command, path: request.output) }
+        do { try queueClip(request.output, to: destinations) } catch { log?.write("the clip \(request.output) is not queued for copying: \(error)") }
         return SaveReport(path: request.output,
                           requested: ControlSpan(from: range.lowerBound.seconds, to: range.upperBound.seconds),
                           saved: ControlSpan(from: session(plan.presentedStart), to: session(plan.presentedEnd)),

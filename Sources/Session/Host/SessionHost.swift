@@ -23,6 +23,8 @@ public final class SessionHost: ControlHandler {
     let newestDecodeTime: NewestDecodeTime
     /// The live page and publishers, fed from the encode thread next to the ring.
     let services: SessionServices
+    /// The `--upload` queue: the session's own, or one made by the first `rec save --upload`.
+    let uploads: Mutex<Uploader?>
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
     public init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
@@ -36,7 +38,10 @@ public final class SessionHost: ControlHandler {
         let services = SessionServices()
         self.services = services
         let progress = self.progress
-        let recorder = Recorder(source: source, sounds: sounds, configuration: configuration.recorder, onPacket: { packet in
+        uploads = Mutex(configuration.uploader)
+        var recording = configuration.recorder
+        if let uploader = configuration.uploader { recording.output?.observer = uploader }
+        let recorder = Recorder(source: source, sounds: sounds, configuration: recording, onPacket: { packet in
             ring.append(packet)
             if packet.stream == .video { newest.value.withLock { $0 = packet.decodeTime } }
             services.fanOut(packet)
@@ -134,7 +139,8 @@ public final class SessionHost: ControlHandler {
                           extra: ["ring_start": String(format: "%.3f", r.start?.seconds ?? 0),
                                   "ring_end": String(format: "%.3f", r.end?.seconds ?? 0),
                                   "gaps": String(s.gaps), "time_source": s.wallClockSource ?? "arrival"]
-                            .merging(s.lastGap.map { ["last_gap": $0] } ?? [:]) { a, _ in a }.merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a })
+                            .merging(s.lastGap.map { ["last_gap": $0] } ?? [:]) { a, _ in a }.merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a }
+                            .merging(uploads.withLock { $0 }?.status ?? [:]) { a, _ in a })
         body.audio = s.sound.map(\.status)
         if s.sounds.count > 1 { body.audioTracks = s.sounds.map(\.status) }
         return body

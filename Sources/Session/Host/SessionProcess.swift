@@ -13,10 +13,23 @@ public enum SessionProcess {
     public static func run(configuration: SessionConfiguration, source: sending FrameSource,
                            sounds: sending [AudioSource] = [], runtime: RuntimeDirectory = .current(),
                            onReady: (SessionFolder, StatusBody) -> Void) throws(RecError) -> StopSummary {
+        var configuration = configuration
         let description = source.description
         let folder = try runtime.claim(configuration.name, source: description)
         let log = SessionLog(path: folder.logPath)
         log.write("starting session '\(configuration.name)' on \(description)")
+        if let upload = configuration.upload, configuration.uploader == nil {
+            do {
+                configuration.uploader = try Uploader(
+                    destination: upload, journal: configuration.uploadJournal ?? Uploader.journalPath(
+                        recording: configuration.recorder.output?.path, session: configuration.name,
+                        environment: ProcessInfo.processInfo.environment),
+                    bandwidthLimit: configuration.uploadLimit, notifiesDesktop: configuration.notifiesDesktop) { log.write($0) }
+            } catch {
+                folder.remove()
+                throw error
+            }
+        }
         let host = SessionHost(configuration: configuration, source: source, sounds: sounds, log: log)
         do {
             try host.recorder.waitUntilStarted()
@@ -58,6 +71,8 @@ public enum SessionProcess {
         // handling: the reply to `rec stop` is out before the socket goes.
         server.stop()
         host.stopServices()
+        // The session keeps its name while the last files are copied.
+        host.finishUploads()
         folder.remove()
         return summary
     }

@@ -17,7 +17,7 @@ extension Recorder {
             throw .usage("the camera's \(sound.parameters.codecName) sound cannot go into a .\(output.container.rawValue) file as it came; "
                          + "name the output .mkv, or record without it (--audio none)")
         }
-        return try makeWriter(output, video: parameters, sounds: audio)
+        return try makeWriter(output, video: parameters, sounds: audio, fragmentLength: FragmentClock.copyLength)
     }
 
     func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, SegmentedWriter?) {
@@ -25,6 +25,12 @@ extension Recorder {
         if let rate = sourceRate.withLock({ $0 }), rate.num > 0 { settings.frameRate = rate }
         let rate = settings.frameRate.doubleValue > 0 ? settings.frameRate.doubleValue : 30
         settings.keyframeInterval = max(1, Int((configuration.keyframeSeconds * rate).rounded()))
+        let uneven = keyframesByTime.withLock { $0 }
+        if uneven {
+            // A B-frame waits for the picture after it, which a static screen sends a second later.
+            settings.bFrames = 0
+            settings.options.merge(EncoderLatency.noDelayOptions(encoder: settings.encoder, setting: settings.options)) { mine, _ in mine }
+        }
         settings.options.merge(EncoderLatency.options(encoder: settings.encoder, fps: rate, bFrames: settings.bFrames,
                                                       setting: settings.options)) { mine, _ in mine }
         let pipeline: EncodingPipeline
@@ -38,6 +44,10 @@ extension Recorder {
             case .encoder(let e):
                 throw .runtime("cannot open the \(settings.encoder) encoder for \(frame.format)", cause: e.description)
             }
+        }
+        if uneven {
+            // Half a picture early still takes the keyframe: a grab's timer jitters.
+            pipeline.keyframes = KeyframeSchedule(seconds: configuration.keyframeSeconds, tolerance: Int64(500_000 / rate))
         }
         encoderParameters.withLock { $0 = pipeline.encoder.parameters }
         let audio = try openSounds()

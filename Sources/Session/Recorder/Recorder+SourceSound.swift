@@ -5,8 +5,8 @@ import RecCore
 /// The sound a source brings itself (a network camera's), and the wall clock it tells.
 extension Recorder {
     /// On the capture thread, after each picture is read: queues the sound the source read on the
-    /// way, ahead of that picture, and takes the source's wall clock once it knows it.
-    func queueSourceSound(_ capabilities: SourceCapabilities) {
+    /// way, ahead of that picture (or hands it to `sink`, when this thread writes the copy), and takes the source's wall clock once it knows it.
+    func queueSourceSound(_ capabilities: SourceCapabilities, into sink: RecordingSink?) {
         if let zero = capabilities.clock?.wallClockAtZero {
             stats.withLock { s in
                 guard s.wallClockSource == nil else { return }
@@ -15,7 +15,9 @@ extension Recorder {
             }
         }
         guard let sound = capabilities.sound else { return }
-        for packet in sound.takeSound() { queue.pushAlways(.sound(packet)) }
+        for packet in sound.takeSound() {
+            if let sink { sink.take(.sound(packet)) } else { queue.pushAlways(.sound(packet)) }
+        }
     }
 
     /// Writes the held sound of the source that starts before `end` (the pictures' end so far),

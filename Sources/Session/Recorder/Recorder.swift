@@ -14,8 +14,10 @@ import Synchronization
 /// capture thread: source.nextFrame → pace → latest-frame slot → FrameQueue ─┐
 /// encode thread:  FrameQueue.pop → filter → scale → encode → AssetWriter (file) + packet listener
 /// ```
-/// With a `copy` preset the camera's own MJPEG packets go through the same queue to the file and
-/// ring, and nothing is encoded.
+/// With a `copy` preset nothing is encoded: a USB camera's own MJPEG packets go through the same
+/// queue (late ones dropped), and the packets of a source that capture waits for anyway (a network
+/// camera's H.264 or H.265) go to the file and ring from the capture thread itself, with no wake of
+/// the encode thread for each (`RecordingSink`).
 ///
 /// Each thread owns its C objects: the source belongs to the capture thread, the pipeline and the
 /// file to the encode thread. The two share only the queue, the latest frame and the stats.
@@ -36,16 +38,20 @@ public final class Recorder: Sendable {
     /// Wakes a source blocked in a read (a FIFO with no writer) when a stop is requested.
     private let sourceInterrupt: InterruptFlag?
     let queue: FrameQueue<CaptureItem>
+    /// Set when the capture thread writes a copy itself; the encode thread then leaves it alone.
+    let copiesOnCaptureThread = Atomic<Bool>(false)
     let latestPacket = Mutex<EncodedPacket?>(nil)
     let latest = LatestFrame()
-    private let firstFrame = Latch()
-    private let done = Latch()
-    private let onPacket: @Sendable (EncodedPacket) -> Void
+    let firstFrame = Latch()
+    let done = Latch()
+    let onPacket: @Sendable (EncodedPacket) -> Void
     /// Told on the capture thread when the source goes away and when it is back, in a sentence.
     let onOutage: @Sendable (String) -> Void
-    private let startupError = Mutex<RecError?>(nil)
+    let startupError = Mutex<RecError?>(nil)
     let encoderParameters = Mutex<CodecParameters?>(nil)
     let sourceRate = Mutex<Rational?>(nil)
+    /// Whether the source's pictures come unevenly (a screen), so keyframes go by time.
+    let keyframesByTime = Mutex(false)
     /// Session time before which the recording file holds every frame on disk.
     let fileCompleteBefore = Mutex<Timestamp?>(nil)
     /// Capture times of frames lost (dropped late, or lost by the source before this frame), so a
@@ -61,6 +67,8 @@ public final class Recorder: Sendable {
     /// The most raw picture bytes the late-frame queue holds: 16 frames of 720p, 10 of 1080p
     /// (a third of a second), where 16 of 1080p were 50 MB while the encoder lagged.
     static let lateQueueBytes = 32_000_000
+    /// How often a copy written on the capture thread gives free memory back (session time).
+    static let trimSeconds = 10.0
     /// Camera-control requests for the capture thread (`rec control`).
     public let controls = ControlMailbox()
     /// The sound inputs (`--audio`, once for each), in stream order: each on its own thread, see
@@ -193,15 +201,21 @@ public final class Recorder: Sendable {
     private func captureLoop(_ source: FrameSource) {
         var lastTime: Timestamp?
         var lastInterval = 0.0
+        // Set when this thread writes the copy itself (see `RecordingSink`).
+        var sink: RecordingSink?
         defer {
             controls.close()
             source.stop()
-            queue.close()
+            if sink == nil { queue.close() }
             // The last picture lasts as long as the gap before it (a camera slowing down in low
             // light), at least one nominal frame.
             let nominal = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
             let frame = max(nominal, lastInterval)
             for sound in sounds { sound.end(at: lastTime.map { Timestamp(seconds: $0.seconds + frame) } ?? .zero) }
+            if let sink {
+                sink.finish()
+                queue.close()
+            }
         }
         do throws(RecError) {
             // A sound server can take a second or more to send a new stream's first chunk: the
@@ -217,8 +231,15 @@ public final class Recorder: Sendable {
             if compressed == nil, source.format.pictureBytes > 0 {
                 queue.limit(to: max(4, Self.lateQueueBytes / source.format.pictureBytes))
             }
+            if compressed != nil, queue.policy == .block {
+                // Nothing to encode, and capture would wait for the file anyway: the packets go
+                // to the file and ring from here, without a wake of the encode thread for each.
+                copiesOnCaptureThread.store(true, ordering: .releasing)
+                sink = RecordingSink(self)
+            }
             sourceRate.withLock { $0 = source.nominalFrameRate }
             let capabilities = source.capabilities
+            keyframesByTime.withLock { $0 = capabilities.keyframesByTime }
             controls.open(capabilities.controls, description: source.description)
             stats.withLock {
                 let f = source.format
@@ -227,6 +248,7 @@ public final class Recorder: Sendable {
                 $0.mode = "\(f.width)x\(f.height) \(stored ?? f.pixelFormat.name)\(rate)"
             }
             let clockStart = DispatchTime.now().uptimeNanoseconds
+            var nextTrim = Timestamp(seconds: Self.trimSeconds)
             var count = 0
             var lastSourceDrops = 0
             var outage: Outage?
@@ -260,11 +282,17 @@ public final class Recorder: Sendable {
                 case .packet: break
                 case .sound: break
                 }
-                queueSourceSound(capabilities)
+                queueSourceSound(capabilities, into: sink)
                 controls.serve(capabilities.controls)
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
-                let queued = queue.push(item)
+                let queued: Bool
+                if let sink {
+                    sink.take(item)
+                    queued = true
+                } else {
+                    queued = queue.push(item)
+                }
                 if !queued || lost > 0 {
                     let records = Array(repeating: time, count: lost + (queued ? 0 : 1))
                     drops.withLock {
@@ -281,6 +309,12 @@ public final class Recorder: Sendable {
                     $0.droppedBySource = dropped
                 }
                 if let limit = configuration.frameLimit, count >= limit { break }
+                if sink != nil, time >= nextTrim {
+                    // This thread allocates and frees the copy's every packet: between two, the
+                    // free pages go back (MemoryPolicy.trim).
+                    MemoryPolicy.trim()
+                    nextTrim = Timestamp(seconds: time.seconds + Self.trimSeconds)
+                }
             }
         } catch {
             fail(error)
@@ -288,116 +322,11 @@ public final class Recorder: Sendable {
     }
 
     private func encodeLoop() {
-        var pipeline: EncodingPipeline?
-        var writer: SegmentedWriter?
-        var failed = false
-        // A failed write ends the file (cut back to its last complete fragment) but never keeps a
-        // packet from the ring: the ring stays complete up to the newest frame.
-        let emit: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
-            if let file = writer {
-                do throws(FFmpegError) {
-                    try file.append(packet)
-                    fileCompleteBefore.withLock { $0 = file.completeBefore }
-                } catch {
-                    writer = nil
-                    fileFailed(file, error)
-                }
-            }
-            onPacket(packet)
-            let bytes = writer?.bytesWritten ?? 0
-            let path = writer?.path
-            let picture = packet.stream == .video
-            stats.withLock {
-                if let path { $0.outputPath = path }
-                $0.encodedBytes += Int64(packet.size)
-                if picture {
-                    $0.packets += 1
-                    if packet.isKeyframe { $0.keyframes += 1 }
-                }
-                $0.outputBytes = bytes
-            }
-        }
-        var started = false
-        var videoEnd: Timestamp?
-        let emitVideo = emit
-        var soundEnded = Set<StreamID>()
-        // The source's own sound waits until a picture reaches its time: it arrives ahead of
-        // the pictures (a camera's encoder delay), and none may outlast the last picture.
-        var heldSound: [EncodedPacket] = []
-        let emitPicture: (EncodedPacket) throws(FFmpegError) -> Void = { [self] packet throws(FFmpegError) in
-            // Sound first: it comes ahead of the encoder's look-ahead, and the muxer interleaves.
-            // A sound that ended (failed) holds the other streams back no longer.
-            for id in try takeSound(ended: &soundEnded, emit: emitVideo) { writer?.ended(id) }
-            videoEnd = max(videoEnd ?? packet.endTime, packet.endTime)
-            try releaseSourceSound(&heldSound, before: videoEnd, emit: emitVideo)
-            try emitVideo(packet)
-        }
-        while let item = queue.pop() {
-            if failed { continue }
-            do throws(RecError) {
-                switch item {
-                case .frame(let frame):
-                    let running: EncodingPipeline
-                    if let pipeline {
-                        running = pipeline
-                    } else {
-                        let (p, w) = try open(for: frame)
-                        (running, pipeline, writer) = (p, p, w)
-                    }
-                    do {
-                        try running.encode(frame, emit: emitPicture)
-                    } catch {
-                        throw error.recError("encoding failed at frame \(frame.sequence)")
-                    }
-                    let encoded = running.framesEncoded
-                    stats.withLock { $0.framesEncoded = encoded }
-                case .packet(let packet):
-                    if !started { writer = try openCopy() }
-                    do { try emitPicture(packet) } catch {
-                        throw error.recError("writing the camera's frame at \(packet.presentationTime.clockText) failed")
-                    }
-                    stats.withLock { $0.framesEncoded += 1 }
-                case .sound(let packet):
-                    heldSound.append(packet)
-                    continue
-                }
-                if !started {
-                    started = true
-                    stats.withLock { if $0.state == .starting { $0.state = .recording } }
-                    firstFrame.release()
-                }
-            } catch {
-                failed = true
-                fail(error)
-                if !started { firstFrame.release() }
-            }
-        }
-        if let pipeline, !failed || writer != nil {
-            do { try pipeline.finish(emit: emitPicture) } catch {
-                fail(error.recError("draining the encoder failed"))
-            }
-            stats.withLock { $0.framesEncoded = pipeline.framesEncoded }
-        }
-        try? releaseSourceSound(&heldSound, before: videoEnd, emit: emit)
-        finishSound(upTo: videoEnd, emit: emit)
-        stats.withLock { if $0.state != .failed { $0.state = .stopping } }
-        if let file = writer {
-            do { try file.finish() } catch {
-                if file.failure != nil { fileFailed(file, error) } else {
-                    fail(error.recError("finishing \(file.path) failed; the recording up to here is still readable"))
-                }
-            }
-        }
-        let bytes = configuration.output.map { (try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64) ?? 0 }
-        stats.withLock {
-            if let bytes { $0.outputBytes = bytes }
-            if $0.state != .failed { $0.state = .finished }
-        }
-        if !started {
-            startupError.withLock { if $0 == nil { $0 = .runtime("the source ended before its first frame") } }
-            firstFrame.release()
-        }
-        done.release()
+        let sink = RecordingSink(self)
+        while let item = queue.pop() { sink.take(item) }
+        // A copy the capture thread wrote itself is finished there.
+        if copiesOnCaptureThread.load(ordering: .acquiring) { return }
+        sink.finish()
     }
 
     static func format(rate: Rational) -> String {

@@ -24,10 +24,15 @@ public struct RecorderConfiguration: Sendable {
         public var container: ContainerFormat
         /// With `--segment`: a new file every `length`, `path` naming them (see `SegmentNaming`).
         public var segments: SegmentSettings?
-        public init(path: String, container: ContainerFormat, segments: SegmentSettings? = nil) {
+        /// Hears of each finished file and holds off retention from files not yet copied (the
+        /// `--upload` queue).
+        public var observer: (any RecordingFileObserver)?
+        public init(path: String, container: ContainerFormat, segments: SegmentSettings? = nil,
+                    observer: (any RecordingFileObserver)? = nil) {
             self.path = path
             self.container = container
             self.segments = segments
+            self.observer = observer
         }
     }
 

@@ -1,0 +1,109 @@
+/// Which of a screen's pictures a recording keeps: the pacing policy of a source that shows the
+/// same picture for long stretches (a desktop). Pure: it sees times and whether the picture
+/// changed, never the pictures.
+///
+/// - A picture that differs from the last one recorded is recorded at its own time, at most
+///   `maxRate` a second (a change that comes sooner stays "changed" against the last recorded
+///   picture, so the next picture records it).
+/// - While nothing changes, the last picture is recorded again once `repeatGap` has passed, so
+///   every range of the recording has pictures, and keyframes at the encoder's interval.
+/// - `constant` records every picture at the source's rate (a constant-rate file, which editors
+///   want); the source then delivers at `maxRate`.
+///
+/// A source that grabs at a fixed rate (x11grab) asks `decide(at:changed:)` for each grab; a
+/// source told of damage (a compositor's frames) also asks `repeatDue` when to wake without one.
+public struct FramePacing: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        /// Record changes, and repeats while nothing changes: a variable-rate file.
+        case changes
+        /// Record every picture at the source's rate.
+        case constant
+    }
+
+    public let mode: Mode
+    /// The shortest gap between two recorded pictures, in microseconds (1/`--fps`).
+    public let minimumGap: Int64
+    /// The longest gap with nothing recorded, in microseconds.
+    public let repeatGap: Int64
+    /// The last recorded picture's time, in microseconds.
+    public private(set) var lastRecorded: Int64?
+    /// The last recorded picture's place on the rate's grid: a grab a little early still fits
+    /// the next place, and pictures never come faster than `maxRate` on average.
+    private var slot: Int64 = 0
+    /// Pictures recorded because they changed, and because nothing had for `repeatGap`.
+    public private(set) var changes = 0
+    public private(set) var repeats = 0
+    public private(set) var skipped = 0
+
+    /// - Parameters:
+    ///   - maxRate: `--fps`, at least 1.
+    ///   - keyframeSeconds: the preset's keyframe interval: repeats come at least that often
+    ///     (and at least once a second), so a keyframe can fall where the interval says.
+    public init(mode: Mode, maxRate: Int, keyframeSeconds: Double) {
+        self.mode = mode
+        minimumGap = 1_000_000 / Int64(max(1, maxRate))
+        let interval = keyframeSeconds > 0 ? min(1, keyframeSeconds) : 1
+        repeatGap = max(minimumGap, Int64((interval * 1_000_000).rounded()))
+    }
+
+    public enum Decision: Sendable, Equatable {
+        case record
+        case skip
+    }
+
+    /// Whether to record the picture grabbed at `time` (microseconds), which `changed` against
+    /// the last recorded one. A grab may come up to half a gap early (its timer's jitter).
+    public mutating func decide(at time: Int64, changed: Bool) -> Decision {
+        guard let last = lastRecorded else { return take(time, change: true) }
+        let gap = time - last
+        if time < slot + minimumGap - minimumGap / 2 {
+            skipped += 1
+            return .skip
+        }
+        switch mode {
+        case .constant:
+            return take(time, change: changed)
+        case .changes:
+            if changed { return take(time, change: true) }
+            if gap >= repeatGap - minimumGap / 2 { return take(time, change: false) }
+            skipped += 1
+            return .skip
+        }
+    }
+
+    /// When the last picture must be recorded again if nothing changes before (microseconds);
+    /// nil before the first picture.
+    public var repeatDue: Int64? {
+        lastRecorded.map { $0 + (mode == .constant ? minimumGap : repeatGap) }
+    }
+
+    private mutating func take(_ time: Int64, change: Bool) -> Decision {
+        slot = lastRecorded == nil ? time : max(time, slot + minimumGap)
+        lastRecorded = time
+        if change { changes += 1 } else { repeats += 1 }
+        return .record
+    }
+}
+
+/// Where keyframes fall when pictures do not come at a steady rate: one at least every
+/// `interval`, by the pictures' times rather than by counting them (a static screen sends one
+/// picture a second, so thirty pictures would be thirty seconds).
+public struct KeyframeSchedule: Sendable, Equatable {
+    /// Microseconds between keyframes.
+    public let interval: Int64
+    /// A picture this much early still takes the keyframe (a grab's jitter).
+    public let tolerance: Int64
+    public private(set) var lastKeyframe: Int64?
+
+    public init(seconds: Double, tolerance: Int64) {
+        interval = max(1, Int64((seconds * 1_000_000).rounded()))
+        self.tolerance = max(0, min(tolerance, interval / 2))
+    }
+
+    /// Whether the picture at `time` (microseconds) must be a keyframe; if so it is counted as one.
+    public mutating func isDue(at time: Int64) -> Bool {
+        if let last = lastKeyframe, time - last < interval - tolerance { return false }
+        lastKeyframe = time
+        return true
+    }
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Off-site copies (issue 23): what `--upload` adds to a 1080p30 session recording one-minute
+# segments. Two sessions of the same length, one after the other, on the stand-in camera with
+# the default preset: without --upload, then with --upload to a WebDAV server on loopback
+# (`rclone serve webdav`, its CPU not counted: it stands for the far end). For each: the
+# session's CPU (its own, and its reaped children's apart: every rclone run), the most resident
+# memory of the session plus any rclone running at that moment (sampled every second), frames
+# dropped; for the upload run also the copy lag (`upload_last_lag`: from a segment's finish to
+# its verified copy under its final name) and whether every segment arrived whole.
+# Run by hand: bench/upload.sh [seconds per session (300)] [size (1920x1080)]
+set -euo pipefail
+seconds=${1:-300}
+size=${2:-1920x1080}
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+command -v rclone >/dev/null || { echo "upload.sh needs rclone (scripts/setup.sh installs it)" >&2; exit 1; }
+server=""
+cleanup() {
+  for folder in "$XDG_RUNTIME_DIR"/rec/*/; do
+    [[ -d "$folder" ]] && "$rec" stop --session "$(basename "$folder")" >/dev/null 2>&1 || true
+  done
+  [[ -n "$server" ]] && kill "$server" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+field() { python3 bench/session-json.py "$@"; }
+ticks_all() { awk '{ print $14 + $15 + $16 + $17 }' "/proc/$1/stat"; }
+ticks_children() { awk '{ print $16 + $17 }' "/proc/$1/stat"; }   # reaped children: every rclone run
+rss_kb() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+children_rss_kb() { # the session's children (rclone, through setpriv) and theirs
+  local total=0 pid
+  for pid in $(pgrep -P "$1") $(for c in $(pgrep -P "$1"); do pgrep -P "$c"; done); do
+    total=$((total + $(rss_kb "$pid")))
+  done
+  echo "$total"
+}
+hz=$(getconf CLK_TCK)
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$work/remote"
+rclone serve webdav "$work/remote" --addr "127.0.0.1:$port" --user rec --pass bench --log-level ERROR &
+server=$!
+export RCLONE_CONFIG=$work/rclone.conf
+printf '[dav]\ntype = webdav\nurl = http://127.0.0.1:%s\nvendor = other\nuser = rec\npass = %s\n' \
+  "$port" "$(rclone obscure bench)" >"$RCLONE_CONFIG"
+until rclone lsd dav: >/dev/null 2>&1; do sleep 0.2; done
+
+echo "rec upload bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "sessions of ${seconds} s, test:${size}@30, default preset, --segment 1m"
+printf '%-8s %9s %11s %10s %8s %10s %9s %8s %10s %7s\n' run "CPU %core" "rclone %" "ms/frame" "peak MB" "rclone MB" encoded dropped "copy lag s" arrived
+for run in plain upload; do
+  dir=$work/$run
+  mkdir -p "$dir"
+  extra=()
+  [[ $run == upload ]] && extra=(--upload dav:cams)
+  "$rec" start --session "$run" --source "test:${size}@30" --segment 1m -o "$dir/seg.mp4" "${extra[@]}" >/dev/null
+  pid=$(cat "$XDG_RUNTIME_DIR/rec/$run/pid")
+  t0=$(ticks_all "$pid")
+  c0=$(ticks_children "$pid")
+  f0=$("$rec" status --session "$run" --json | field frames)
+  start=$EPOCHREALTIME
+  peak=0 peak_children=0 lag_max=0
+  for ((i = 0; i < seconds; i++)); do
+    sleep 1
+    children=$(children_rss_kb "$pid")
+    total=$(( $(rss_kb "$pid") + children ))
+    ((total > peak)) && peak=$total
+    ((children > peak_children)) && peak_children=$children
+    if [[ $run == upload && $((i % 10)) == 9 ]]; then
+      lag=$(status_json=$("$rec" status --session "$run" --json); echo "$status_json" | field extra.upload_last_lag)
+      [[ "$lag" != "-" ]] && lag_max=$(awk -v a="$lag_max" -v b="$lag" 'BEGIN { print (b > a) ? b : a }')
+    fi
+  done
+  t1=$(ticks_all "$pid")
+  c1=$(ticks_children "$pid")
+  elapsed=$(awk -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN { print e - s }')
+  json=$("$rec" status --session "$run" --json)
+  f1=$(echo "$json" | field frames)
+  dropped=$(echo "$json" | python3 -c 'import json,sys; s=json.load(sys.stdin); print(s.get("dropped_late", 0) + s.get("dropped_by_driver", 0))')
+  "$rec" stop --session "$run" >/dev/null
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.2; done
+  cpu=$(awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s="$elapsed" 'BEGIN { printf "%.1f", 100 * (b - a) / hz / s }')
+  copies=$(awk -v a="$c0" -v b="$c1" -v hz="$hz" -v s="$elapsed" 'BEGIN { printf "%.2f", 100 * (b - a) / hz / s }')
+  encoded=$((f1 - f0 - dropped))
+  per_frame=$(awk -v a="$t0" -v b="$t1" -v c0="$c0" -v c1="$c1" -v hz="$hz" -v n="$encoded" 'BEGIN { printf "%.2f", (n > 0 ? 1000 * ((b - a) - (c1 - c0)) / hz / n : 0) }')
+  arrived="-"
+  if [[ $run == upload ]]; then
+    ok=0 total=0
+    for f in "$dir"/seg-*.mp4; do
+      total=$((total + 1))
+      cmp -s "$f" "$work/remote/cams/$(basename "$f")" && ok=$((ok + 1))
+    done
+    arrived="$ok/$total"
+  fi
+  printf '%-8s %9s %11s %10s %8.1f %10.1f %9s %8s %10s %7s\n' "$run" "$cpu" "$copies" "$per_frame" \
+    "$(awk -v k="$peak" 'BEGIN { print k / 1024 }')" "$(awk -v k="$peak_children" 'BEGIN { print k / 1024 }')" \
+    "$encoded" "$dropped" "$([[ $run == upload ]] && echo "$lag_max" || echo -)" "$arrived"
+  echo "$run $cpu $peak $copies $peak_children" >>"$work/rows"
+done
+read -r _ cpu_plain peak_plain _ _ < <(sed -n 1p "$work/rows")
+read -r _ cpu_upload peak_upload copies rclone_peak < <(sed -n 2p "$work/rows")
+echo
+echo "ms/frame is the session's own CPU (rclone's taken out) per frame it encoded: compare it across"
+echo "the runs rather than CPU %core, which follows how many frames a loaded machine let it encode."
+awk -v c="$copies" 'BEGIN { printf "CPU the copies add (every rclone run, reaped): %.2f %% of a core (target <= 5): %s\n", c, c <= 5 ? "pass" : "FAIL" }'
+# Judged on rclone's own RSS while it runs (what a copy adds at that moment); the difference of the
+# two sessions' peaks is printed too, but it also holds how the two sessions' own memory differ.
+awk -v a="$peak_plain" -v b="$peak_upload" -v r="$rclone_peak" 'BEGIN { printf "memory a copy adds: rclone %.1f MB resident while it runs (target <= 20): %s; the session + rclone peaked %.1f MB over the plain session\n", r / 1024, r / 1024 <= 20 ? "pass" : "FAIL", (b - a) / 1024 }'
