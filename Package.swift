@@ -39,6 +39,13 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // libpipewire-0.3 for the Wayland screen (docs/WAYLAND.md): PipeWire video streams, with
+        // a shim for SPA's variadic macros and inline helpers.
+        .systemLibrary(
+            name: "CPipeWire",
+            pkgConfig: "libpipewire-0.3",
+            providers: [.apt(["libpipewire-0.3-dev"])]
+        ),
         // libxcb and RandR: the X server's screens and outputs (`rec devices`), and the screen
         // source's watch on the screen's size and the server's life; x11grab grabs the pictures.
         .systemLibrary(
@@ -63,7 +70,7 @@ let package = Package(
         // kernel's own interface: no libv4l2, so `rec-trim` can ask too.
         .target(name: "VideoDevices", dependencies: ["CV4L2", "RecCore"]),
         // CV4L2 declares libv4l2 but does not link it: cameras (Capture) do.
-        .target(name: "Capture", dependencies: ["CV4L2", "CXCB", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
+        .target(name: "Capture", dependencies: ["CV4L2", "CXCB", "CPipeWire", "CSystemd", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
                 linkerSettings: [.linkedLibrary("v4l2")]),
         .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.

@@ -33,6 +33,11 @@ packages+=(python3-gi gir1.2-gst-rtsp-server-1.0 gir1.2-gst-plugins-base-1.0 gst
 # Several boxes as one (issue 23): rec runs session commands on other boxes through OpenSSH's client;
 # the tests start Debian's sshd on a loopback port as the second box (and as an SFTP server).
 packages+=(openssh-client openssh-server)
+# The Wayland screen (issue 22, docs/WAYLAND.md): libpipewire to read PipeWire video streams; the tests
+# run a private PipeWire + WirePlumber under dbus-run-session (dbus-user-session) as an ordinary user,
+# with GStreamer's pipewiresink as the producer, and sway + xdg-desktop-portal(-wlr) for the portal.
+packages+=(libpipewire-0.3-dev pipewire wireplumber gstreamer1.0-pipewire dbus-user-session
+           sway xdg-desktop-portal xdg-desktop-portal-wlr)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

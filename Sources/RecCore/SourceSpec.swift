@@ -11,6 +11,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `rtsp://…`, `rtsps://…`, `rtmp://…`, `srt://…`, `http(s)://…`: a network camera or stream,
     /// read through libavformat.
     case network(NetworkURL)
+    /// `pipewire:NODE`: a PipeWire video node by name or serial (SourceSpec+PipeWire.swift).
+    case pipewire(node: String)
+    /// `wayland`: the screen, through the ScreenCast portal (SourceSpec+PipeWire.swift).
+    case waylandScreen
     /// `screen`, `x11`, `x11::1+0,0/640x480`, `x11:window=ID`: the desktop's screen (ScreenSpec).
     case screen(ScreenSpec)
 
@@ -42,6 +46,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             guard !path.isEmpty else { throw .usage("'v4l2:' needs a device, e.g. --source v4l2:/dev/video0 (see 'rec devices')") }
             return .camera(path: path)
         }
+        if let pipewire = try parsePipeWire(text) { return pipewire }
         if text.hasPrefix("/dev/") { return .camera(path: text) }
         if text == "screen" { return .screen(.automatic) }
         if text == "x11" { return .screen(.x11(X11Target())) }
@@ -90,6 +95,8 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .camera(let path): return path
         case .defaultCamera: return "default camera"
         case .network(let url): return url.redacted
+        case .pipewire(let node): return "pipewire:\(node)"
+        case .waylandScreen: return "wayland"
         case .screen(let screen): return screen.description
         }
     }

@@ -32,7 +32,7 @@ enum SourceFactory {
                      warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         switch spec {
         case .camera, .defaultCamera: break
-        case .testPattern, .file, .network, .screen:
+        case .testPattern, .file, .network, .screen, .pipewire, .waylandScreen:
             if let pixelFormat {
                 throw .usage("--pixel-format \(pixelFormat) applies only to cameras, not to --source \(spec); leave it out")
             }
@@ -60,6 +60,10 @@ enum SourceFactory {
             try source.start()
             if let note = source.soundNote { warn(note) }
             return source
+        case .pipewire(let node):
+            return try WaylandScreenSource.opened(.node(node), size: size, fps: fps)
+        case .waylandScreen:
+            return try WaylandScreenSource.openedThroughPortal(size: size, fps: fps)
         case .file(let path):
             if size != nil || fps != nil {
                 throw .usage("--size and --fps do not apply to a file source, which keeps the file's own size and timing; use --filter scale=W:H to resize")

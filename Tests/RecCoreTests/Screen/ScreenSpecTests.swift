@@ -42,7 +42,7 @@ struct ScreenSpecTests {
         ("x11:window=0", "'0' is not a window id in 'x11:window=0'"),
         ("x11:window=zz", "'zz' is not a window id"),
         ("screen:0", "'screen:0' is not a screen source"),
-        ("wayland", "'wayland' is not a screen source"),
+        ("wayland:0", "'wayland:0' is not a screen source"),
     ])
     func mistakesSayWhatToWrite(text: String, message: String) {
         do {

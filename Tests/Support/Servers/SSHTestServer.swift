@@ -115,10 +115,11 @@ public final class SSHTestServer: TestServer {
 
     // MARK: - Set-up
 
-    private struct Account {
-        var name: String
-        var uid: uid_t
-        var gid: gid_t
+    /// A user the tests run servers as (also the PipeWire tests' desktop user).
+    public struct Account: Sendable {
+        public var name: String
+        public var uid: uid_t
+        public var gid: gid_t
     }
 
     /// Creating the user is done once per test process, whatever number of servers start at once.
@@ -126,7 +127,7 @@ public final class SSHTestServer: TestServer {
 
     /// The user that logs in: `recbox` when root (created if missing, with no password and not
     /// locked, since sshd refuses a locked account even with a key), else the current user.
-    private static func account() throws -> Account {
+    public static func account() throws -> Account {
         guard getuid() == 0 else {
             guard let entry = getpwuid(getuid()) else { throw ServerFailure("getpwuid: who is this user?") }
             return Account(name: String(cString: entry.pointee.pw_name), uid: entry.pointee.pw_uid, gid: entry.pointee.pw_gid)
