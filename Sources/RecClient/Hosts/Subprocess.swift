@@ -1,4 +1,3 @@
-import CProcess
 import Foundation
 import Glibc
 import RecCore
@@ -27,50 +26,19 @@ final class Subprocess {
     /// for its standard input and output (the caller keeps and closes them); nil means /dev/null
     /// for input and a pipe this object reads for output.
     init(_ program: String, _ arguments: [String], input: Int32? = nil, output: Int32? = nil) throws(RecError) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        guard cprocess_pipe_cloexec(&errPipe) == 0, output != nil || cprocess_pipe_cloexec(&outPipe) == 0 else {
-            let reason = String(cString: strerror(errno))
-            for fd in outPipe + errPipe where fd >= 0 { close(fd) }
-            throw .runtime("cannot make a pipe for \(program): \(reason)")
+        let child: ChildSpawn
+        do {
+            child = try ChildSpawn(program, arguments, input: input, output: output)
+        } catch {
+            switch error {
+            case .pipe(let code): throw .runtime("cannot make a pipe for \(program): \(String(cString: strerror(code)))")
+            case .spawn(let code): throw .runtime("cannot run \(program): \(String(cString: strerror(code))); is it installed?")
+            }
         }
-        if let input {
-            posix_spawn_file_actions_adddup2(&actions, input, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        posix_spawn_file_actions_adddup2(&actions, output ?? outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
-
-        // The child starts with no blocked signals and the default action for those rec changes.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGUSR1] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var child: pid_t = 0
-        let result = posix_spawnp(&child, program, &actions, &attributes, argv, environ)
-        close(errPipe[1])
-        if outPipe[1] >= 0 { close(outPipe[1]) }
-        guard result == 0 else {
-            close(errPipe[0])
-            if outPipe[0] >= 0 { close(outPipe[0]) }
-            throw .runtime("cannot run \(program): \(String(cString: strerror(result))); is it installed?")
-        }
-        pid = child
-        outputPipe = outPipe[0]
-        errorPipe = errPipe[0]
-        exit = ProcessExit.open(pid: child)
+        pid = child.pid
+        outputPipe = child.output
+        errorPipe = child.error
+        exit = ProcessExit.open(pid: child.pid)
     }
 
     deinit {
@@ -126,11 +94,7 @@ final class Subprocess {
     /// The exit status once the program has ended; nil when a signal ended it.
     private func reap() -> Int32? {
         if let reaped { return reaped }
-        var value: Int32 = 0
-        while waitpid(pid, &value, 0) < 0 {
-            guard errno == EINTR else { reaped = .some(nil); return nil }
-        }
-        let status: Int32? = value & 0x7f == 0 ? (value >> 8) & 0xff : nil
+        let status = ChildSpawn.reap(pid).status
         reaped = .some(status)
         return status
     }

@@ -1,8 +1,8 @@
-import CProcess
 import Foundation
 import Glibc
 import Media
 import RecCore
+import SessionControl
 
 /// One run of a helper program (rclone), spawned with `posix_spawnp` and waited for without
 /// polling: the calling thread sleeps in `poll(2)` on the child's output pipes and on a stop
@@ -50,46 +50,21 @@ enum ChildProcess {
     }
 
     private static func spawn(_ program: String, _ arguments: [String], stop: InterruptFlag?) throws(Failure) -> Result {
-        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-        guard cprocess_pipe_cloexec(&out) == 0 else { throw .cannotStart(program, errno: errno) }
-        guard cprocess_pipe_cloexec(&err) == 0 else {
-            let code = errno
-            out.forEach { close($0) }
-            throw .cannotStart(program, errno: code)
-        }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        // The child starts with no blocked signals and the default action for those it may get.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGHUP, SIGUSR1] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
-        close(out[1])
-        close(err[1])
-        guard spawned == 0 else {
-            close(out[0])
-            close(err[0])
-            throw spawned == ENOENT ? .notFound(program) : .cannotStart(program, errno: spawned)
+        let child: ChildSpawn
+        do {
+            child = try ChildSpawn(program, arguments)
+        } catch {
+            switch error {
+            case .pipe(let code): throw .cannotStart(program, errno: code)
+            case .spawn(let code): throw code == ENOENT ? .notFound(program) : .cannotStart(program, errno: code)
+            }
         }
         var result = Result(status: 0, output: [], errorOutput: [], interrupted: false)
-        collect(pid: pid, out: out[0], err: err[0], stop: stop, into: &result)
-        close(out[0])
-        close(err[0])
-        result.status = reap(pid)
+        collect(pid: child.pid, out: child.output, err: child.error, stop: stop, into: &result)
+        close(child.output)
+        close(child.error)
+        let (status, signal) = ChildSpawn.reap(child.pid)
+        result.status = status ?? signal.map { 128 + $0 } ?? -1
         return result
     }
 
@@ -128,15 +103,4 @@ enum ChildProcess {
                 }
             }
         }
-    }
-
-    /// Waits for `pid` to exit (its pipes are closed, so it has or is about to).
-    private static func reap(_ pid: pid_t) -> Int32 {
-        var value: Int32 = 0
-        while waitpid(pid, &value, 0) < 0 {
-            if errno != EINTR { return -1 }
-        }
-        let signal = value & 0x7f
-        return signal == 0 ? (value >> 8) & 0xff : 128 + signal
-    }
-}
+    }}
