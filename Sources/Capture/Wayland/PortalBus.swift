@@ -39,7 +39,8 @@ final class PortalBus {
         var error = csystemd_bus_error_null()
         defer { sd_bus_error_free(&error) }
         var reply: OpaquePointer?
-        let r = sd_bus_call(bus, message, UInt64(timeoutSeconds * 1e6), &error, &reply)
+        // `call` owns the message: it must outlive the call that sends it.
+        let r = withExtendedLifetime(call) { sd_bus_call(bus, message, UInt64(timeoutSeconds * 1e6), &error, &reply) }
         guard r >= 0, let reply else {
             let why = error.message.map { String(cString: $0) } ?? String(cString: strerror(-r))
             throw .runtime("the screen-cast portal refused \(method): \(why); is xdg-desktop-portal running with a backend "
@@ -63,8 +64,12 @@ final class PortalBus {
             guard r >= 0 else { throw .runtime("the session bus failed while waiting for the portal", cause: String(cString: strerror(-r))) }
             if let got {
                 let message = PortalMessage(taking: got)
-                if sd_bus_message_is_signal(got, "org.freedesktop.portal.Request", "Response") > 0,
-                   let p = sd_bus_message_get_path(got), String(cString: p) == path {
+                // `message` owns `got`: it must outlive the questions asked of it.
+                let answers = withExtendedLifetime(message) {
+                    sd_bus_message_is_signal(got, "org.freedesktop.portal.Request", "Response") > 0
+                        && sd_bus_message_get_path(got).map { String(cString: $0) == path } == true
+                }
+                if answers {
                     var code: UInt32 = 0
                     try message.read("u", &code)
                     return (code, message)

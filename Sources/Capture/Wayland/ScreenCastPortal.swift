@@ -96,7 +96,8 @@ public final class ScreenCastPortal {
         }
         var fd: Int32 = -1
         try reply.read("h", &fd)
-        let own = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+        // The descriptor belongs to `reply` (closed when it is unreferenced): copied while it lives.
+        let own = withExtendedLifetime(reply) { fcntl(fd, F_DUPFD_CLOEXEC, 3) }
         guard own >= 0 else { throw .runtime("cannot keep the portal's PipeWire connection", cause: String(cString: strerror(errno))) }
         return Grant(descriptor: own, nodeID: node, restoreToken: token)
     }
