@@ -7,10 +7,15 @@
 # memory of the session plus any rclone running at that moment (sampled every second), frames
 # dropped; for the upload run also the copy lag (`upload_last_lag`: from a segment's finish to
 # its verified copy under its final name) and whether every segment arrived whole.
-# Run by hand: bench/upload.sh [seconds per session (300)] [size (1920x1080)]
+# The remote is SFTP (Debian's sshd on loopback, started here with its own keys; rclone's SFTP
+# backend, which checks an MD5) unless UPLOAD_REMOTE=webdav.
+# Run by hand: bench/upload.sh [seconds of the upload session (300)] [size (1920x1080)]
+#   UPLOAD_PLAIN_SECONDS=300 bench/upload.sh 3600    # the hour the issue asks for, a shorter plain run
 set -euo pipefail
 seconds=${1:-300}
 size=${2:-1920x1080}
+plain_seconds=${UPLOAD_PLAIN_SECONDS:-$seconds}
+remote_kind=${UPLOAD_REMOTE:-sftp}
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 command -v rclone >/dev/null || { echo "upload.sh needs rclone (scripts/setup.sh installs it)" >&2; exit 1; }
 server=""
@@ -37,21 +42,43 @@ hz=$(getconf CLK_TCK)
 
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 mkdir -p "$work/remote"
-rclone serve webdav "$work/remote" --addr "127.0.0.1:$port" --user rec --pass bench --log-level ERROR &
-server=$!
 export RCLONE_CONFIG=$work/rclone.conf
-printf '[dav]\ntype = webdav\nurl = http://127.0.0.1:%s\nvendor = other\nuser = rec\npass = %s\n' \
-  "$port" "$(rclone obscure bench)" >"$RCLONE_CONFIG"
-until rclone lsd dav: >/dev/null 2>&1; do sleep 0.2; done
+far_root=$work/remote/   # the landing folder as the remote names it
+if [[ $remote_kind == webdav ]]; then
+  far_root=""
+  rclone serve webdav "$work/remote" --addr "127.0.0.1:$port" --user rec --pass bench --log-level ERROR &
+  server=$!
+  printf '[far]\ntype = webdav\nurl = http://127.0.0.1:%s\nvendor = other\nuser = rec\npass = %s\n' \
+    "$port" "$(rclone obscure bench)" >"$RCLONE_CONFIG"
+else
+  command -v /usr/sbin/sshd >/dev/null || { echo "upload.sh needs openssh-server (scripts/setup.sh installs it)" >&2; exit 1; }
+  ssh-keygen -q -t ed25519 -N "" -f "$work/host_key"
+  ssh-keygen -q -t ed25519 -N "" -f "$work/client_key"
+  cp "$work/client_key.pub" "$work/authorized_keys"
+  echo "[127.0.0.1]:$port $(cut -d' ' -f1-2 "$work/host_key.pub")" >"$work/known_hosts"
+  mkdir -p /run/sshd
+  user=$(id -un)
+  # StrictModes off: the keys sit under /tmp, whose parents are world-writable.
+  printf '%s\n' "ListenAddress 127.0.0.1" "Port $port" "HostKey $work/host_key" "PidFile none" \
+    "AllowUsers $user" "AuthorizedKeysFile $work/authorized_keys" "PasswordAuthentication no" \
+    "KbdInteractiveAuthentication no" "UsePAM no" "StrictModes no" "PermitRootLogin prohibit-password" \
+    "Subsystem sftp internal-sftp" >"$work/sshd_config"
+  /usr/sbin/sshd -D -e -f "$work/sshd_config" 2>"$work/sshd.log" &
+  server=$!
+  printf '[far]\ntype = sftp\nhost = 127.0.0.1\nport = %s\nuser = %s\nkey_file = %s\nknown_hosts_file = %s\n' \
+    "$port" "$user" "$work/client_key" "$work/known_hosts" >"$RCLONE_CONFIG"
+fi
+until rclone lsd "far:$far_root" >/dev/null 2>&1; do sleep 0.2; done
 
 echo "rec upload bench, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "sessions of ${seconds} s, test:${size}@30, default preset, --segment 1m"
+echo "sessions of ${plain_seconds} s (plain) and ${seconds} s (upload, to $remote_kind on loopback), test:${size}@30, default preset, --segment 1m"
 printf '%-8s %9s %11s %10s %8s %10s %9s %8s %10s %7s\n' run "CPU %core" "rclone %" "ms/frame" "peak MB" "rclone MB" encoded dropped "copy lag s" arrived
 for run in plain upload; do
   dir=$work/$run
   mkdir -p "$dir"
   extra=()
-  [[ $run == upload ]] && extra=(--upload dav:cams)
+  length=$plain_seconds
+  [[ $run == upload ]] && extra=(--upload "far:${far_root}cams") length=$seconds
   "$rec" start --session "$run" --source "test:${size}@30" --segment 1m -o "$dir/seg.mp4" "${extra[@]}" >/dev/null
   pid=$(cat "$XDG_RUNTIME_DIR/rec/$run/pid")
   t0=$(ticks_all "$pid")
@@ -59,7 +86,7 @@ for run in plain upload; do
   f0=$("$rec" status --session "$run" --json | field frames)
   start=$EPOCHREALTIME
   peak=0 peak_children=0 lag_max=0
-  for ((i = 0; i < seconds; i++)); do
+  for ((i = 0; i < length; i++)); do
     sleep 1
     children=$(children_rss_kb "$pid")
     total=$(( $(rss_kb "$pid") + children ))
