@@ -51,12 +51,14 @@ public final class SegmentedWriter {
         guard let naming, let catalog else {
             (self.naming, self.catalog, finisher) = (nil, nil, nil)
             current = try AssetWriter(path: path, container: container, streams: streams, fragmentLength: fragmentLength)
+            observer?.fileStarted(path)
             return
         }
         self.naming = naming
         self.catalog = catalog
         let first = Self.name(naming, at: .zero, wallClockAtZero: wallClockAtZero, catalog: catalog)
         current = try AssetWriter(path: first, container: container, streams: streams, fragmentLength: fragmentLength)
+        observer?.fileStarted(first)
         catalog.update { $0.begin(path: first, start: .zero, date: wallClockAtZero) }
         boundary = catalog.settings.boundary(after: .zero)
         finisher = SegmentFinisher { path, error in
@@ -130,6 +132,7 @@ public final class SegmentedWriter {
         guard let naming, let catalog, let finisher else { return }
         let path = Self.name(naming, at: time, wallClockAtZero: wallClockAtZero, catalog: catalog)
         let next = try AssetWriter(path: path, container: container, streams: streams, fragmentLength: fragmentLength)
+        observer?.fileStarted(path)
         let old = current
         current = next
         let date = wallClockAtZero.addingTimeInterval(time.seconds)

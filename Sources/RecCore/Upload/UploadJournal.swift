@@ -7,6 +7,7 @@ import Foundation
 /// (`UploadQueue.replay`); once most lines are history the file is rewritten with only the files
 /// still waiting (`UploadQueue.compacted`), into a new file renamed over the old one.
 ///
+///     {"op":"open","id":7,"path":"/v/cam-2026-12-03_14-00-00.mp4","dest":"backup:cams"}
 ///     {"op":"add","id":7,"path":"/v/cam-2026-12-03_14-00-00.mp4","dest":"backup:cams","bytes":7340032}
 ///     {"op":"done","id":7}
 ///     {"op":"drop","id":8,"why":"deleted before it was copied: the disk was full"}
@@ -14,6 +15,9 @@ public enum UploadJournal {
     /// One line.
     public struct Record: Sendable, Equatable, Codable {
         public enum Op: String, Sendable, Codable {
+            /// A recording file is begun: it joins the queue when it is finished (`add`, same id),
+            /// or, when the journal ends first (the session died), as it was left.
+            case open
             /// A file joins the queue.
             case add
             /// Its copy arrived whole under its final name.
@@ -31,6 +35,9 @@ public enum UploadJournal {
 
         public static func add(_ entry: UploadEntry) -> Record {
             Record(op: .add, id: entry.id, path: entry.path, dest: entry.destination, bytes: entry.bytes)
+        }
+        public static func open(_ entry: UploadEntry) -> Record {
+            Record(op: .open, id: entry.id, path: entry.path, dest: entry.destination)
         }
         public static func done(_ id: Int) -> Record { Record(op: .done, id: id) }
         public static func drop(_ id: Int, why: String) -> Record { Record(op: .drop, id: id, why: why) }

@@ -27,6 +27,8 @@ public struct UploadEntry: Sendable, Equatable {
 public struct UploadQueue: Sendable, Equatable {
     /// Waiting, in the order they were made (added).
     public private(set) var entries: [UploadEntry] = []
+    /// Recording files being written (`opened`), queued when they are finished (`add`).
+    public private(set) var writing: [UploadEntry] = []
     public private(set) var nextID = 1
     /// The last file copied and when.
     public private(set) var lastCopy: (name: String, date: Date)?
@@ -41,7 +43,7 @@ public struct UploadQueue: Sendable, Equatable {
     public init() {}
 
     public static func == (a: UploadQueue, b: UploadQueue) -> Bool {
-        a.entries == b.entries && a.nextID == b.nextID && a.lastCopy?.name == b.lastCopy?.name
+        a.entries == b.entries && a.writing == b.writing && a.nextID == b.nextID && a.lastCopy?.name == b.lastCopy?.name
             && a.lastCopy?.date == b.lastCopy?.date && a.lastError == b.lastError
     }
 
@@ -51,25 +53,66 @@ public struct UploadQueue: Sendable, Equatable {
         for r in records {
             queue.nextID = max(queue.nextID, r.id + 1)
             switch r.op {
+            case .open:
+                guard let path = r.path, let dest = r.dest, !queue.knows(r.id) else { continue }
+                queue.writing.append(UploadEntry(id: r.id, path: path, destination: dest, bytes: 0))
             case .add:
                 guard let path = r.path, let dest = r.dest, !queue.entries.contains(where: { $0.id == r.id }) else { continue }
+                queue.writing.removeAll { $0.id == r.id }
                 queue.entries.append(UploadEntry(id: r.id, path: path, destination: dest, bytes: r.bytes ?? 0))
             case .done, .drop:
                 queue.entries.removeAll { $0.id == r.id }
+                queue.writing.removeAll { $0.id == r.id }
             }
         }
         queue.entries.sort { $0.id < $1.id }
         return queue
     }
 
-    /// Queues `path` for `destination`: the record to write, or nil when it is already waiting
-    /// for that destination.
+    private func knows(_ id: Int) -> Bool { entries.contains { $0.id == id } || writing.contains { $0.id == id } }
+
+    /// A recording file `path` for `destination` is begun: the record to write (nil when it is
+    /// already known). It is not copied until `add` says it is finished.
+    public mutating func opened(path: String, destination: String) -> UploadJournal.Record? {
+        guard !(entries + writing).contains(where: { $0.path == path && $0.destination == destination }) else { return nil }
+        let entry = UploadEntry(id: nextID, path: path, destination: destination, bytes: 0)
+        nextID += 1
+        writing.append(entry)
+        return .open(entry)
+    }
+
+    /// Queues `path` for `destination` (a file being written keeps the id it was opened with):
+    /// the record to write, or nil when it is already waiting for that destination.
     public mutating func add(path: String, destination: String, bytes: Int64) -> UploadJournal.Record? {
         guard !entries.contains(where: { $0.path == path && $0.destination == destination }) else { return nil }
-        let entry = UploadEntry(id: nextID, path: path, destination: destination, bytes: bytes)
-        nextID += 1
+        var entry = UploadEntry(id: nextID, path: path, destination: destination, bytes: bytes)
+        if let i = writing.firstIndex(where: { $0.path == path && $0.destination == destination }) {
+            entry.id = writing.remove(at: i).id
+        } else {
+            nextID += 1
+        }
         entries.append(entry)
         return .add(entry)
+    }
+
+    /// The files a session that died left half-written (opened, never finished): queued as they
+    /// are, in the order they were begun, each with its size now (`size`, nil for a file that is
+    /// gone, which is dropped). The records to write.
+    public mutating func resumeInterrupted(size: (String) -> Int64?) -> [UploadJournal.Record] {
+        var records: [UploadJournal.Record] = []
+        for var entry in writing {
+            if let bytes = size(entry.path) {
+                entry.bytes = bytes
+                entries.append(entry)
+                records.append(.add(entry))
+            } else {
+                dropped += 1
+                records.append(.drop(entry.id, why: "\(entry.path), being written when the last session ended, is gone"))
+            }
+        }
+        writing = []
+        entries.sort { $0.id < $1.id }
+        return records
     }
 
     /// The file to copy next: the oldest.
@@ -106,11 +149,11 @@ public struct UploadQueue: Sendable, Equatable {
     /// ids are never given twice.
     public var compacted: [UploadJournal.Record] {
         let last = nextID - 1
-        let marker: [UploadJournal.Record] = last > 0 && !entries.contains { $0.id == last } ? [.drop(last, why: "compacted")] : []
-        return entries.map(UploadJournal.Record.add) + marker
+        let marker: [UploadJournal.Record] = last > 0 && !knows(last) ? [.drop(last, why: "compacted")] : []
+        return (entries.map(UploadJournal.Record.add) + writing.map(UploadJournal.Record.open)).sorted { $0.id < $1.id } + marker
     }
 
     /// Whether a journal of `lines` lines is mostly history and should be rewritten: past 256
     /// lines and more than four times what the queue itself needs.
-    public func needsCompaction(lines: Int) -> Bool { lines > 256 && lines > 4 * entries.count }
+    public func needsCompaction(lines: Int) -> Bool { lines > 256 && lines > 4 * (entries.count + writing.count) }
 }

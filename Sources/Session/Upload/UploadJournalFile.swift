@@ -59,12 +59,14 @@ final class UploadJournalFile {
         return contents
     }
 
-    /// Appends `record` and makes it durable.
-    func append(_ record: UploadJournal.Record) throws(RecError) {
+    /// Appends `record` and makes it durable; without `sync` it is only written (it outlives the
+    /// process, not a power cut), for a record on the encode thread, which must not wait on the
+    /// disk (an `open`: after a power cut the file it names lost its unsynced end as well).
+    func append(_ record: UploadJournal.Record, sync: Bool = true) throws(RecError) {
         let line = UploadJournal.line(record)
         let end = lseek(fd, 0, SEEK_END)
         let written = line.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, end) }
-        guard written == line.count, fdatasync(fd) == 0 else {
+        guard written == line.count, !sync || fdatasync(fd) == 0 else {
             let reason = String(cString: strerror(errno))
             if written > 0 { _ = ftruncate(fd, end) }
             throw .runtime("cannot write the upload queue \(path): \(reason)")

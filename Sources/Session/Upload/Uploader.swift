@@ -53,8 +53,13 @@ public final class Uploader: RecordingFileObserver {
         rclone = Rclone(bandwidthLimit: bandwidthLimit, stop: abandonFlag)
         let file = try UploadJournalFile(path: journal)
         let contents = file.read()
-        let queue = UploadQueue.replay(contents.records)
+        var queue = UploadQueue.replay(contents.records)
         if contents.unreadable > 0 { notice("upload queue \(journal): \(contents.unreadable) unreadable lines skipped") }
+        let interrupted = queue.writing.map(\.name)
+        for record in queue.resumeInterrupted(size: Self.size) { try file.append(record) }
+        if !interrupted.isEmpty {
+            notice("the last session ended while writing \(interrupted.joined(separator: ", ")): queued as it was left")
+        }
         if !queue.entries.isEmpty {
             notice("upload queue resumed: \(queue.entries.count) files (\(ByteSize.text(Int(queue.waitingBytes)))) still to copy")
         }
@@ -106,7 +111,7 @@ public final class Uploader: RecordingFileObserver {
     /// Queues `path` (a finished file) for `destination`, or for the session's own.
     public func add(_ path: String, to destination: UploadDestination? = nil) {
         guard let dest = destination ?? self.destination else { return }
-        let bytes = ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value ?? 0
+        let bytes = Self.size(path) ?? 0
         let problem: String? = state.withLock { s -> String? in
             guard let record = s.queue.add(path: path, destination: dest.text, bytes: bytes) else { return nil }
             s.queuedAt[record.id] = Date()
@@ -117,7 +122,23 @@ public final class Uploader: RecordingFileObserver {
         changes.pulse()
     }
 
+    static func size(_ path: String) -> Int64? {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.int64Value
+    }
+
     // MARK: RecordingFileObserver
+
+    /// Journals a recording file as begun, so a session that dies while writing it leaves it
+    /// queued for the next one (`resumeInterrupted`).
+    public func fileStarted(_ path: String) {
+        guard let dest = destination else { return }
+        let problem: String? = state.withLock { s -> String? in
+            guard let record = s.queue.opened(path: path, destination: dest.text) else { return nil }
+            do throws(RecError) { try s.journal.append(record, sync: false) } catch { return error.message }
+            return nil
+        }
+        if let problem { notice(problem) }
+    }
 
     public func fileFinished(_ path: String, bytes: Int64) { add(path) }
 

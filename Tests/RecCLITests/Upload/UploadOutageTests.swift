@@ -54,7 +54,8 @@ import TestServers
 
     /// SIGKILL while a copy is on the wire (slowed by --upload-limit so it is caught there,
     /// seen as its hidden partial file growing at the destination), then the same session again:
-    /// it resumes the queue, the interrupted file arrives once, whole, under its final name.
+    /// it resumes the queue, the interrupted copy arrives once, whole, under its final name, and
+    /// so does the segment that was being written when rec died, as it was left.
     @Test func killedMidCopyTheNextSessionResumesTheQueue() throws {
         let box = try UploadBox()
         let slow = ["start", "--source", "test:640x360@30", "--segment", "2s", "-o", "seg.mp4", "--upload", "dav:cams",
@@ -69,18 +70,20 @@ import TestServers
         let exit = Observe.exit(of: pid)
         kill(pid, SIGKILL)
         #expect(exit?.wait(timeout: .seconds(10)) == true)
-        // The segment being written when rec died was never finished or queued: it stays local.
-        let before = box.local("seg-")
-        let unfinished = before.last
+        // The segment being written when rec died was never finished: the next session queues it
+        // as it was left (playable up to its last fragment).
+        let unfinished = try #require(box.local("seg-").last)
         // Nothing partial is visible under the final name of the file in flight.
         let name = String(partial.dropFirst().prefix(upTo: partial.dropFirst().range(of: ".rec-partial")?.lowerBound ?? partial.endIndex))
         #expect(!box.remoteFiles().contains(name), "\(name) is at the destination before its copy ended")
 
         try #require(try box.rec(Array(slow.dropLast(2))).status == 0, "\(box.log())")
         #expect(box.log().contains("upload queue resumed"), "\(box.log())")
-        #expect(box.waitForArrival([name]), "\(box.log())")
+        #expect(box.log().contains("ended while writing \(unfinished)"), "\(box.log())")
+        #expect(box.waitForArrival([name, unfinished]), "\(box.log())")
         try Self.stop(box)
-        let files = box.local("seg-").filter { $0 != unfinished }
+        let files = box.local("seg-")
+        #expect(files.contains(unfinished))
         try box.expectArrivedWhole(files)
         #expect(!box.remoteFiles().contains(partial), "the partial copy \(partial) was left")
     }

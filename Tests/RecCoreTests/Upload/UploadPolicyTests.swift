@@ -92,6 +92,38 @@ import Testing
         #expect(again.add(path: "/v/new.mp4", destination: "b:c", bytes: 1)?.id == 6)
     }
 
+    /// A file being written is journalled when it begins but not copied until it is finished,
+    /// when it keeps its id (so its place in line); a journal that ends while it is still being
+    /// written (the session died) queues it as it was left, and drops one that is gone.
+    @Test func aFileBeingWrittenWhenTheSessionDiesIsQueuedByTheNextOne() {
+        var q = UploadQueue()
+        var lines: [UploadJournal.Record] = []
+        lines.append(q.opened(path: "/v/0.mp4", destination: "b:c")!)
+        #expect(q.opened(path: "/v/0.mp4", destination: "b:c") == nil)
+        #expect(q.next == nil && q.held.isEmpty)
+        lines.append(q.add(path: "/v/0.mp4", destination: "b:c", bytes: 50)!)
+        #expect(q.next?.id == 1 && q.writing.isEmpty)
+        lines.append(q.opened(path: "/v/1.mp4", destination: "b:c")!)
+        lines.append(q.add(path: "/v/clip.mp4", destination: "b:c", bytes: 5)!)
+        lines.append(q.copied(1, at: Date()))
+        lines.append(q.opened(path: "/v/gone.mp4", destination: "b:c")!)
+        // Compacted, the files being written are still known.
+        #expect(UploadQueue.replay(q.compacted) == UploadQueue.replay(lines))
+
+        var next = UploadQueue.replay(UploadJournal.parse(lines.flatMap(UploadJournal.line)).records)
+        #expect(next.writing.map(\.path) == ["/v/1.mp4", "/v/gone.mp4"])
+        #expect(next.entries.map(\.path) == ["/v/clip.mp4"])
+        let records = next.resumeInterrupted { $0 == "/v/1.mp4" ? 70 : nil }
+        #expect(records.map(\.op) == [.add, .drop])
+        #expect(next.writing.isEmpty && next.dropped == 1)
+        // In the order they were begun: the segment begun before the clip goes first.
+        #expect(next.entries.map(\.path) == ["/v/1.mp4", "/v/clip.mp4"])
+        #expect(next.entries.first?.bytes == 70 && next.held == ["/v/1.mp4", "/v/clip.mp4"])
+        var after = UploadQueue.replay(lines + records)
+        #expect(after.entries == next.entries && after.resumeInterrupted { _ in 1 }.isEmpty)
+        #expect(after.add(path: "/v/2.mp4", destination: "b:c", bytes: 1)?.id == 5)
+    }
+
     /// A crash can cut the file anywhere: at every byte, the queue read back is the one of the
     /// whole lines before the cut, and the torn rest is ignored.
     @Test func aJournalCutAtAnyByteReadsAsTheLinesBeforeTheCut() {
