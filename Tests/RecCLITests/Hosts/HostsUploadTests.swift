@@ -106,7 +106,8 @@ import TestServers
 
     /// The defect: a box session that copies every clip (its own `--upload`) queued the clip of a
     /// host save too, from the temporary folder that is removed once the clip is sent back, and
-    /// then dropped it. Now the host save's clip comes back and the session copies only its own.
+    /// then dropped it. Now the host save's clip comes back and the session copies only its own
+    /// (and not one saved with `--no-upload` on the box either).
     @Test func aHostSaveIsNotCopiedByTheBoxSession() throws {
         let box = try Fixture()
         try box.startOnBox("b", "--upload dav:cams")
@@ -114,7 +115,10 @@ import TestServers
         #expect(save.status == 0, "\(save.error)")
         #expect(try box.here.stamps("back.mp4").count >= 29)
 
-        // A clip saved on the box itself is copied, after anything queued before it.
+        // A clip saved on the box with --no-upload is copied nowhere; one saved without it is
+        // copied, after anything queued before it.
+        let kept = try box.server.ssh("rec save --session b --last 1s --no-upload -o \(box.boxFolder)/kept.mp4")
+        try #require(kept.status == 0, "\(kept.error)")
         let own = try box.server.ssh("rec save --session b --last 1s -o \(box.boxFolder)/own.mp4")
         try #require(own.status == 0, "\(own.error)")
         #expect(box.waitForArrival("own.mp4", from: box.boxFolder), "\(box.copies.remoteFiles())")
