@@ -6,7 +6,8 @@ extension SaveCommand {
     /// Each box's rec saves into a temporary folder (on another box, one its login makes and
     /// removes), the clips come back into a hidden folder beside their final names, and each is
     /// moved to `BOX-SESSION` under `-o`'s naming. A box that does not answer, or fails, is
-    /// reported and leaves the others' clips; exit 1 if any clip is missing.
+    /// reported and leaves the others' clips; exit 1 if any clip is missing. With `--upload` the
+    /// clips stay on the boxes instead (`saveOnBoxes`).
     func runOnBoxes(_ boxes: BoxList, _ context: CommandContext) throws(RecError) -> Int32 {
         let now = Timestamp(seconds: Date().timeIntervalSince1970)
         let wall = try range.aligned(now: now)
@@ -17,7 +18,11 @@ extension SaveCommand {
         case .named(let list): names = list
         case nil: names = [try SessionName.validate(session)]
         }
-        let naming = try boxNaming(boxes: boxes, names: names)
+        if let uploadOnBoxes {
+            return try saveOnBoxes(boxes, names: names, range: (from, to), sentFrom: wall.unixSeconds.from,
+                                   upload: uploadOnBoxes, timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds), context)
+        }
+        let naming = try boxNaming(boxes: boxes, names: names, lookHere: true)
         let container = try Container.forClip(path: naming.path(box: "box", session: "session"))
         if let names {
             for label in boxes.labels {
@@ -36,9 +41,9 @@ extension SaveCommand {
         words += (names.map { ["--session", $0.joined(separator: ",")] } ?? ["--all"]).map(RemoteCommand.Word.literal)
         words += ["--from", from, "--to", to, "--json", "-o"].map(RemoteCommand.Word.literal)
         words.append(output)
-        if keyframe { words.append(.literal("--keyframe")) }
-        if clear { words.append(.literal("--clear")) }
-        words += HostChoice.onItsOwn.map(RemoteCommand.Word.literal)
+        // The clip comes back here: the box's session must not also queue a copy of a file its
+        // temporary folder loses as soon as it is sent.
+        words += (["--no-upload"] + boxOptions).map(RemoteCommand.Word.literal)
 
         let runner = HostChoice.runner(context.environment, connect: .seconds(10),
                                        timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds) + .seconds(60))
@@ -60,6 +65,11 @@ extension SaveCommand {
                 }
             }
         }
+        return report(rows, context)
+    }
+
+    /// Prints the rows (`--json`: as an array) and says which clips are missing: exit 1 if any is.
+    func report(_ rows: [SavedClip], _ context: CommandContext) -> Int32 {
         context.console.print(json ? JSONText.encode(rows) : rows.map(\.text).joined(separator: "\n"))
         let saved = rows.compactMap { $0.save?.path }
         notifySaved(saved, context)
@@ -73,15 +83,23 @@ extension SaveCommand {
         return 0
     }
 
+    /// The options of each box's save after its range and `-o`: those passed on as given, and
+    /// `--host local` (it acts on its own sessions only, whatever its configuration lists).
+    var boxOptions: [String] {
+        (keyframe ? ["--keyframe"] : []) + (clear ? ["--clear"] : []) + HostChoice.onItsOwn
+    }
+
     /// `-o` for clips from several boxes: a folder or a `%s` pattern as with several sessions,
-    /// `%s` standing for `BOX-SESSION`; one file only for one session on one box.
-    private func boxNaming(boxes: BoxList, names: [String]?) throws(RecError) -> ClipNaming {
+    /// `%s` standing for `BOX-SESSION`; one file only for one session on one box. `lookHere`:
+    /// whether a `-o` without `/` may name a folder of this box (not when the boxes keep the clips).
+    func boxNaming(boxes: BoxList, names: [String]?, lookHere: Bool) throws(RecError) -> ClipNaming {
         if boxes.boxes.count == 1, names?.count == 1, outputGiven, let output, !output.hasSuffix("/"), !output.contains("%s") {
             var isDirectory: ObjCBool = false
-            if !(FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
+            if !lookHere || !(FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue) {
                 return .pattern(output)
             }
         }
+        if !lookHere, outputGiven, let output { return try ClipNaming(output: output, isFolder: false) }
         return try clipNaming()
     }
 

@@ -27,7 +27,8 @@ extension SaveCommand {
         let (from, to) = wall.unixSeconds
         let requests = zip(names, outputs).map { name, path in
             (session: name, command: ControlCommand.save(SaveRequest(from: .unix(from), to: .unix(to), output: path,
-                                                                     keyframe: keyframe, clear: clear, force: force, upload: upload)))
+                                                                     keyframe: keyframe, clear: clear, force: force, upload: upload,
+                                                                     noUpload: noUpload)))
         }
         let answers = ControlClient.sendEach(requests, runtime: runtime,
                                              timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds))
@@ -101,10 +102,13 @@ struct SavedClip: Codable {
     /// the offset its `requested` range shows between the wall clock and its timeline.
     var savedUnix: ControlSpan?
     var error: String?
+    /// Where the box's session copies the clip (`rec save --host … --upload DEST`, secrets
+    /// hidden); the clip stays on the box, at `save.path` there.
+    var upload: String?
 
     /// The keys as `--json` prints them (SaveReport names its own), so a box's rows read back.
     private enum CodingKeys: String, CodingKey {
-        case box, session, save, savedUnix = "saved_unix", error
+        case box, session, save, savedUnix = "saved_unix", error, upload
     }
 
     init(session: String, answer: Result<ControlReply, RecError>, sentFrom: Double) {
@@ -137,13 +141,14 @@ struct SavedClip: Codable {
     var text: String {
         let who = box.map { "\(session) on \($0)" } ?? session
         guard let save else { return "\(who): failed: \(error ?? "no answer")" }
-        var line = "\(who): \(save.path)"
+        var line = "\(who): \(save.path)" + (upload == nil || box == nil ? "" : " on the box")
         if let wall = savedUnix {
             line += ", " + ISOTimeText.localTimeOfDay(Date(timeIntervalSince1970: wall.from)) + "–"
                 + ISOTimeText.localTimeOfDay(Date(timeIntervalSince1970: wall.to))
         }
         line += ", \(save.frames ?? 0) frames"
         if let s = save.saved { line += " (\(TimeText.clock(s.from))–\(TimeText.clock(s.to)) in the session)" }
+        if let upload { line += ", queued for \(upload)" }
         return line
     }
 }

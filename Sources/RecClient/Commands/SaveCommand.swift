@@ -8,7 +8,7 @@ struct SaveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "save",
         abstract: "Save frames from a running session's buffer into a clip.",
-        discussion: "Times are on the session's timeline (0 is its first frame): 12s, 1:30, -30s (back from the newest frame), now, +20s (the save waits for it) or a wall-clock time such as 2026-11-29T14:03:05. The clip holds exactly the frames from --from up to, not including, --to. A range older than the buffer is read from the session's recording file. With several sessions (--session a,b,c or --all) each saves the same wall-clock range into a clip of its own, all at once: -20s, now, +20s and --last count from the moment of the command, times from a session's start are refused, and -o names a folder (clips/ writes clips/SESSION.mp4) or a pattern where %s is the session's name.",
+        discussion: "Times are on the session's timeline (0 is its first frame): 12s, 1:30, -30s (back from the newest frame), now, +20s (the save waits for it) or a wall-clock time such as 2026-11-29T14:03:05. The clip holds exactly the frames from --from up to, not including, --to. A range older than the buffer is read from the session's recording file. With several sessions (--session a,b,c or --all) each saves the same wall-clock range into a clip of its own, all at once: -20s, now, +20s and --last count from the moment of the command, times from a session's start are refused, and -o names a folder (clips/ writes clips/SESSION.mp4) or a pattern where %s is the session's name. With --host the clips come back over ssh, named BOX-SESSION; with --host and --upload DEST they stay on each box instead (-o from its login's home folder) and its session copies them to DEST.",
         examples: [
             Example("Save the last 20 seconds.", "rec save --last 20s -o clip.mkv"),
             Example("Save from 10 s ago until 20 s from now.", "rec save --from -10s --to +20s -o incident.mp4"),
@@ -17,7 +17,7 @@ struct SaveCommand: ParsableCommand {
         ]
     )
     static let arguments: [ArgumentSpec] = [
-        .from, .to, .last, .upload,
+        .from, .to, .last, .upload, .noUpload,
         .output("The file to write the clip to; with several sessions, a folder or a name with %s for the session."),
         .keyframe, .clear, .notify,
         .json, .sessions, .allSessions, .force, .host,
@@ -32,6 +32,11 @@ struct SaveCommand: ParsableCommand {
     var notify: Bool
     /// `--upload`: also copy the clip there (a local folder made absolute).
     var upload: String?
+    /// `--upload` as given on the command line, for the boxes of `--host` (a relative folder is
+    /// each box's own, from its login's home folder); a configured `upload` is this box's only.
+    var uploadOnBoxes: String?
+    /// `--no-upload`: copy this clip nowhere, even when the session copies every clip.
+    var noUpload: Bool
     var json: Bool
     /// The one session to save from; `several` when --session names more or --all is given.
     var session: String
@@ -53,6 +58,12 @@ struct SaveCommand: ParsableCommand {
         upload = try values.value(.upload).map { text in
             UploadDestination.isLocal(text) && !text.hasPrefix("/") ? OutputFile.absolute(text) : text
         }
+        noUpload = values.flag(.noUpload)
+        if noUpload {
+            if values.isSet(.upload) { throw .usage("give --upload DEST or --no-upload, not both") }
+            upload = nil
+        }
+        uploadOnBoxes = values.isSet(.upload) ? try values.value(.upload) : nil
         json = values.flag(.json)
         session = try values.require(.sessions)
         force = values.flag(.force)
@@ -83,7 +94,7 @@ struct SaveCommand: ParsableCommand {
         try OutputPath.checkWritable(path, force: force)
         let request = SaveRequest(from: range.from.map(ControlTime.text), to: range.to.map(ControlTime.text),
                                   last: range.last.map(ControlTime.text), output: path,
-                                  keyframe: keyframe, clear: clear, force: force, upload: upload)
+                                  keyframe: keyframe, clear: clear, force: force, upload: upload, noUpload: noUpload)
         // A future end (+20s) is waited for by the session; allow for it.
         var ahead = 0.0
         if let to = range.to, to.hasPrefix("+"), let time = try? TimeParser.duration(String(to.dropFirst())) {
@@ -123,4 +134,5 @@ private extension ArgumentSpec {
     static let allSessions = flag("all", help: "Save the same range from every running session, a clip from each.")
     static let clear = flag("clear", help: "Drop the buffer up to the end of the saved range, so the next save repeats nothing.")
     static let notify = flag("notify", help: "Send a desktop notification with the clip's path when the save is done.")
+    static let noUpload = flag("no-upload", help: "Copy this clip nowhere, even when the session copies every clip off the box (its --upload).")
 }

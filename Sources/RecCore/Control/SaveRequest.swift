@@ -17,9 +17,13 @@ public struct SaveRequest: Sendable, Equatable, Codable {
     public var force: Bool
     /// Also copy the clip off the box to this rclone destination (`rec save --upload DEST`).
     public var upload: String?
+    /// Copy this clip nowhere, even when the session copies every clip (`rec save --no-upload`;
+    /// a save from another box, whose clip goes back to the asker).
+    public var noUpload: Bool
 
     public init(from: ControlTime? = nil, to: ControlTime? = nil, last: ControlTime? = nil, output: String,
-                keyframe: Bool = false, clear: Bool = false, force: Bool = false, upload: String? = nil) {
+                keyframe: Bool = false, clear: Bool = false, force: Bool = false, upload: String? = nil,
+                noUpload: Bool = false) {
         self.from = from
         self.to = to
         self.last = last
@@ -28,10 +32,11 @@ public struct SaveRequest: Sendable, Equatable, Codable {
         self.clear = clear
         self.force = force
         self.upload = upload
+        self.noUpload = noUpload
     }
 
     private enum CodingKeys: String, CodingKey {
-        case from, to, last, output, keyframe, clear, force, upload
+        case from, to, last, output, keyframe, clear, force, upload, noUpload = "no_upload"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -44,6 +49,21 @@ public struct SaveRequest: Sendable, Equatable, Codable {
         clear = try c.decodeIfPresent(Bool.self, forKey: .clear) ?? false
         force = try c.decodeIfPresent(Bool.self, forKey: .force) ?? false
         upload = try c.decodeIfPresent(String.self, forKey: .upload)
+        noUpload = try c.decodeIfPresent(Bool.self, forKey: .noUpload) ?? false
+    }
+
+    /// `no_upload` is written only when true, so a request without it reads as before.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(from, forKey: .from)
+        try c.encodeIfPresent(to, forKey: .to)
+        try c.encodeIfPresent(last, forKey: .last)
+        try c.encode(output, forKey: .output)
+        try c.encode(keyframe, forKey: .keyframe)
+        try c.encode(clear, forKey: .clear)
+        try c.encode(force, forKey: .force)
+        try c.encodeIfPresent(upload, forKey: .upload)
+        if noUpload { try c.encode(true, forKey: .noUpload) }
     }
 
     /// The checks JSON decoding cannot make; nil when the request makes sense.
@@ -57,6 +77,9 @@ public struct SaveRequest: Sendable, Equatable, Codable {
         }
         if let upload, upload.isEmpty || upload.utf8.count > 4096 {
             return "'upload' must be an rclone destination such as backup:cams, at most 4096 bytes"
+        }
+        if noUpload, upload != nil {
+            return "give either 'upload' or 'no_upload', not both"
         }
         if let last, !last.isDuration {
             return "'last' must be a string in rec's time syntax or a number of seconds"

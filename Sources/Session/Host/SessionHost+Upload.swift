@@ -8,7 +8,9 @@ extension SessionHost {
 
     /// The destinations a clip saved by `request` goes to: the session's `--upload`, and the
     /// save's own; a save's own is checked first (a remote rclone does not know is a usage error).
+    /// None with `no_upload` (a save from another box, whose clip is sent back to it).
     func clipDestinations(_ request: SaveRequest) throws(RecError) -> [UploadDestination] {
+        if request.noUpload { return [] }
         var out: [UploadDestination] = []
         if let own = uploads.withLock({ $0 })?.destination { out.append(own) }
         if let text = request.upload {

@@ -11,6 +11,7 @@ struct ControlCodecRequestTests {
         .save(SaveRequest(from: .ago(10), to: .unix(1_764_424_985.25), output: "/tmp/b.mkv", clear: true, force: true)),
         .save(SaveRequest(last: .text("1m"), output: "/tmp/c.mp4")),
         .save(SaveRequest(output: "/tmp/whole ring.mkv")),
+        .save(SaveRequest(last: .text("1s"), output: "/tmp/d.mp4", noUpload: true)),
         .snapshot(SnapshotRequest(output: "/tmp/s.png", force: true)),
     ]
 
@@ -55,6 +56,14 @@ struct ControlCodecRequestTests {
         #expect(decoded == .request(ControlRequest(id: .number(1), command: .save(SaveRequest(output: "/x.mkv")))))
     }
 
+    @Test("no_upload is read as the protocol page writes it, and written only when true")
+    func saveNoUpload() throws {
+        let decoded = ControlCodec.decodeRequest(Array(#"{"v":1,"id":1,"type":"save","output":"/x.mkv","no_upload":true}"#.utf8))
+        #expect(decoded == .request(ControlRequest(id: .number(1), command: .save(SaveRequest(output: "/x.mkv", noUpload: true)))))
+        let plain = String(decoding: try ControlCodec.encode(ControlRequest(id: .number(1), command: .save(SaveRequest(output: "/x.mkv")))), as: UTF8.self)
+        #expect(!plain.contains("no_upload"), "\(plain)")
+    }
+
     struct Bad: Sendable, CustomStringConvertible {
         var json: String
         var id: ControlID?
@@ -85,6 +94,7 @@ struct ControlCodecRequestTests {
         Bad(json: #"{"v":1,"id":10,"type":"save","output":"rel.mkv"}"#, id: .number(10), code: .usage, mentions: "absolute"),
         Bad(json: #"{"v":1,"id":11,"type":"save","output":"/a","last":"5s","from":"1s"}"#, id: .number(11), code: .usage, mentions: "not both"),
         Bad(json: #"{"v":1,"id":12,"type":"save","output":"/a","last":{"ago":5}}"#, id: .number(12), code: .usage, mentions: "'last'"),
+        Bad(json: #"{"v":1,"id":19,"type":"save","output":"/a","upload":"b:c","no_upload":true}"#, id: .number(19), code: .usage, mentions: "not both"),
         Bad(json: #"{"v":1,"id":13,"type":"snapshot","output":""}"#, id: .number(13), code: .usage, mentions: "empty"),
         Bad(json: #"{"v":1,"id":14,"type":"status","wait":{"timeout":5}}"#, id: .number(14), code: .usage, mentions: "'frames', 'ring_end' or 'error'"),
         Bad(json: #"{"v":1,"id":15,"type":"status","wait":{"frames":-1}}"#, id: .number(15), code: .usage, mentions: "'wait.frames'"),
