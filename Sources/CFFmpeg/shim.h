@@ -65,12 +65,9 @@ static inline void cffmpeg_log_silent(void) { av_log_set_level(AV_LOG_QUIET); }
 /// Where error lines go: defined in Swift (Media's FFmpegLog.swift, `@_cdecl`), which keeps them.
 extern void rec_ffmpeg_log_line(int level, const char *line);
 
-/// av_log's callback: formats error-level lines (the va_list must be read in C) for rec to attach
-/// to the failure they explain, then prints as FFmpeg's default callback does, by av_log_set_level.
-static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
-    // Demuxers log at debug level for every packet: what neither rec nor the default callback
-    // keeps is dropped here, before any work.
-    if (level > AV_LOG_ERROR && level > av_log_get_level()) return;
+/// The part of av_log's callback that keeps and prints a line: out of line, so that the check
+/// every dropped line pays (below) stays a few instructions, without this one's 1 KiB frame.
+static __attribute__((noinline)) void cffmpeg_log_line(void *avcl, int level, const char *fmt, va_list vl) {
     if (level >= 0 && level <= AV_LOG_ERROR) {
         char line[1024];
         int prefix = 1;
@@ -81,6 +78,15 @@ static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt
         rec_ffmpeg_log_line(level, line);
     }
     av_log_default_callback(avcl, level, fmt, vl);
+}
+
+/// av_log's callback: formats error-level lines (the va_list must be read in C) for rec to attach
+/// to the failure they explain, then prints as FFmpeg's default callback does, by av_log_set_level.
+static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
+    // Demuxers log at debug level for every packet (a camera's RTSP reader some 1,000 times a
+    // second): what neither rec nor the default callback keeps is dropped here, before any work.
+    if (level > AV_LOG_ERROR && level > av_log_get_level()) return;
+    cffmpeg_log_line(avcl, level, fmt, vl);
 }
 /// What an InterruptFlag holds where libavformat's interrupt callback reads it, some 2,000 times a
 /// second on a camera (a Swift callback cost ~70 instructions a call there, this ~20): set once

@@ -164,7 +164,10 @@ extension NetworkSource: SourceSound {
     public var soundParameters: [CodecParameters] { soundStreams }
 
     public func takeSound() -> [EncodedPacket] {
-        defer { pendingSound.removeAll(keepingCapacity: true) }
-        return pendingSound
+        // Most pictures bring one or two sound packets, some none: nothing is allocated for none.
+        guard !pendingSound.isEmpty else { return [] }
+        let taken = pendingSound
+        pendingSound = []
+        return taken
     }
 }

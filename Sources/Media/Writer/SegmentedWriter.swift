@@ -25,8 +25,8 @@ public final class SegmentedWriter {
     /// Session time of the current segment's first frame, and of the next boundary.
     private var start = Timestamp.zero
     private var boundary: Timestamp?
-    /// Each stream's last decode time in the current segment.
-    private var lastDTS: [StreamID: Int64] = [:]
+    /// Each stream's last decode time in the current segment, by its place in `streams`.
+    private var lastDTS: [Int64]
     /// Packets held until the other streams have caught up with them, so each sound packet goes
     /// into the segment whose pictures it plays with: sound comes ahead of the pictures while
     /// recording (the encoder looks ahead) and behind them with `--pace off`. `Interleave`
@@ -44,6 +44,7 @@ public final class SegmentedWriter {
         self.container = container
         self.observer = observer
         self.streams = streams
+        self.lastDTS = Array(repeating: .min, count: streams.count)
         self.timeline = streams.first { $0.id.isVideo }?.id
         self.held = Interleave(streams: streams.map(\.id))
         self.wallClockAtZero = wallClockAtZero
@@ -99,7 +100,8 @@ public final class SegmentedWriter {
         if packet.stream == timeline, packet.isKeyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
             try rotate(at: packet.presentationTime)
         }
-        p.move(back: start, after: &lastDTS[packet.stream, default: .min])
+        guard let index = streams.firstIndex(where: { $0.id == packet.stream }) else { return }
+        p.move(back: start, after: &lastDTS[index])
         try current.append(p)
         guard packet.stream == timeline else { return }
         if packet.isKeyframe, let catalog {
@@ -137,7 +139,8 @@ public final class SegmentedWriter {
         current = next
         let date = wallClockAtZero.addingTimeInterval(time.seconds)
         catalog.update { $0.begin(path: path, start: time, date: date) }
-        (start, lastDTS, boundary) = (time, [:], catalog.settings.boundary(after: time))
+        (start, boundary) = (time, catalog.settings.boundary(after: time))
+        lastDTS = Array(repeating: .min, count: streams.count)
         finisher.finish(old)
     }
 

@@ -6,8 +6,11 @@ import RecCore
 extension Recorder {
     /// On the capture thread, after each picture is read: queues the sound the source read on the
     /// way, ahead of that picture (or hands it to `sink`, when this thread writes the copy), and takes the source's wall clock once it knows it.
-    func queueSourceSound(_ capabilities: SourceCapabilities, into sink: RecordingSink?) {
-        if let zero = capabilities.clock?.wallClockAtZero {
+    /// `wallClockKnown` is the caller's: set once the camera's time is in `stats`, which is then
+    /// not locked again for it.
+    func queueSourceSound(_ capabilities: SourceCapabilities, into sink: RecordingSink?, wallClockKnown: inout Bool) {
+        if !wallClockKnown, let zero = capabilities.clock?.wallClockAtZero {
+            wallClockKnown = true
             stats.withLock { s in
                 guard s.wallClockSource == nil else { return }
                 s.startedAt = Date(timeIntervalSince1970: zero.seconds)
