@@ -12,7 +12,8 @@ extension NetworkSource: CompressedFrames {
         while ready.isEmpty {
             guard try pump() else { return nil }
         }
-        return ready.removeFirst()
+        // One at a time but after a reconnect (what was held): no shift for the usual one.
+        return ready.count == 1 ? ready.removeLast() : ready.removeFirst()
     }
 
     public func nextFrame() throws(RecError) -> VideoFrame? {
@@ -80,7 +81,7 @@ extension NetworkSource: CompressedFrames {
         // A packet lasts until the next of its stream (decode order: a B-frame stream's dts
         // steps are its frame intervals too); one is held per stream, so pictures wait one frame.
         let slot = Self.slot(id)
-        if var previous = held[slot] {
+        if var previous = held[slot].take() {
             previous.duration = max(1, Timestamp(value: packet.dts - previous.dts, timeBase: packet.timeBase)
                 .rescaled(to: previous.timeBase).value)
             release(previous)
@@ -121,7 +122,7 @@ extension NetworkSource: CompressedFrames {
 
     /// A packet whose duration is now known goes out: a picture to `ready`, sound to
     /// `pendingSound` (re-encoded first when the container cannot take it as it came).
-    func release(_ p: EncodedPacket) {
+    func release(_ p: consuming EncodedPacket) {
         lastDuration[Self.slot(p.stream)] = p.duration
         if p.stream.isVideo {
             ready.append(p)

@@ -46,9 +46,8 @@ extension EncodedPacket {
         let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
         let sideData = PacketSideData.copied(from: source)
         self.init(shared: try PacketReference(taking: source), pts: pts, dts: dts, duration: p.duration,
-                  timeBase: timeBase, isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: streamIndex)
-        self.sideData = sideData
-        self.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
+                  timeBase: timeBase, isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: streamIndex,
+                  sideData: sideData, isHidden: p.flags & AV_PKT_FLAG_DISCARD != 0)
     }
 
     /// Fills a blank `AVPacket` with the bytes — another reference to the buffer FFmpeg made, or

@@ -77,7 +77,7 @@ public final class AssetWriter {
 
     /// Writes one packet of any of the file's streams; throws the write error after cutting the
     /// file back (see the type). The muxer interleaves the streams by decode time.
-    public func append(_ packet: EncodedPacket) throws(FFmpegError) {
+    public func append(_ packet: consuming EncodedPacket) throws(FFmpegError) {
         guard let muxer, let index = streamIDs.firstIndex(of: packet.stream) else { return }
         var p = packet
         p.streamIndex = index
@@ -97,7 +97,7 @@ public final class AssetWriter {
         let grew = muxer.bytesWritten > durableBytes
         durableBytes = muxer.bytesWritten
         guard p.stream == timeline else { return }
-        lastPacketEnd = max(lastPacketEnd ?? packet.endTime, packet.endTime)
+        lastPacketEnd = max(lastPacketEnd ?? p.endTime, p.endTime)
         clock.wrote(p, fragmentEnded: grew)
     }
 

@@ -84,7 +84,7 @@ public final class SegmentedWriter {
     }
 
     /// Writes a packet of any of the file's streams, on the session timeline.
-    public func append(_ packet: EncodedPacket) throws(FFmpegError) {
+    public func append(_ packet: consuming EncodedPacket) throws(FFmpegError) {
         guard streams.count > 1 else { return try write(packet) }
         held.add(packet)
         while let next = held.next(maxHeld: Self.maxHeld) { try write(next) }
@@ -95,16 +95,16 @@ public final class SegmentedWriter {
         held.end(stream)
     }
 
-    private func write(_ packet: EncodedPacket) throws(FFmpegError) {
-        var p = packet
-        if packet.stream == timeline, packet.isKeyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
+    private func write(_ packet: consuming EncodedPacket) throws(FFmpegError) {
+        let onTimeline = packet.stream == timeline, keyframe = packet.isKeyframe
+        if onTimeline, keyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
             try rotate(at: packet.presentationTime)
         }
         guard let index = streams.firstIndex(where: { $0.id == packet.stream }) else { return }
-        p.move(back: start, after: &lastDTS[index])
-        try current.append(p)
-        guard packet.stream == timeline else { return }
-        if packet.isKeyframe, let catalog {
+        packet.move(back: start, after: &lastDTS[index])
+        try current.append(packet)
+        guard onTimeline else { return }
+        if keyframe, let catalog {
             let bytes = current.bytesWritten
             catalog.update { $0.updateCurrent(bytes: bytes) }
         }
@@ -198,8 +198,10 @@ public final class SegmentedWriter {
 /// streams: a search of the list is cheaper than hashing for every packet).
 struct Interleave {
     private let streams: [StreamID]
-    /// Each stream's held packets, oldest first.
-    private var queues: [[EncodedPacket]]
+    /// Each stream's held packets, oldest first from `heads`: a packet leaves by being moved out
+    /// (its place left nil) rather than by shifting the rest, and a queue emptied starts over.
+    private var queues: [[EncodedPacket?]]
+    private var heads: [Int]
     /// The newest presentation time seen of each stream, in seconds.
     private var seen: [Double]
     /// Streams that will send nothing more: nothing waits for them.
@@ -208,6 +210,7 @@ struct Interleave {
     init(streams: [StreamID]) {
         self.streams = streams
         queues = Array(repeating: [], count: streams.count)
+        heads = Array(repeating: 0, count: streams.count)
         seen = Array(repeating: -.infinity, count: streams.count)
         ended = Array(repeating: false, count: streams.count)
     }
@@ -217,23 +220,34 @@ struct Interleave {
         if let i = streams.firstIndex(of: stream) { ended[i] = true }
     }
 
-    mutating func add(_ packet: EncodedPacket) {
+    mutating func add(_ packet: consuming EncodedPacket) {
         guard let i = streams.firstIndex(of: packet.stream) else { return }
-        queues[i].append(packet)
         seen[i] = max(seen[i], packet.presentationTime.seconds)
+        queues[i].append(packet)
+    }
+
+    /// The presentation time (seconds) of stream `i`'s oldest packet held.
+    private func headTime(_ i: Int) -> Double? {
+        heads[i] < queues[i].count ? queues[i][heads[i]]?.presentationTime.seconds : nil
     }
 
     mutating func next(maxHeld: Double, draining: Bool = false) -> EncodedPacket? {
         // The oldest head; on a tie, the stream listed first (the pictures).
         var oldest: (index: Int, time: Double)?
         for i in queues.indices {
-            guard let t = queues[i].first?.presentationTime.seconds else { continue }
+            guard let t = headTime(i) else { continue }
             if oldest.map({ t < $0.time }) ?? true { oldest = (i, t) }
         }
         guard let (index, time) = oldest else { return nil }
         let newest = seen.max() ?? time
         let caughtUp = seen.indices.allSatisfy { $0 == index || ended[$0] || seen[$0] >= time }
         guard draining || caughtUp || newest - time > maxHeld else { return nil }
-        return queues[index].removeFirst()
+        let packet = queues[index][heads[index]].take()
+        heads[index] += 1
+        if heads[index] == queues[index].count {
+            queues[index].removeAll(keepingCapacity: true)
+            heads[index] = 0
+        }
+        return packet
     }
 }

@@ -10,12 +10,12 @@ extension RingState {
     /// restarted encoder) starts that stream afresh.
     mutating func appendOther(_ packet: EncodedPacket) {
         let slot = tally.slot(packet.stream)
-        if let last = tally.newest[slot], !(last.presentationTime < packet.presentationTime) {
+        if let last = tally.newest[slot], !(last.start < packet.presentationTime) {
             remove(stream: packet.stream)
         }
         packets.append(packet)
         count(in: packet)
-        tally.newest[slot] = packet
+        tally.newest[slot] = (packet.presentationTime, packet.endTime)
         if keyframeIndices.isEmpty {
             // No pictures yet: only the duration cap bounds what waits for them.
             let line = Timestamp.microseconds(packet.endTime.rescaled(to: .microseconds).value

@@ -69,7 +69,7 @@ public struct RingState: Sendable {
         RingStats(start: firstPresentationTime, end: endTime, bytes: bytes, packets: pictures,
                   keyframes: keyframeIndices.count, evictedPackets: evicted, clearedPackets: cleared,
                   soundPackets: tally.indices.filter { tally.ids[$0].isSound }.reduce(0) { $0 + tally.counts[$1] },
-                  soundEnd: tally.newest.compactMap { $0 }.filter(\.stream.isSound).map(\.endTime).min(),
+                  soundEnd: tally.indices.filter { tally.ids[$0].isSound }.compactMap { tally.newest[$0]?.end }.min(),
                   streams: tally.indices.filter { tally.counts[$0] > 0 }.map { tally.ids[$0] }.sorted())
     }
 
@@ -152,7 +152,8 @@ public struct RingState: Sendable {
 struct StreamTally: Sendable {
     private(set) var ids: [StreamID] = []
     var counts: [Int] = []
-    var newest: [EncodedPacket?] = []
+    /// The presentation time and end of each stream's newest packet (kept for the other streams).
+    var newest: [(start: Timestamp, end: Timestamp)?] = []
 
     var indices: Range<Int> { ids.indices }
 

@@ -18,8 +18,11 @@ extension Recorder {
             }
         }
         guard let sound = capabilities.sound else { return }
-        for packet in sound.takeSound() {
-            if let sink { sink.take(.sound(packet)) } else { queue.pushAlways(.sound(packet)) }
+        // Moved out one by one, oldest first, rather than copied by a loop over the array.
+        var packets = sound.takeSound()
+        packets.reverse()
+        while let packet = packets.popLast() {
+            if let sink { sink.hold(packet) } else { queue.pushAlways(.sound(packet)) }
         }
     }
 
@@ -27,10 +30,10 @@ extension Recorder {
     /// in order, and keeps the rest; with no pictures yet, nothing.
     func releaseSourceSound(_ held: inout [EncodedPacket], before end: Timestamp?,
                             emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
-        guard let end, let first = held.first, first.presentationTime < end else { return }
-        let due = held.prefix { $0.presentationTime < end }
-        held.removeFirst(due.count)
-        for packet in due { try emit(packet) }
+        guard let end, !held.isEmpty, held[0].presentationTime < end else { return }
+        let due = held.firstIndex { !($0.presentationTime < end) } ?? held.count
+        for i in 0..<due { try emit(held[i]) }
+        if due == held.count { held.removeAll(keepingCapacity: true) } else { held.removeFirst(due) }
     }
 
     /// How many sound streams the source brings itself: they come first, `.sound(0)` on, and

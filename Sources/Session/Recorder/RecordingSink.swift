@@ -101,6 +101,12 @@ final class RecordingSink {
         }
     }
 
+    /// The source's own sound, read with the picture just taken: held until a picture reaches it.
+    func hold(_ packet: consuming EncodedPacket) {
+        if failed { return }
+        heldSound.append(packet)
+    }
+
     /// After the last item: drains the encoder, lets the sound run up to the last picture,
     /// finishes the file and says the recording is over (`Recorder.waitUntilFinished`).
     func finish() {
