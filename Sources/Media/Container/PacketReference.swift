@@ -12,11 +12,10 @@ final class PacketReference: SharedBytes, @unchecked Sendable {
     private let owner: PacketOwner
     var packet: UnsafePointer<AVPacket> { UnsafePointer(owner.pointer) }
 
-    /// Takes over `source`'s reference (and side data), leaving `source` blank. The corresponding
-    /// C functions are `av_packet_alloc` and `av_packet_move_ref`.
+    /// Takes over `source`'s reference (and side data), leaving `source` blank
+    /// (`PacketOwner(movingFrom:)`).
     init(taking source: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
-        owner = try PacketOwner()
-        av_packet_move_ref(owner.pointer, source)
+        owner = try PacketOwner(movingFrom: source)
     }
 
     var count: Int { Int(packet.pointee.size) }

@@ -21,17 +21,20 @@ public final class SegmentedWriter {
     private let fragmentLength: Timestamp
     /// Hears of each finished file and keeps retention off files not yet copied (`--upload`).
     private let observer: (any RecordingFileObserver)?
-    private var current: AssetWriter
+    // `@exclusivity(unchecked)`: the state touched for every packet. This object is owned by one
+    // thread and never lends that state across a call that could reach it again, so the runtime's
+    // check of each access (~80 instructions under callgrind, several per packet) never fires.
+    @exclusivity(unchecked) private var current: AssetWriter
     /// Session time of the current segment's first frame, and of the next boundary.
-    private var start = Timestamp.zero
-    private var boundary: Timestamp?
+    @exclusivity(unchecked) private var start = Timestamp.zero
+    @exclusivity(unchecked) private var boundary: Timestamp?
     /// Each stream's last decode time in the current segment, by its place in `streams`.
-    private var lastDTS: [Int64]
+    @exclusivity(unchecked) private var lastDTS: [Int64]
     /// Packets held until the other streams have caught up with them, so each sound packet goes
     /// into the segment whose pictures it plays with: sound comes ahead of the pictures while
     /// recording (the encoder looks ahead) and behind them with `--pace off`. `Interleave`
     /// releases them in time order, holding at most `maxHeld`.
-    private var held: Interleave
+    @exclusivity(unchecked) private var held: Interleave
     static let maxHeld = 1.0
 
     /// One file at `path` when `catalog` is nil; else segments named by `naming`.
