@@ -36,6 +36,8 @@ public final class SegmentedWriter {
     /// releases them in time order, holding at most `maxHeld`.
     @exclusivity(unchecked) private var held: Interleave
     static let maxHeld = 1.0
+    /// `completeBefore`'s last answer, for the current file's line and segment start it came from.
+    @exclusivity(unchecked) private var lastComplete: (line: Timestamp?, start: Timestamp, result: Timestamp?)?
 
     /// One file at `path` when `catalog` is nil; else segments named by `naming`.
     /// - Parameter onProblem: called (on the finisher thread) when finishing or deleting an old
@@ -81,9 +83,13 @@ public final class SegmentedWriter {
     /// Session time before which the files hold every frame on disk (the current segment's line,
     /// moved from its own timeline back onto the session's).
     public var completeBefore: Timestamp? {
+        // Asked after every packet; the line moves once a fragment: worked out again only then.
+        let line = current.completeBefore
+        if let known = lastComplete, known.line == line, known.start == start { return known.result }
         let startUS = start.rescaled(to: .microseconds).value
-        guard let line = current.completeBefore else { return startUS > 0 ? start : nil }
-        return .microseconds(line.rescaled(to: .microseconds).value + startUS)
+        let result: Timestamp? = line.map { .microseconds($0.rescaled(to: .microseconds).value + startUS) } ?? (startUS > 0 ? start : nil)
+        lastComplete = (line, start, result)
+        return result
     }
 
     /// Writes a packet of any of the file's streams, on the session timeline.
@@ -105,6 +111,10 @@ public final class SegmentedWriter {
         }
         guard let index = streams.firstIndex(where: { $0.id == packet.stream }) else { return }
         packet.move(back: start, after: &lastDTS[index])
+        // A camera re-timed by its first RTCP sender report can repeat a decode time, which the
+        // line above moves one tick on: the picture must still not be presented before it is
+        // decoded, or the muxer refuses it (pts < dts) and the file ends there.
+        if packet.pts < packet.dts { packet.pts = packet.dts }
         try current.append(packet)
         guard onTimeline else { return }
         if keyframe, let catalog {
