@@ -92,8 +92,8 @@ final class NetworkInput {
                 throw NetworkErrors.lost(FFmpegError(code: FFmpegError.eof, operation: "av_read_frame"), url: url, stalled: true,
                                          stallSeconds: stallSeconds)
             }
-            if packet.streamIndex == video.index { return (packet, true) }
-            if sound.contains(where: { $0.index == packet.streamIndex }) { return (packet, false) }
+            if packet.streamIndex == video.index { return (consume packet, true) }
+            if sound.contains(where: { $0.index == packet.streamIndex }) { return (consume packet, false) }
         }
     }
 

@@ -46,7 +46,7 @@ extension NetworkSource: CompressedFrames {
     func pump() throws(RecError) -> Bool {
         guard let input else { return false }
         guard let (read, isVideo) = try input.read() else { return false }
-        var packet = read
+        var packet = consume read
         let now = Self.monotonicNow()
         if epoch == nil {
             // Session time 0 is the first keyframe: what comes before it cannot be decoded.
@@ -86,7 +86,7 @@ extension NetworkSource: CompressedFrames {
                 .rescaled(to: previous.timeBase).value)
             release(previous)
         }
-        held[slot] = packet
+        held[slot] = consume packet
         return true
     }
 
