@@ -65,12 +65,9 @@ static inline void cffmpeg_log_silent(void) { av_log_set_level(AV_LOG_QUIET); }
 /// Where error lines go: defined in Swift (Media's FFmpegLog.swift, `@_cdecl`), which keeps them.
 extern void rec_ffmpeg_log_line(int level, const char *line);
 
-/// av_log's callback: formats error-level lines (the va_list must be read in C) for rec to attach
-/// to the failure they explain, then prints as FFmpeg's default callback does, by av_log_set_level.
-static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
-    // Demuxers log at debug level for every packet: what neither rec nor the default callback
-    // keeps is dropped here, before any work.
-    if (level > AV_LOG_ERROR && level > av_log_get_level()) return;
+/// The part of av_log's callback that keeps and prints a line: out of line, so that the check
+/// every dropped line pays (below) stays a few instructions, without this one's 1 KiB frame.
+static __attribute__((noinline)) void cffmpeg_log_line(void *avcl, int level, const char *fmt, va_list vl) {
     if (level >= 0 && level <= AV_LOG_ERROR) {
         char line[1024];
         int prefix = 1;
@@ -82,11 +79,21 @@ static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt
     }
     av_log_default_callback(avcl, level, fmt, vl);
 }
+
+/// av_log's callback: formats error-level lines (the va_list must be read in C) for rec to attach
+/// to the failure they explain, then prints as FFmpeg's default callback does, by av_log_set_level.
+static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
+    // Demuxers log at debug level for every packet (a camera's RTSP reader some 1,000 times a
+    // second): what neither rec nor the default callback keeps is dropped here, before any work.
+    if (level > AV_LOG_ERROR && level > av_log_get_level()) return;
+    cffmpeg_log_line(avcl, level, fmt, vl);
+}
 /// What an InterruptFlag holds where libavformat's interrupt callback reads it, some 2,000 times a
 /// second on a camera (a Swift callback cost ~70 instructions a call there, this ~20): set once
-/// by any thread, and a CLOCK_MONOTONIC_COARSE deadline in nanoseconds, 0 for none. Touched only
-/// through these atomic builtins; InterruptFlag owns the memory.
-typedef struct { int set; unsigned long long deadline; } cffmpeg_interrupt;
+/// by any thread, and a CLOCK_MONOTONIC_COARSE deadline in nanoseconds, 0 for none; `passed` once
+/// the callback saw the deadline pass (until the next deadline), and the callback's call count.
+/// Touched only through these atomic builtins; InterruptFlag owns the memory.
+typedef struct { int set; int passed; unsigned calls; unsigned long long deadline; } cffmpeg_interrupt;
 static inline unsigned long long cffmpeg_coarse_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
@@ -96,16 +103,28 @@ static inline int cffmpeg_interrupt_is_set(const cffmpeg_interrupt *s) { return 
 /// Sets the flag; returns whether it was set before.
 static inline int cffmpeg_interrupt_set(cffmpeg_interrupt *s) { return __atomic_exchange_n(&s->set, 1, __ATOMIC_ACQ_REL); }
 static inline void cffmpeg_interrupt_expire(cffmpeg_interrupt *s, unsigned long long deadline) {
+    __atomic_store_n(&s->passed, 0, __ATOMIC_RELAXED);
     __atomic_store_n(&s->deadline, deadline, __ATOMIC_RELEASE);
 }
 static inline int cffmpeg_interrupt_expired(const cffmpeg_interrupt *s) {
     unsigned long long d = __atomic_load_n(&s->deadline, __ATOMIC_ACQUIRE);
     return d != 0 && cffmpeg_coarse_now() >= d;
 }
-/// AVIOInterruptCB.callback, with the cffmpeg_interrupt as its opaque pointer.
+/// AVIOInterruptCB.callback, with the cffmpeg_interrupt as its opaque pointer. The deadline is
+/// seconds away, so the clock is read on every 8th call only: libavformat calls this ~25 times for
+/// each packet of a camera, and every 100 ms while it waits on a silent socket, so a passed deadline
+/// is seen at most 0.7 s late. Once seen, every call says so until the next deadline.
+/// The clock is read out of line, so that the other seven calls need no stack frame.
+static __attribute__((noinline)) int cffmpeg_interrupt_check_clock(cffmpeg_interrupt *s) {
+    if (!cffmpeg_interrupt_expired(s)) return 0;
+    __atomic_store_n(&s->passed, 1, __ATOMIC_RELAXED);
+    return 1;
+}
 static inline int cffmpeg_interrupt_callback(void *opaque) {
-    const cffmpeg_interrupt *s = opaque;
-    return cffmpeg_interrupt_is_set(s) || cffmpeg_interrupt_expired(s);
+    cffmpeg_interrupt *s = opaque;
+    if (cffmpeg_interrupt_is_set(s) || __atomic_load_n(&s->passed, __ATOMIC_RELAXED)) return 1;
+    if ((__atomic_add_fetch(&s->calls, 1, __ATOMIC_RELAXED) & 7) != 0) return 0;
+    return cffmpeg_interrupt_check_clock(s);
 }
 /// The calling thread's kernel id (Swift's Glibc module has no gettid); for per-thread state and priority.
 static inline pid_t cffmpeg_gettid(void) { return (pid_t)syscall(SYS_gettid); }

@@ -52,12 +52,23 @@ public struct EncodedPacket: Sendable {
     public var endTime: Timestamp { Timestamp(value: pts + duration, timeBase: timeBase) }
     public var size: Int { shared?.count ?? owned.count }
 
-    /// A packet whose bytes stay with `bytes`' owner.
+    /// A packet whose bytes stay with `bytes`' owner. Every field is set here (no delegation to
+    /// another initializer, whose result would be copied): a camera makes one per packet.
     public init(shared bytes: any SharedBytes, pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
-                isKeyframe: Bool, streamIndex: Int = 0, stream: StreamID = .video) {
-        self.init(data: [], pts: pts, dts: dts, duration: duration, timeBase: timeBase, isKeyframe: isKeyframe,
-                  streamIndex: streamIndex, stream: stream)
-        shared = bytes
+                isKeyframe: Bool, streamIndex: Int = 0, stream: StreamID = .video, sideData: [PacketSideData] = [],
+                isHidden: Bool = false) {
+        self.owned = []
+        self.shared = bytes
+        self.pts = pts
+        self.dts = dts
+        self.duration = duration
+        self.timeBase = timeBase
+        self.isKeyframe = isKeyframe
+        self.streamIndex = streamIndex
+        self.stream = stream
+        self.captureTime = nil
+        self.isHidden = isHidden
+        self.sideData = sideData
     }
 }
 

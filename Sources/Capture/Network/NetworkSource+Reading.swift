@@ -12,7 +12,8 @@ extension NetworkSource: CompressedFrames {
         while ready.isEmpty {
             guard try pump() else { return nil }
         }
-        return ready.removeFirst()
+        // One at a time but after a reconnect (what was held): no shift for the usual one.
+        return ready.count == 1 ? ready.removeLast() : ready.removeFirst()
     }
 
     public func nextFrame() throws(RecError) -> VideoFrame? {
@@ -45,7 +46,7 @@ extension NetworkSource: CompressedFrames {
     func pump() throws(RecError) -> Bool {
         guard let input else { return false }
         guard let (read, isVideo) = try input.read() else { return false }
-        var packet = read
+        var packet = consume read
         let now = Self.monotonicNow()
         if epoch == nil {
             // Session time 0 is the first keyframe: what comes before it cannot be decoded.
@@ -80,12 +81,12 @@ extension NetworkSource: CompressedFrames {
         // A packet lasts until the next of its stream (decode order: a B-frame stream's dts
         // steps are its frame intervals too); one is held per stream, so pictures wait one frame.
         let slot = Self.slot(id)
-        if var previous = held[slot] {
+        if var previous = held[slot].take() {
             previous.duration = max(1, Timestamp(value: packet.dts - previous.dts, timeBase: packet.timeBase)
                 .rescaled(to: previous.timeBase).value)
             release(previous)
         }
-        held[slot] = packet
+        held[slot] = consume packet
         return true
     }
 
@@ -121,7 +122,7 @@ extension NetworkSource: CompressedFrames {
 
     /// A packet whose duration is now known goes out: a picture to `ready`, sound to
     /// `pendingSound` (re-encoded first when the container cannot take it as it came).
-    func release(_ p: EncodedPacket) {
+    func release(_ p: consuming EncodedPacket) {
         lastDuration[Self.slot(p.stream)] = p.duration
         if p.stream.isVideo {
             ready.append(p)

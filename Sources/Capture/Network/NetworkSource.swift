@@ -42,19 +42,22 @@ public final class NetworkSource: FrameSource {
     public let url: NetworkURL
     public let settings: Settings
     public let interrupt = InterruptFlag()
-    var input: NetworkInput?
-    var timeline = CameraTimeline()
+    // `@exclusivity(unchecked)`: the state touched for every packet. This object is owned by one
+    // thread and never lends that state across a call that could reach it again, so the runtime's
+    // check of each access (~80 instructions under callgrind, several per packet) never fires.
+    @exclusivity(unchecked) var input: NetworkInput?
+    @exclusivity(unchecked) var timeline = CameraTimeline()
     /// The newest packet of each stream (the pictures, then the sound: `slot(_:)`), until the
     /// next gives its duration; and the duration each stream's last packet was given.
-    var held: [EncodedPacket?] = [nil, nil]
-    var lastDuration: [Int64] = [1, 1]
+    @exclusivity(unchecked) var held: [EncodedPacket?] = [nil, nil]
+    @exclusivity(unchecked) var lastDuration: [Int64] = [1, 1]
     /// A B-frame stream's presentation times not yet given out as decode times, sorted.
-    var unusedPresentations: [Int64] = []
+    @exclusivity(unchecked) var unusedPresentations: [Int64] = []
     /// Pictures given decode times in this run.
-    var reordered = 0
+    @exclusivity(unchecked) var reordered = 0
     /// Packets placed and given their durations, waiting to be handed out.
-    var ready: [EncodedPacket] = []
-    var pendingSound: [EncodedPacket] = []
+    @exclusivity(unchecked) var ready: [EncodedPacket] = []
+    @exclusivity(unchecked) var pendingSound: [EncodedPacket] = []
     var decoder: VideoDecoder?
     var openedFormat = VideoFormat(width: 0, height: 0, pixelFormat: .none)
     var videoParameters: CodecParameters?
@@ -66,13 +69,13 @@ public final class NetworkSource: FrameSource {
     /// Why the camera's sound is left out, when it is (for the log and status).
     public internal(set) var soundNote: String?
     /// CLOCK_MONOTONIC nanoseconds of session time 0 (the first keyframe's arrival).
-    var epoch: UInt64?
+    @exclusivity(unchecked) var epoch: UInt64?
     /// The wall-clock time of session time 0 from the camera's sender reports, once known.
-    var wallZero: Timestamp?
+    @exclusivity(unchecked) var wallZero: Timestamp?
     var backoff = ReconnectBackoff()
-    var sequence: Int64 = 0
+    @exclusivity(unchecked) var sequence: Int64 = 0
     /// After a reconnect: packets wait for the next keyframe, where decoding can start again.
-    var waitsForKeyframe = false
+    @exclusivity(unchecked) var waitsForKeyframe = false
     /// Times the camera was connected again after an outage.
     public internal(set) var reconnects = 0
 
@@ -164,7 +167,10 @@ extension NetworkSource: SourceSound {
     public var soundParameters: [CodecParameters] { soundStreams }
 
     public func takeSound() -> [EncodedPacket] {
-        defer { pendingSound.removeAll(keepingCapacity: true) }
-        return pendingSound
+        // Most pictures bring one or two sound packets, some none: nothing is allocated for none.
+        guard !pendingSound.isEmpty else { return [] }
+        let taken = pendingSound
+        pendingSound = []
+        return taken
     }
 }

@@ -12,11 +12,10 @@ final class PacketReference: SharedBytes, @unchecked Sendable {
     private let owner: PacketOwner
     var packet: UnsafePointer<AVPacket> { UnsafePointer(owner.pointer) }
 
-    /// Takes over `source`'s reference (and side data), leaving `source` blank. The corresponding
-    /// C functions are `av_packet_alloc` and `av_packet_move_ref`.
+    /// Takes over `source`'s reference (and side data), leaving `source` blank
+    /// (`PacketOwner(movingFrom:)`).
     init(taking source: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
-        owner = try PacketOwner()
-        av_packet_move_ref(owner.pointer, source)
+        owner = try PacketOwner(movingFrom: source)
     }
 
     var count: Int { Int(packet.pointee.size) }
@@ -46,9 +45,8 @@ extension EncodedPacket {
         let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
         let sideData = PacketSideData.copied(from: source)
         self.init(shared: try PacketReference(taking: source), pts: pts, dts: dts, duration: p.duration,
-                  timeBase: timeBase, isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: streamIndex)
-        self.sideData = sideData
-        self.isHidden = p.flags & AV_PKT_FLAG_DISCARD != 0
+                  timeBase: timeBase, isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: streamIndex,
+                  sideData: sideData, isHidden: p.flags & AV_PKT_FLAG_DISCARD != 0)
     }
 
     /// Fills a blank `AVPacket` with the bytes — another reference to the buffer FFmpeg made, or

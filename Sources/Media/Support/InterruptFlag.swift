@@ -20,7 +20,7 @@ public final class InterruptFlag: @unchecked Sendable {
 
     public init() {
         state = .allocate(capacity: 1)
-        state.initialize(to: cffmpeg_interrupt(set: 0, deadline: 0))
+        state.initialize(to: cffmpeg_interrupt(set: 0, passed: 0, calls: 0, deadline: 0))
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds {

@@ -21,18 +21,23 @@ public final class SegmentedWriter {
     private let fragmentLength: Timestamp
     /// Hears of each finished file and keeps retention off files not yet copied (`--upload`).
     private let observer: (any RecordingFileObserver)?
-    private var current: AssetWriter
+    // `@exclusivity(unchecked)`: the state touched for every packet. This object is owned by one
+    // thread and never lends that state across a call that could reach it again, so the runtime's
+    // check of each access (~80 instructions under callgrind, several per packet) never fires.
+    @exclusivity(unchecked) private var current: AssetWriter
     /// Session time of the current segment's first frame, and of the next boundary.
-    private var start = Timestamp.zero
-    private var boundary: Timestamp?
-    /// Each stream's last decode time in the current segment.
-    private var lastDTS: [StreamID: Int64] = [:]
+    @exclusivity(unchecked) private var start = Timestamp.zero
+    @exclusivity(unchecked) private var boundary: Timestamp?
+    /// Each stream's last decode time in the current segment, by its place in `streams`.
+    @exclusivity(unchecked) private var lastDTS: [Int64]
     /// Packets held until the other streams have caught up with them, so each sound packet goes
     /// into the segment whose pictures it plays with: sound comes ahead of the pictures while
     /// recording (the encoder looks ahead) and behind them with `--pace off`. `Interleave`
     /// releases them in time order, holding at most `maxHeld`.
-    private var held: Interleave
+    @exclusivity(unchecked) private var held: Interleave
     static let maxHeld = 1.0
+    /// `completeBefore`'s last answer, for the current file's line and segment start it came from.
+    @exclusivity(unchecked) private var lastComplete: (line: Timestamp?, start: Timestamp, result: Timestamp?)?
 
     /// One file at `path` when `catalog` is nil; else segments named by `naming`.
     /// - Parameter onProblem: called (on the finisher thread) when finishing or deleting an old
@@ -44,6 +49,7 @@ public final class SegmentedWriter {
         self.container = container
         self.observer = observer
         self.streams = streams
+        self.lastDTS = Array(repeating: .min, count: streams.count)
         self.timeline = streams.first { $0.id.isVideo }?.id
         self.held = Interleave(streams: streams.map(\.id))
         self.wallClockAtZero = wallClockAtZero
@@ -77,13 +83,17 @@ public final class SegmentedWriter {
     /// Session time before which the files hold every frame on disk (the current segment's line,
     /// moved from its own timeline back onto the session's).
     public var completeBefore: Timestamp? {
+        // Asked after every packet; the line moves once a fragment: worked out again only then.
+        let line = current.completeBefore
+        if let known = lastComplete, known.line == line, known.start == start { return known.result }
         let startUS = start.rescaled(to: .microseconds).value
-        guard let line = current.completeBefore else { return startUS > 0 ? start : nil }
-        return .microseconds(line.rescaled(to: .microseconds).value + startUS)
+        let result: Timestamp? = line.map { .microseconds($0.rescaled(to: .microseconds).value + startUS) } ?? (startUS > 0 ? start : nil)
+        lastComplete = (line, start, result)
+        return result
     }
 
     /// Writes a packet of any of the file's streams, on the session timeline.
-    public func append(_ packet: EncodedPacket) throws(FFmpegError) {
+    public func append(_ packet: consuming EncodedPacket) throws(FFmpegError) {
         guard streams.count > 1 else { return try write(packet) }
         held.add(packet)
         while let next = held.next(maxHeld: Self.maxHeld) { try write(next) }
@@ -94,15 +104,20 @@ public final class SegmentedWriter {
         held.end(stream)
     }
 
-    private func write(_ packet: EncodedPacket) throws(FFmpegError) {
-        var p = packet
-        if packet.stream == timeline, packet.isKeyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
+    private func write(_ packet: consuming EncodedPacket) throws(FFmpegError) {
+        let onTimeline = packet.stream == timeline, keyframe = packet.isKeyframe
+        if onTimeline, keyframe, let b = boundary, packet.presentationTime >= b, current.packetsWritten > 0 {
             try rotate(at: packet.presentationTime)
         }
-        p.move(back: start, after: &lastDTS[packet.stream, default: .min])
-        try current.append(p)
-        guard packet.stream == timeline else { return }
-        if packet.isKeyframe, let catalog {
+        guard let index = streams.firstIndex(where: { $0.id == packet.stream }) else { return }
+        packet.move(back: start, after: &lastDTS[index])
+        // A camera re-timed by its first RTCP sender report can repeat a decode time, which the
+        // line above moves one tick on: the picture must still not be presented before it is
+        // decoded, or the muxer refuses it (pts < dts) and the file ends there.
+        if packet.pts < packet.dts { packet.pts = packet.dts }
+        try current.append(packet)
+        guard onTimeline else { return }
+        if keyframe, let catalog {
             let bytes = current.bytesWritten
             catalog.update { $0.updateCurrent(bytes: bytes) }
         }
@@ -137,7 +152,8 @@ public final class SegmentedWriter {
         current = next
         let date = wallClockAtZero.addingTimeInterval(time.seconds)
         catalog.update { $0.begin(path: path, start: time, date: date) }
-        (start, lastDTS, boundary) = (time, [:], catalog.settings.boundary(after: time))
+        (start, boundary) = (time, catalog.settings.boundary(after: time))
+        lastDTS = Array(repeating: .min, count: streams.count)
         finisher.finish(old)
     }
 
@@ -195,8 +211,10 @@ public final class SegmentedWriter {
 /// streams: a search of the list is cheaper than hashing for every packet).
 struct Interleave {
     private let streams: [StreamID]
-    /// Each stream's held packets, oldest first.
-    private var queues: [[EncodedPacket]]
+    /// Each stream's held packets, oldest first from `heads`: a packet leaves by being moved out
+    /// (its place left nil) rather than by shifting the rest, and a queue emptied starts over.
+    private var queues: [[EncodedPacket?]]
+    private var heads: [Int]
     /// The newest presentation time seen of each stream, in seconds.
     private var seen: [Double]
     /// Streams that will send nothing more: nothing waits for them.
@@ -205,6 +223,7 @@ struct Interleave {
     init(streams: [StreamID]) {
         self.streams = streams
         queues = Array(repeating: [], count: streams.count)
+        heads = Array(repeating: 0, count: streams.count)
         seen = Array(repeating: -.infinity, count: streams.count)
         ended = Array(repeating: false, count: streams.count)
     }
@@ -214,23 +233,34 @@ struct Interleave {
         if let i = streams.firstIndex(of: stream) { ended[i] = true }
     }
 
-    mutating func add(_ packet: EncodedPacket) {
+    mutating func add(_ packet: consuming EncodedPacket) {
         guard let i = streams.firstIndex(of: packet.stream) else { return }
-        queues[i].append(packet)
         seen[i] = max(seen[i], packet.presentationTime.seconds)
+        queues[i].append(packet)
+    }
+
+    /// The presentation time (seconds) of stream `i`'s oldest packet held.
+    private func headTime(_ i: Int) -> Double? {
+        heads[i] < queues[i].count ? queues[i][heads[i]]?.presentationTime.seconds : nil
     }
 
     mutating func next(maxHeld: Double, draining: Bool = false) -> EncodedPacket? {
         // The oldest head; on a tie, the stream listed first (the pictures).
         var oldest: (index: Int, time: Double)?
         for i in queues.indices {
-            guard let t = queues[i].first?.presentationTime.seconds else { continue }
+            guard let t = headTime(i) else { continue }
             if oldest.map({ t < $0.time }) ?? true { oldest = (i, t) }
         }
         guard let (index, time) = oldest else { return nil }
         let newest = seen.max() ?? time
         let caughtUp = seen.indices.allSatisfy { $0 == index || ended[$0] || seen[$0] >= time }
         guard draining || caughtUp || newest - time > maxHeld else { return nil }
-        return queues[index].removeFirst()
+        let packet = queues[index][heads[index]].take()
+        heads[index] += 1
+        if heads[index] == queues[index].count {
+            queues[index].removeAll(keepingCapacity: true)
+            heads[index] = 0
+        }
+        return packet
     }
 }

@@ -9,12 +9,13 @@ extension RingState {
     /// never more than the duration cap; a packet not later than its stream's newest held (a
     /// restarted encoder) starts that stream afresh.
     mutating func appendOther(_ packet: EncodedPacket) {
-        if let last = newest[packet.stream], !(last.presentationTime < packet.presentationTime) {
+        let slot = tally.slot(packet.stream)
+        if let last = tally.newest[slot], !(last.start < packet.presentationTime) {
             remove(stream: packet.stream)
         }
         packets.append(packet)
         count(in: packet)
-        newest[packet.stream] = packet
+        tally.newest[slot] = (packet.presentationTime, packet.endTime)
         if keyframeIndices.isEmpty {
             // No pictures yet: only the duration cap bounds what waits for them.
             let line = Timestamp.microseconds(packet.endTime.rescaled(to: .microseconds).value
@@ -68,7 +69,7 @@ extension RingState {
         }
         packets = kept
         keyframeIndices = keyframes
-        newest[stream] = nil
+        tally.newest[tally.slot(stream)] = nil
     }
 
     /// The packets of `stream` held, in order.

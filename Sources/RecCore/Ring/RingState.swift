@@ -24,10 +24,11 @@ public struct RingState: Sendable {
     /// Largest `pts + duration` of the timeline held.
     private var endValue: Int64 = .min
     private(set) var bytes = 0
-    /// Packets held of each stream.
-    private(set) var counts: [StreamID: Int] = [:]
-    /// The newest packet held of each other stream, for restarts and `stats`.
-    var newest: [StreamID: EncodedPacket] = [:]
+    /// Packets held of each stream, and the newest of each other stream (for restarts and
+    /// `stats`): by the stream's place in a short list, not hashed for every packet.
+    var tally = StreamTally()
+    /// Timeline packets held.
+    private(set) var pictures = 0
     private var evicted = 0
     private var cleared = 0
 
@@ -67,9 +68,9 @@ public struct RingState: Sendable {
     public var stats: RingStats {
         RingStats(start: firstPresentationTime, end: endTime, bytes: bytes, packets: pictures,
                   keyframes: keyframeIndices.count, evictedPackets: evicted, clearedPackets: cleared,
-                  soundPackets: counts.filter(\.key.isSound).values.reduce(0, +),
-                  soundEnd: newest.values.filter(\.stream.isSound).map(\.endTime).min(),
-                  streams: counts.filter { $0.value > 0 }.keys.sorted())
+                  soundPackets: tally.indices.filter { tally.ids[$0].isSound }.reduce(0) { $0 + tally.counts[$1] },
+                  soundEnd: tally.indices.filter { tally.ids[$0].isSound }.compactMap { tally.newest[$0]?.end }.min(),
+                  streams: tally.indices.filter { tally.counts[$0] > 0 }.map { tally.ids[$0] }.sorted())
     }
 
     /// Presentation time of the first keyframe held.
@@ -119,25 +120,49 @@ public struct RingState: Sendable {
     private mutating func removeAll() {
         packets.removeAll(keepingCapacity: true)
         keyframeIndices.removeAll(keepingCapacity: true)
-        newest.removeAll()
-        counts.removeAll()
+        tally = StreamTally()
+        pictures = 0
         bytes = 0
         endValue = .min
         timeBase = nil
     }
 
-    /// Timeline packets held.
-    var pictures: Int { timeline.flatMap { counts[$0] } ?? 0 }
-
-    mutating func count(in packet: EncodedPacket) {
+    /// Adds a packet to the counts; returns its stream's place in `tally`.
+    @discardableResult
+    mutating func count(in packet: EncodedPacket) -> Int {
         bytes += packet.size
-        counts[packet.stream, default: 0] += 1
+        let slot = tally.slot(packet.stream)
+        tally.counts[slot] += 1
+        if packet.stream == timeline { pictures += 1 }
+        return slot
     }
 
     mutating func count(out packet: EncodedPacket) {
         bytes -= packet.size
-        counts[packet.stream, default: 1] -= 1
+        tally.counts[tally.slot(packet.stream)] -= 1
+        if packet.stream == timeline { pictures -= 1 }
     }
 
     mutating func countCleared(_ count: Int) { cleared += count }
+}
+
+/// Each stream's packet count and newest packet, by the stream's place in `ids` (two or three
+/// streams: a search of the list is cheaper than hashing for every packet). Places are never
+/// reused; a stream removed keeps its place with a count of 0.
+struct StreamTally: Sendable {
+    private(set) var ids: [StreamID] = []
+    var counts: [Int] = []
+    /// The presentation time and end of each stream's newest packet (kept for the other streams).
+    var newest: [(start: Timestamp, end: Timestamp)?] = []
+
+    var indices: Range<Int> { ids.indices }
+
+    /// The stream's place, added if new.
+    mutating func slot(_ id: StreamID) -> Int {
+        if let i = ids.firstIndex(of: id) { return i }
+        ids.append(id)
+        counts.append(0)
+        newest.append(nil)
+        return ids.count - 1
+    }
 }

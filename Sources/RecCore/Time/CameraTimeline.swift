@@ -48,7 +48,10 @@ public struct CameraTimeline: Sendable {
     private let forwardLimit: Int64
     private let backwardLimit: Int64
     private let windowLength: Int64
-    private var streams: [StreamID: StreamState] = [:]
+    /// Each stream's state, by its place in `streamIDs` (two streams: a search of the list is
+    /// cheaper than hashing for every packet).
+    private var streamIDs: [StreamID] = []
+    private var streams: [StreamState] = []
     private var curve = OffsetCurve(camera: 0, offset: 0)
     /// The run before this one, for packets still on its clock (only after a jump).
     private var previous: OffsetCurve?
@@ -97,7 +100,8 @@ public struct CameraTimeline: Sendable {
     public mutating func place(stream: StreamID, decodeTime: Timestamp, arrival: Timestamp) -> Timestamp {
         let camera = decodeTime.rescaled(to: .microseconds).value
         let arrived = arrival.rescaled(to: .microseconds).value
-        let state = streams[stream]
+        let index = streamIDs.firstIndex(of: stream)
+        let state = index.map { streams[$0] }
         var placed: (session: Int64, run: Int)
         if runs == 0 {
             begin(camera: camera, offset: -Double(camera), event: nil)
@@ -120,7 +124,12 @@ public struct CameraTimeline: Sendable {
         next.decode = camera
         next.session = placed.session
         next.run = placed.run
-        streams[stream] = next
+        if let index {
+            streams[index] = next
+        } else {
+            streamIDs.append(stream)
+            streams.append(next)
+        }
         return .microseconds(Self.difference(placed.session, camera))
     }
 

@@ -26,7 +26,8 @@ extension Recorder {
                 let item: (CaptureItem, Timestamp)
                 if let compressed {
                     guard let p = try compressed.nextPacket() else { return nil }
-                    item = (.packet(p), p.captureTime ?? p.presentationTime)
+                    let time = p.captureTime ?? p.presentationTime
+                    item = (.packet(p), time)
                 } else {
                     guard let f = try source.nextFrame() else { return nil }
                     item = (.frame(f), f.captureTime)

@@ -25,6 +25,7 @@ extension Recorder {
     /// streams whose sound has ended (its source finished or failed) since the last call, adding
     /// them to `ended`.
     func takeSound(ended: inout Set<StreamID>, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) -> [StreamID] {
+        guard !sounds.isEmpty else { return [] }
         var newlyEnded: [StreamID] = []
         let base = sourceSoundCount
         for (i, sound) in sounds.enumerated() {

@@ -6,8 +6,11 @@ import RecCore
 extension Recorder {
     /// On the capture thread, after each picture is read: queues the sound the source read on the
     /// way, ahead of that picture (or hands it to `sink`, when this thread writes the copy), and takes the source's wall clock once it knows it.
-    func queueSourceSound(_ capabilities: SourceCapabilities, into sink: RecordingSink?) {
-        if let zero = capabilities.clock?.wallClockAtZero {
+    /// `wallClockKnown` is the caller's: set once the camera's time is in `stats`, which is then
+    /// not locked again for it.
+    func queueSourceSound(_ capabilities: SourceCapabilities, into sink: RecordingSink?, wallClockKnown: inout Bool) {
+        if !wallClockKnown, let zero = capabilities.clock?.wallClockAtZero {
+            wallClockKnown = true
             stats.withLock { s in
                 guard s.wallClockSource == nil else { return }
                 s.startedAt = Date(timeIntervalSince1970: zero.seconds)
@@ -15,8 +18,11 @@ extension Recorder {
             }
         }
         guard let sound = capabilities.sound else { return }
-        for packet in sound.takeSound() {
-            if let sink { sink.take(.sound(packet)) } else { queue.pushAlways(.sound(packet)) }
+        // Moved out one by one, oldest first, rather than copied by a loop over the array.
+        var packets = sound.takeSound()
+        packets.reverse()
+        while let packet = packets.popLast() {
+            if let sink { sink.hold(packet) } else { queue.pushAlways(.sound(packet)) }
         }
     }
 
@@ -24,10 +30,10 @@ extension Recorder {
     /// in order, and keeps the rest; with no pictures yet, nothing.
     func releaseSourceSound(_ held: inout [EncodedPacket], before end: Timestamp?,
                             emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
-        guard let end, let first = held.first, first.presentationTime < end else { return }
-        let due = held.prefix { $0.presentationTime < end }
-        held.removeFirst(due.count)
-        for packet in due { try emit(packet) }
+        guard let end, !held.isEmpty, held[0].presentationTime < end else { return }
+        let due = held.firstIndex { !($0.presentationTime < end) } ?? held.count
+        for i in 0..<due { try emit(held[i]) }
+        if due == held.count { held.removeAll(keepingCapacity: true) } else { held.removeFirst(due) }
     }
 
     /// How many sound streams the source brings itself: they come first, `.sound(0)` on, and

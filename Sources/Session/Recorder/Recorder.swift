@@ -235,7 +235,7 @@ public final class Recorder: Sendable {
                 // Nothing to encode, and capture would wait for the file anyway: the packets go
                 // to the file and ring from here, without a wake of the encode thread for each.
                 copiesOnCaptureThread.store(true, ordering: .releasing)
-                sink = RecordingSink(self)
+                sink = RecordingSink(self, publishes: false)
             }
             sourceRate.withLock { $0 = source.nominalFrameRate }
             let capabilities = source.capabilities
@@ -252,6 +252,7 @@ public final class Recorder: Sendable {
             var count = 0
             var lastSourceDrops = 0
             var outage: Outage?
+            var wallClockKnown = false
             while !stopRequested.load(ordering: .acquiring) {
                 guard let (item, time) = try next(from: source, compressed: compressed, outage: &outage) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
@@ -282,7 +283,7 @@ public final class Recorder: Sendable {
                 case .packet: break
                 case .sound: break
                 }
-                queueSourceSound(capabilities, into: sink)
+                queueSourceSound(capabilities, into: sink, wallClockKnown: &wallClockKnown)
                 controls.serve(capabilities.controls)
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
@@ -302,11 +303,13 @@ public final class Recorder: Sendable {
                 }
                 count += 1
                 let dropped = source.droppedFrames
+                // One update for the item, the copy's writes included.
                 stats.withLock {
                     if $0.startedAt == nil { $0.startedAt = Date() }
                     $0.framesCaptured = count
                     $0.lastCaptureTime = time
                     $0.droppedBySource = dropped
+                    sink?.publish(into: &$0)
                 }
                 if let limit = configuration.frameLimit, count >= limit { break }
                 if sink != nil, time >= nextTrim {
