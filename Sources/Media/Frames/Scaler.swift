@@ -21,10 +21,10 @@ public final class Scaler {
 
     /// libswscale's flags for pictures in `input`: bicubic always. From YUV, accurate rounding.
     /// From RGB, full-resolution chroma input (`SWS_FULL_CHR_H_INP`) and libswscale's own
-    /// rounding, as ffmpeg's `scale` filter rounds: without it libswscale averages each pair of
-    /// pixels in plain C (`bgr32ToUV_half`), which cost a 1080p screen 72 million instructions a
-    /// picture (callgrind); with it, its SIMD input functions and the bicubic filter do the same
-    /// 2:1 step for 38 million (ffmpeg's x11grab with its default flags: 67 million).
+    /// rounding, as ffmpeg's `scale` filter rounds: without it libswscale takes each pair of
+    /// pixels' chroma in plain C (its `*ToUV_half` input functions), which cost a 1080p screen
+    /// 72 million instructions a picture (callgrind); with it, its SIMD input functions and the
+    /// bicubic filter do the same 2:1 step for 37 million (ffmpeg's scale filter: 67 million).
     public static func flags(from input: PixelFormat) -> Int32 {
         input.isRGB ? SWS_BICUBIC | SWS_FULL_CHR_H_INP : SWS_BICUBIC | SWS_ACCURATE_RND
     }
