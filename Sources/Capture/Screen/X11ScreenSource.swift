@@ -26,14 +26,20 @@ public final class X11ScreenSource: FrameSource, SourceClock {
         public var pacing: FramePacing.Mode
         /// The preset's keyframe interval: repeats come at least this often.
         public var keyframeSeconds: Double
+        /// The pixel format the pictures are handed on in, converted on the capture thread (the
+        /// encoder's, e.g. yuv420p); nil hands them on as grabbed (bgr0), for the encode thread
+        /// to convert. A 1080p picture is then 3 MB rather than 8 MB in the queue before the
+        /// encoder, and the conversion runs beside the encoding of the picture before.
+        public var pixelFormat: PixelFormat?
 
         public init(target: X11Target, fps: Int = 30, cursor: Bool = true, pacing: FramePacing.Mode = .changes,
-                    keyframeSeconds: Double = 1) {
+                    keyframeSeconds: Double = 1, pixelFormat: PixelFormat? = nil) {
             self.target = target
             self.fps = fps
             self.cursor = cursor
             self.pacing = pacing
             self.keyframeSeconds = keyframeSeconds
+            self.pixelFormat = pixelFormat
         }
     }
 
@@ -86,7 +92,7 @@ public final class X11ScreenSource: FrameSource, SourceClock {
         try open(size: size, display: display)
         // Encoders of 4:2:0 want even sizes: a window 301 pixels wide is recorded 300 wide.
         sessionFormat = VideoFormat(width: (grab?.format.width ?? 0) / 2 * 2, height: (grab?.format.height ?? 0) / 2 * 2,
-                                    pixelFormat: grab?.format.pixelFormat ?? .none)
+                                    pixelFormat: settings.pixelFormat ?? grab?.format.pixelFormat ?? .none)
     }
 
     public func nextFrame() throws(RecError) -> VideoFrame? {
@@ -114,7 +120,7 @@ public final class X11ScreenSource: FrameSource, SourceClock {
             do {
                 frame = grabbed.frame.format == sessionFormat ? try grabbed.frame.clone() : try scaled(grabbed.frame)
             } catch {
-                throw error.recError("converting the screen's picture to \(sessionFormat.width)x\(sessionFormat.height) failed")
+                throw error.recError("converting the screen's picture to \(sessionFormat) failed")
             }
             frame.captureTime = .microseconds(time)
             frame.sequence = sequence
@@ -197,12 +203,18 @@ public final class X11ScreenSource: FrameSource, SourceClock {
                         + "the recording ends with its last picture")
     }
 
+    /// The picture in the session's size and pixel format. Into YUV, with the range and matrix
+    /// the encoder would give an RGB source (`ColourPolicy`), so the encoder converts nothing.
     private func scaled(_ frame: VideoFrame) throws(FFmpegError) -> VideoFrame {
         let scaler: Scaler
         if let reusable = self.scaler, reusable.input == frame.format {
             scaler = reusable
-        } else {
+        } else if sessionFormat.pixelFormat.isRGB {
             scaler = try Scaler(from: frame.format, to: sessionFormat)
+        } else {
+            let grabbed = frame.colour
+            let target = ColourPolicy.target(source: grabbed, sourceIsRGB: frame.format.pixelFormat.isRGB, targetIsRGB: false, sameLayout: false)
+            scaler = try Scaler(from: frame.format, to: sessionFormat, colour: (grabbed, target))
         }
         self.scaler = scaler
         return try scaler.scale(frame)

@@ -4,8 +4,9 @@ import RecCore
 /// Converts pictures between pixel formats and sizes with libswscale. Owned by one thread.
 ///
 /// Always a real filter, never point sampling: 4:2:2 → 4:2:0 (an MJPEG webcam into x264) must
-/// average each pair of chroma rows, not keep one and drop the other. Bicubic with accurate
-/// rounding; bench/README.md has the cost.
+/// average each pair of chroma rows, not keep one and drop the other. Bicubic; from RGB (a
+/// screen's bgr0) the chroma is computed for every pixel and filtered down, as `flags(from:)`
+/// says; bench/README.md ("screen.sh") has the cost.
 public final class Scaler {
     private let context: OpaquePointer
     public let input: VideoFormat
@@ -18,7 +19,15 @@ public final class Scaler {
     /// times its kernel time, on fresh frames).
     private let pool: FramePool
 
-    public static let flags = SWS_BICUBIC | SWS_ACCURATE_RND
+    /// libswscale's flags for pictures in `input`: bicubic always. From YUV, accurate rounding.
+    /// From RGB, full-resolution chroma input (`SWS_FULL_CHR_H_INP`) and libswscale's own
+    /// rounding, as ffmpeg's `scale` filter rounds: without it libswscale takes each pair of
+    /// pixels' chroma in plain C (its `*ToUV_half` input functions), which cost a 1080p screen
+    /// 72 million instructions a picture (callgrind); with it, its SIMD input functions and the
+    /// bicubic filter do the same 2:1 step for 37 million (ffmpeg's scale filter: 67 million).
+    public static func flags(from input: PixelFormat) -> Int32 {
+        input.isRGB ? SWS_BICUBIC | SWS_FULL_CHR_H_INP : SWS_BICUBIC | SWS_ACCURATE_RND
+    }
 
     /// - Parameter colour: the input frames' range and matrix and the ones to convert to. Without
     ///   it libswscale assumes limited-range BT.601, except for `yuvj*` formats (full range).
@@ -27,7 +36,7 @@ public final class Scaler {
                 colour: (from: ColourDescription, to: ColourDescription)? = nil) throws(FFmpegError) {
         guard let ctx = sws_getContext(Int32(input.width), Int32(input.height), input.pixelFormat.av,
                                        Int32(output.width), Int32(output.height), output.pixelFormat.av,
-                                       Self.flags, nil, nil, nil) else {
+                                       Self.flags(from: input.pixelFormat), nil, nil, nil) else {
             throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "sws_getContext(\(input) → \(output))")
         }
         if let colour {

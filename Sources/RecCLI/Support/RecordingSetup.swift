@@ -86,6 +86,9 @@ struct RecordingSetup {
         }
         screen.constantRate = choice.fps != nil
         screen.keyframeSeconds = choice.keyframeSeconds
+        // yuv420p, the default preset's, is converted on the screen's capture thread; a filter
+        // sees the pictures as grabbed, and any other format is left to the encoder.
+        if filter == nil, choice.settings.pixelFormat == .yuv420p { screen.pixelFormat = .yuv420p }
         if let d = capture.duration {
             let parsed = try TimeParser.duration(d)
             guard parsed > .zero else { throw .usage("--duration \(d) is not a length of time; use e.g. 10s or 1m30s") }

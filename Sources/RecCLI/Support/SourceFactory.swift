@@ -16,6 +16,9 @@ enum SourceFactory {
         var constantRate = false
         /// The preset's keyframe interval: a static screen is repeated at least this often.
         var keyframeSeconds = 1.0
+        /// The pixel format to convert the grabs to on the capture thread (see
+        /// `X11ScreenSource.Settings.pixelFormat`), or nil to leave them to the encoder.
+        var pixelFormat: PixelFormat?
         /// Where `--source screen` looks for the desktop.
         var environment = ProcessInfo.processInfo.environment
     }
@@ -98,7 +101,7 @@ extension SourceFactory {
         case .x11(let target):
             let source = X11ScreenSource(settings: .init(target: target, fps: fps ?? 30, cursor: options.cursor,
                                                          pacing: options.constantRate ? .constant : .changes,
-                                                         keyframeSeconds: options.keyframeSeconds))
+                                                         keyframeSeconds: options.keyframeSeconds, pixelFormat: options.pixelFormat))
             try source.check()
             if spec == .automatic { warn("--source screen records the X11 display \(target.display ?? "")") }
             return source
