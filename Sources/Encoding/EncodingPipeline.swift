@@ -13,8 +13,8 @@ import RecCore
 /// frame (variable frame rate kept), and a packet is handed on once its frame's duration is known —
 /// usually at once, since encoders hold frames back longer than one frame; the last frame lasts as
 /// long as the one before it (or one nominal frame). `DurationFiller` keeps that account.
-public final class EncodingPipeline {
-    public let encoder: VideoEncoder
+package final class EncodingPipeline {
+    package let encoder: VideoEncoder
     private let filter: FilterGraph?
     private var scaler: Scaler?
     private var lastPTS: Int64 = .min
@@ -22,16 +22,16 @@ public final class EncodingPipeline {
     private var durations = DurationFiller()
     /// Keyframes by the pictures' times, for a source whose pictures come unevenly (a screen);
     /// nil leaves them to the encoder's GOP size.
-    public var keyframes: KeyframeSchedule?
-    public private(set) var framesIn = 0
-    public private(set) var framesEncoded = 0
+    package var keyframes: KeyframeSchedule?
+    package private(set) var framesIn = 0
+    package private(set) var framesEncoded = 0
 
     /// Why a pipeline could not be set up: its filter graph (the user's `--filter`), or its encoder.
-    public enum SetupError: Error, Sendable {
+    package enum SetupError: Error, Sendable {
         case filter(FFmpegError)
         case encoder(FFmpegError)
 
-        public var underlying: FFmpegError {
+        package var underlying: FFmpegError {
             switch self {
             case .filter(let e), .encoder(let e): e
             }
@@ -50,7 +50,7 @@ public final class EncodingPipeline {
     /// `yuvj*` input is relabelled as the plain format with full range (`ColourPolicy`), and a
     /// preset's `yuvj*` format means "the plain one, full range": encoders are never given `yuvj*`,
     /// and FFV1 keeps an MJPEG camera's pixels exactly.
-    public init(settings: EncoderSettings, input: VideoFormat, colour: ColourDescription = .unspecified,
+    package init(settings: EncoderSettings, input: VideoFormat, colour: ColourDescription = .unspecified,
                 filter: String?) throws(SetupError) {
         var settings = settings
         var input = input
@@ -89,19 +89,19 @@ public final class EncodingPipeline {
     }
 
     /// A pipeline for `frame`'s format and colour, and its field order when it is interlaced.
-    public convenience init(settings: EncoderSettings, first frame: VideoFrame, filter: String?) throws(SetupError) {
+    package convenience init(settings: EncoderSettings, first frame: VideoFrame, filter: String?) throws(SetupError) {
         var settings = settings
         if frame.pointer.pointee.interlaced_frame != 0 { settings.interlacedTopFirst = frame.pointer.pointee.top_field_first != 0 }
         try self.init(settings: settings, input: frame.format, colour: frame.colour, filter: filter)
     }
 
     /// The format frames must have when they reach the encoder.
-    public var encoderFormat: VideoFormat {
+    package var encoderFormat: VideoFormat {
         VideoFormat(width: encoder.settings.width, height: encoder.settings.height, pixelFormat: encoder.settings.pixelFormat)
     }
 
     /// Encodes one frame and hands every packet that is ready to `emit`.
-    public func encode(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+    package func encode(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         framesIn += 1
         let frame = try frame.plainJPEGFormat()
         if let filter {
@@ -112,7 +112,7 @@ public final class EncodingPipeline {
     }
 
     /// Drains the filter graph and the encoder.
-    public func finish(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+    package func finish(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         if let filter {
             for f in try filter.process(nil) { try encodeFiltered(f, emit: emit) }
         }

@@ -5,15 +5,15 @@ import RecCore
 /// A libavfilter graph between the source and the encoder (`--filter "hflip"`, a preset's `filter`).
 /// Frames go in and come out with their capture times in microseconds. libavfilter is opened the
 /// first time a graph is built (`FilterLibrary`). Owned by one thread.
-public final class FilterGraph {
+package final class FilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
-    public let description: String
+    package let description: String
     /// What comes out: size and pixel format after the filters.
-    public let output: VideoFormat
+    package let output: VideoFormat
     /// The pixel aspect ratio after the filters (0/1 if unknown).
-    public let outputAspect: Rational
+    package let outputAspect: Rational
     private let sinkTimeBase: Rational
     private let lib: FilterLibrary
 
@@ -24,7 +24,7 @@ public final class FilterGraph {
     /// frame's colour fields to the frames they make (`scale` reads them to convert).
     /// The corresponding C functions are `avfilter_graph_create_filter`, `avfilter_graph_parse_ptr`
     /// and `avfilter_graph_config`.
-    public init(_ description: String, input: VideoFormat, aspect: Rational = Rational(0, 1)) throws(FFmpegError) {
+    package init(_ description: String, input: VideoFormat, aspect: Rational = Rational(0, 1)) throws(FFmpegError) {
         self.description = description
         let lib = try FilterLibrary.load()
         self.lib = lib
@@ -68,7 +68,7 @@ public final class FilterGraph {
 
     /// Pushes a frame (nil at the end) and returns every frame the graph has ready.
     /// The corresponding C functions are `av_buffersrc_add_frame_flags` and `av_buffersink_get_frame`.
-    public func process(_ frame: VideoFrame?) throws(FFmpegError) -> [VideoFrame] {
+    package func process(_ frame: VideoFrame?) throws(FFmpegError) -> [VideoFrame] {
         if let frame {
             // The graph gets its own reference, stamped: the caller's frame is not written to.
             let input = try FrameOwner()

@@ -2,16 +2,16 @@ import RecCore
 
 /// One HTTP request as libmicrohttpd parsed it: header names lowercased, the query's arguments
 /// decoded, the body (bounded by the server) complete.
-public struct HTTPRequest: Sendable {
-    public var method: String
-    public var path: String
-    public var query: [String: String]
-    public var headers: [String: String]
-    public var body: [UInt8]
+package struct HTTPRequest: Sendable {
+    package var method: String
+    package var path: String
+    package var query: [String: String]
+    package var headers: [String: String]
+    package var body: [UInt8]
     /// The body passed the server's limit; it was thrown away.
-    public var bodyTooLarge = false
+    package var bodyTooLarge = false
 
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
+    package init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
         self.method = method
         self.path = path
         self.query = query
@@ -21,7 +21,7 @@ public struct HTTPRequest: Sendable {
 }
 
 /// Something the server copies to a viewer as it comes: a live fragment stream.
-public protocol HTTPStream: AnyObject, Sendable {
+package protocol HTTPStream: AnyObject, Sendable {
     /// Fills `buffer` with the next bytes, blocking (on this connection's own thread) until there
     /// are some; returns how many, or nil at the end of the stream.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int?
@@ -29,34 +29,34 @@ public protocol HTTPStream: AnyObject, Sendable {
     func close()
 }
 
-public struct HTTPResponse: Sendable {
-    public enum Body: Sendable {
+package struct HTTPResponse: Sendable {
+    package enum Body: Sendable {
         case bytes([UInt8])
         /// A file sent from an open descriptor; with `unlinkFirst` it is removed as soon as it is open.
         case file(path: String, unlinkFirst: Bool)
         case stream(any HTTPStream)
     }
 
-    public var status: Int
-    public var headers: [(String, String)]
-    public var body: Body
+    package var status: Int
+    package var headers: [(String, String)]
+    package var body: Body
 
-    public init(status: Int = 200, headers: [(String, String)] = [], body: Body) {
+    package init(status: Int = 200, headers: [(String, String)] = [], body: Body) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
-    public static func text(_ status: Int, _ text: String, type: String = "text/plain; charset=utf-8") -> HTTPResponse {
+    package static func text(_ status: Int, _ text: String, type: String = "text/plain; charset=utf-8") -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", type)], body: .bytes(Array(text.utf8)))
     }
 
-    public static func json(_ bytes: [UInt8], status: Int = 200) -> HTTPResponse {
+    package static func json(_ bytes: [UInt8], status: Int = 200) -> HTTPResponse {
         HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(bytes))
     }
 
     /// `{"ok":false,"error":{"code":…,"message":…}}`, the control protocol's error shape.
-    public static func error(_ status: Int, _ message: String) -> HTTPResponse {
+    package static func error(_ status: Int, _ message: String) -> HTTPResponse {
         let code = status == 400 || status == 404 || status == 405 || status == 413 ? "usage" : status >= 500 ? "runtime" : "refused"
         return json(Array(#"{"ok":false,"error":{"code":"\#(code)","message":\#(Preset.quote(message))}}"#.utf8), status: status)
     }

@@ -12,14 +12,14 @@ import Synchronization
 /// The handler and each request's state are reached from libmicrohttpd's threads through
 /// `Unmanaged` boxes: the handler box lives as long as the server, a request box from the first
 /// callback of its request to `MHD_OPTION_NOTIFY_COMPLETED`.
-public final class HTTPServer: @unchecked Sendable {
-    public struct Limits: Sendable {
-        public var connections: UInt32 = 64
-        public var connectionsPerAddress: UInt32 = 48
-        public var idleSeconds: UInt32 = 15
-        public var connectionMemory = 64 * 1024
-        public var bodyBytes = 64 * 1024
-        public init() {}
+package final class HTTPServer: @unchecked Sendable {
+    package struct Limits: Sendable {
+        package var connections: UInt32 = 64
+        package var connectionsPerAddress: UInt32 = 48
+        package var idleSeconds: UInt32 = 15
+        package var connectionMemory = 64 * 1024
+        package var bodyBytes = 64 * 1024
+        package init() {}
     }
 
     final class Handler: Sendable {
@@ -41,12 +41,12 @@ public final class HTTPServer: @unchecked Sendable {
     private let daemon: OpaquePointer
     private let handler: Unmanaged<Handler>
     private let stopped = Mutex(false)
-    public let address: String
-    public let port: Int
+    package let address: String
+    package let port: Int
 
     /// Listens on `address` (an IPv4 or IPv6 literal) and `port` (0: any free one).
     /// The corresponding C function is `MHD_start_daemon`.
-    public init(address: String, port: Int, limits: Limits = Limits(),
+    package init(address: String, port: Int, limits: Limits = Limits(),
                 handle: @escaping @Sendable (HTTPRequest) -> HTTPResponse) throws(RecError) {
         let box = Unmanaged.passRetained(Handler(handle: handle, bodyLimit: limits.bodyBytes))
         let ipv6 = address.contains(":")
@@ -82,7 +82,7 @@ public final class HTTPServer: @unchecked Sendable {
 
     /// Stops listening and ends every connection (joining their threads). Streams must already
     /// have been told to end, or this waits for them. The corresponding C function is `MHD_stop_daemon`.
-    public func stop() {
+    package func stop() {
         let first = stopped.withLock { done in
             defer { done = true }
             return !done

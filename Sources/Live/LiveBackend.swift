@@ -3,7 +3,7 @@ import RecCore
 
 /// What the live page asks of a session. `SessionHost` answers; every call runs on an HTTP
 /// connection's own thread, never on capture or encode.
-public protocol LiveBackend: Sendable {
+package protocol LiveBackend: Sendable {
     /// The control protocol's `status` reply, as `rec status --json` reads it.
     func liveStatusJSON() -> [UInt8]
     /// The newest frame as a JPEG.
@@ -28,13 +28,13 @@ public protocol LiveBackend: Sendable {
 
 /// The session's sound as the live stream sees it: none, its encoder still opening, running (with
 /// its parameters), or ended by a failure.
-public enum LiveSound: Sendable {
+package enum LiveSound: Sendable {
     case none
     case opening
     case running(CodecParameters)
     case ended
 
-    public var policy: LiveTracks.Sound {
+    package var policy: LiveTracks.Sound {
         switch self {
         case .none: return .none
         case .opening: return .opening
@@ -43,7 +43,7 @@ public enum LiveSound: Sendable {
         }
     }
 
-    public var parameters: CodecParameters? {
+    package var parameters: CodecParameters? {
         if case .running(let p) = self { return p }
         return nil
     }

@@ -10,8 +10,8 @@ import Synchronization
 /// before it. No second encode; one mux for all viewers. When the sound fails, the stream starts
 /// again with pictures only: the viewers' streams end and the page reconnects. A browser plays
 /// one sound track: a session with several sound streams is watched with its first.
-public final class LiveBroadcast: Sendable {
-    public static let maxViewers = 24
+package final class LiveBroadcast: Sendable {
+    package static let maxViewers = 24
     /// About 3 s of 30 fps pictures with 48 kHz AAC beside them.
     private let inbox = Mutex(PacketInbox(limit: 240, startAtKeyframe: false))
     private let wake = DispatchSemaphore(value: 0)
@@ -21,7 +21,7 @@ public final class LiveBroadcast: Sendable {
     private let failure = Mutex<String?>(nil)
 
     /// `parameters` gives the encoder's stream parameters once it runs, `sound` the session's sound.
-    public init(parameters: @escaping @Sendable () -> CodecParameters?, sound: @escaping @Sendable () -> LiveSound = { .none }) {
+    package init(parameters: @escaping @Sendable () -> CodecParameters?, sound: @escaping @Sendable () -> LiveSound = { .none }) {
         self.parameters = parameters
         self.sound = sound
         let thread = Thread { [self] in
@@ -33,18 +33,18 @@ public final class LiveBroadcast: Sendable {
     }
 
     /// What the stream carries now, or nil until the encoders run (an H.264 session only).
-    public var tracks: LiveTracks? {
+    package var tracks: LiveTracks? {
         guard let p = parameters(), p.isH264, let video = CodecString.h264(extradata: p.extradata) else { return nil }
         return LiveTracks.choose(video: video, sound: sound().policy)
     }
 
     /// Called on the encode thread for every packet: a lock and an append, nothing else.
-    public func offer(_ packet: EncodedPacket) {
+    package func offer(_ packet: EncodedPacket) {
         if inbox.withLock({ $0.offer(packet) }) { wake.signal() }
     }
 
     /// A new viewer, or nil when `maxViewers` are watching.
-    public func addViewer() -> LiveViewer? {
+    package func addViewer() -> LiveViewer? {
         viewers.withLock { list in
             list.removeAll { $0.isClosed }
             guard list.count < Self.maxViewers else { return nil }
@@ -54,12 +54,12 @@ public final class LiveBroadcast: Sendable {
         }
     }
 
-    public var viewerCount: Int { viewers.withLock { $0.count { !$0.isClosed } } }
-    public var skippedFragments: Int { viewers.withLock { $0.reduce(0) { $0 + $1.skips } } }
-    public var lastError: String? { failure.withLock { $0 } }
+    package var viewerCount: Int { viewers.withLock { $0.count { !$0.isClosed } } }
+    package var skippedFragments: Int { viewers.withLock { $0.reduce(0) { $0 + $1.skips } } }
+    package var lastError: String? { failure.withLock { $0 } }
 
     /// Ends every viewer's stream and the fan-out thread.
-    public func stop() {
+    package func stop() {
         inbox.withLock { $0.stopped = true }
         wake.signal()
         for v in viewers.withLock({ $0 }) { v.close() }

@@ -5,16 +5,16 @@ import Synchronization
 
 /// A session's live page and JSON API (docs/LIVE.md): the HTTP server, the live fan-out and the
 /// timeline thumbnails. One owner (the session host) starts it and calls `stop()` once.
-public final class LiveServer: Sendable {
-    public let access: LiveAccess
-    public let broadcast: LiveBroadcast
+package final class LiveServer: Sendable {
+    package let access: LiveAccess
+    package let broadcast: LiveBroadcast
     let backend: any LiveBackend
     private let router: RouterBox
     private let thumbnails = ThumbnailCache()
     private let http: HTTPServer
 
     /// Listens on `address:port` (port 0: any free one) with a fresh token.
-    public init(address: String, port: Int, backend: any LiveBackend, token: String = LiveAccess.makeToken()) throws(RecError) {
+    package init(address: String, port: Int, backend: any LiveBackend, token: String = LiveAccess.makeToken()) throws(RecError) {
         self.backend = backend
         let broadcast = LiveBroadcast(parameters: { [backend] in backend.liveCodecParameters }, sound: { [backend] in backend.liveSound })
         self.broadcast = broadcast
@@ -30,19 +30,19 @@ public final class LiveServer: Sendable {
         box.server.withLock { $0 = self }
     }
 
-    public var port: Int { http.port }
+    package var port: Int { http.port }
 
     /// The page's address without the token, as the session folder keeps it beside the token.
-    public var pageAddress: String {
+    package var pageAddress: String {
         let host = http.address == "0.0.0.0" ? "127.0.0.1" : http.address == "::" ? "[::1]"
             : http.address.contains(":") ? "[\(http.address)]" : http.address
         return "http://\(host):\(http.port)/"
     }
 
     /// The page's address with the token, as `rec start` and `rec view` print it.
-    public var url: String { "\(pageAddress)?token=\(access.token)" }
+    package var url: String { "\(pageAddress)?token=\(access.token)" }
 
-    public func stop() {
+    package func stop() {
         broadcast.stop()
         http.stop()
         router.server.withLock { $0 = nil }

@@ -4,7 +4,7 @@ import Synchronization
 
 /// One viewer of the live stream: its bounded `FragmentQueue` (filled by the fan-out thread, which
 /// never waits for it) and the bytes its connection's thread is sending.
-public final class LiveViewer: HTTPStream {
+package final class LiveViewer: HTTPStream {
     struct State {
         var queue: FragmentQueue
         var pending: [UInt8] = []
@@ -44,7 +44,7 @@ public final class LiveViewer: HTTPStream {
         if outcome == .queued || outcome == .closed { wake.signal() }
     }
 
-    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         while true {
             let n: Int? = state.withLock { s in
                 if s.closed || s.queue.closed { return -1 }
@@ -68,7 +68,7 @@ public final class LiveViewer: HTTPStream {
         }
     }
 
-    public func close() {
+    package func close() {
         state.withLock { $0.closed = true }
         wake.signal()
     }

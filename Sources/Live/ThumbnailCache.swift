@@ -2,22 +2,22 @@ import Synchronization
 
 /// Timeline thumbnails made lazily, one per keyframe, kept up to a count and a byte total; the
 /// oldest keyframe's go first (they are the ones the ring lets go of first).
-public final class ThumbnailCache: Sendable {
+package final class ThumbnailCache: Sendable {
     struct State {
         var pictures: [Int64: [UInt8]] = [:]
         var bytes = 0
     }
 
-    public let maxCount: Int
-    public let maxBytes: Int
+    package let maxCount: Int
+    package let maxBytes: Int
     private let state = Mutex(State())
 
-    public init(maxCount: Int = 400, maxBytes: Int = 16 << 20) {
+    package init(maxCount: Int = 400, maxBytes: Int = 16 << 20) {
         self.maxCount = maxCount
         self.maxBytes = maxBytes
     }
 
-    public func picture(for key: Int64, make: () throws -> [UInt8]) rethrows -> [UInt8] {
+    package func picture(for key: Int64, make: () throws -> [UInt8]) rethrows -> [UInt8] {
         if let hit = state.withLock({ $0.pictures[key] }) { return hit }
         let made = try make()
         state.withLock { s in
@@ -32,5 +32,5 @@ public final class ThumbnailCache: Sendable {
         return made
     }
 
-    public var count: Int { state.withLock { $0.pictures.count } }
+    package var count: Int { state.withLock { $0.pictures.count } }
 }

@@ -4,15 +4,15 @@ import RecCore
 /// The commands that only talk to a running session. `rec` runs them itself — this module links
 /// no FFmpeg, so they cost a process start of milliseconds — and hands everything else to
 /// `rec-engine`, which has every command.
-public enum ClientCommands {
+package enum ClientCommands {
     /// `save`, `stop`, `status`, `snapshot`, `control`, `view`, in help order.
-    public static let session: [any ParsableCommand.Type] = [
+    package static let session: [any ParsableCommand.Type] = [
         SaveCommand.self, StopCommand.self, StatusCommand.self, SnapshotCommand.self, CameraControlCommand.self, ViewCommand.self,
     ]
 
     /// Runs `arguments` here if they are a client command (and not a request for help, which
     /// needs the whole command list); nil means "give it to rec-engine".
-    public static func runIfClientCommand(_ arguments: [String], root: any ParsableCommand.Type) -> Int32? {
+    package static func runIfClientCommand(_ arguments: [String], root: any ParsableCommand.Type) -> Int32? {
         guard let first = arguments.first, session.contains(where: { $0.configuration.name == first }),
               !arguments.contains(where: { $0 == "-h" || $0 == "--help" }) else { return nil }
         let environment = ProcessInfo.processInfo.environment
@@ -23,11 +23,11 @@ public enum ClientCommands {
 
 /// The root `rec` as the thin client sees it: the client commands only. Errors and usage lines
 /// name `rec`, exactly as the full command line does.
-public struct ClientRoot: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ClientRoot: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         name: "rec", abstract: "Record video frames and cut frame-exact clips.", subcommands: ClientCommands.session)
 
-    public init(_ values: ParsedValues) {}
+    package init(_ values: ParsedValues) {}
 
-    public func run(_ context: CommandContext) -> Int32 { 64 }
+    package func run(_ context: CommandContext) -> Int32 { 64 }
 }

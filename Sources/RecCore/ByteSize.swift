@@ -1,7 +1,7 @@
 /// Byte counts as people write them: `1GB`, `256M`, `1.5GiB`, `500MB`, `4096`.
 /// K, M, G, T are powers of 1024 whether or not an `i` or `B` follows (memory sizes, as `free -h`).
-public enum ByteSize {
-    public static func parse(_ text: String) throws(RecError) -> Int {
+package enum ByteSize {
+    package static func parse(_ text: String) throws(RecError) -> Int {
         var t = text.filter { !$0.isWhitespace }.uppercased()
         if t.hasSuffix("IB") { t.removeLast(2) } else if t.hasSuffix("B") { t.removeLast() }
         var scale = 1.0
@@ -23,7 +23,7 @@ public enum ByteSize {
 
     /// `1.5 GiB`, `256 MiB`, `12 KiB`, `800 B`: one decimal below 100, none when it is whole,
     /// in the largest unit the rounded value reaches.
-    public static func text(_ bytes: Int) -> String {
+    package static func text(_ bytes: Int) -> String {
         if bytes < 1024 { return "\(bytes) B" }
         let d = Double(bytes)
         for (unit, power) in [("GiB", 3.0), ("MiB", 2.0), ("KiB", 1.0)] {

@@ -1,7 +1,7 @@
 /// A stream's codec as the pure core sees it: decisions switch on the case; `name` (FFmpeg's
 /// short name: "aac", "h264") is for people and messages. Media makes it from the stream's
 /// `codec_id` (`CodecParameters.codec`), never from a name.
-public enum Codec: Sendable, Hashable, CustomStringConvertible {
+package enum Codec: Sendable, Hashable, CustomStringConvertible {
     case h264, hevc, ffv1, mjpeg
     case aac, opus, mp3, vorbis, ac3, eac3, flac
     /// G.711 A-law and µ-law: a network camera's sound over RTP (PCMA, PCMU).
@@ -10,7 +10,7 @@ public enum Codec: Sendable, Hashable, CustomStringConvertible {
     case other(String)
 
     /// FFmpeg's short name for the codec (`avcodec_get_name`).
-    public var name: String {
+    package var name: String {
         switch self {
         case .h264: "h264"
         case .hevc: "hevc"
@@ -29,5 +29,5 @@ public enum Codec: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    public var description: String { name }
+    package var description: String { name }
 }

@@ -8,7 +8,7 @@
 /// An encoder's packets need no guessing: the frames went in in presentation order, so
 /// `present(_:)` each frame's pts as it goes in, and a packet goes on as soon as the frame after
 /// its own has been presented (usually at once, since encoders hold frames back longer than one).
-public struct DurationFiller {
+package struct DurationFiller {
     private var window: [EncodedPacket] = []
     /// Durations of presented frames by pts, known once the next frame was presented.
     private var presented: [Int64: Int64] = [:]
@@ -20,14 +20,14 @@ public struct DurationFiller {
     private let depth: Int
     private var lastDuration: Int64 = 0
 
-    public init(depth: Int = 32) {
+    package init(depth: Int = 32) {
         self.depth = depth
     }
 
     /// Whether `packet` can go on at once, without waiting in the window: it has its duration and
     /// nothing is held (a stream whose container states every duration, as MP4 does). It is noted
     /// as if released, so a later packet without a duration can still take the one before's.
-    public mutating func passes(_ packet: EncodedPacket) -> Bool {
+    package mutating func passes(_ packet: EncodedPacket) -> Bool {
         guard window.isEmpty, packet.duration > 0 else { return false }
         remember(packet.pts)
         note(packet)
@@ -37,7 +37,7 @@ public struct DurationFiller {
     /// Notes that the frame at `pts` was presented, after every frame presented before it (an
     /// encoder's input: pts strictly increasing); the frame before it lasts until it. Returns the
     /// packets this makes ready, in the order they came.
-    public mutating func present(_ pts: Int64) -> [EncodedPacket] {
+    package mutating func present(_ pts: Int64) -> [EncodedPacket] {
         if let lastPresented { presented[lastPresented] = pts - lastPresented }
         lastPresented = pts
         // Frames an encoder dropped never come out: forget the oldest half, far behind any delay.
@@ -48,7 +48,7 @@ public struct DurationFiller {
     }
 
     /// Adds a packet; returns the packets that are ready, in the order they came.
-    public mutating func push(_ packet: EncodedPacket) -> [EncodedPacket] {
+    package mutating func push(_ packet: EncodedPacket) -> [EncodedPacket] {
         window.append(packet)
         remember(packet.pts)
         var ready = releaseKnown()
@@ -58,7 +58,7 @@ public struct DurationFiller {
 
     /// The packets still held, with durations. A packet with nothing to go by (the only frame of
     /// a stream) lasts `lone`.
-    public mutating func finish(lone: Int64 = 0) -> [EncodedPacket] {
+    package mutating func finish(lone: Int64 = 0) -> [EncodedPacket] {
         var ready: [EncodedPacket] = []
         while !window.isEmpty { ready.append(release(window.removeFirst(), lone: lone)) }
         return ready

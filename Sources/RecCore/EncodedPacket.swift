@@ -3,38 +3,38 @@
 ///
 /// Times are ticks of `timeBase` (the stream's or encoder's); `pts` and `dts` are never absent
 /// here: the layer that makes packets fills missing ones before they cross into the core.
-public struct EncodedPacket: Sendable {
+package struct EncodedPacket: Sendable {
     /// The compressed bytes. An array is a reference to shared storage, so copying a packet (into a
     /// ring snapshot, say) copies no bytes. A packet read from a file keeps its bytes where the
     /// demuxer put them (`shared`): reading `data` then copies them out, setting it replaces them.
-    public var data: [UInt8] {
+    package var data: [UInt8] {
         get { shared.map { $0.withUnsafeBytes { Array($0) } } ?? owned }
         set { owned = newValue; shared = nil }
     }
     private var owned: [UInt8]
     /// The bytes when another owner holds them (an FFmpeg packet reference), so that a packet
     /// read, copied into a clip and written passes its bytes through without copying them.
-    public private(set) var shared: (any SharedBytes)?
-    public var pts: Int64
-    public var dts: Int64
-    public var duration: Int64
-    public var timeBase: Rational
-    public var isKeyframe: Bool
+    package private(set) var shared: (any SharedBytes)?
+    package var pts: Int64
+    package var dts: Int64
+    package var duration: Int64
+    package var timeBase: Rational
+    package var isKeyframe: Bool
     /// The stream the packet belongs to: what decides where it goes and how it is cut.
-    public var stream: StreamID
+    package var stream: StreamID
     /// The packet's index in the container it was read from or is being written to: a muxer's
     /// business only (each writer maps `stream` to an index of its own), never a decision.
-    public var streamIndex: Int
+    package var streamIndex: Int
     /// When the frame was captured, on the session's timeline (0 = first frame), if known.
-    public var captureTime: Timestamp?
+    package var captureTime: Timestamp?
     /// Decoded for reference but not presented: an MP4 edit list hides it (FFmpeg's
     /// `AV_PKT_FLAG_DISCARD`). A player decodes it and shows nothing.
-    public var isHidden = false
+    package var isHidden = false
     /// Side data the codec or container attached (FFmpeg's `AVPacketSideData`): Opus and AAC skip
     /// samples, new extradata, and so on. A cut carries it through so the clip decodes the same.
-    public var sideData: [PacketSideData] = []
+    package var sideData: [PacketSideData] = []
 
-    public init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
+    package init(data: [UInt8], pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
                 isKeyframe: Bool, streamIndex: Int = 0, stream: StreamID = .video, captureTime: Timestamp? = nil) {
         self.owned = data
         self.pts = pts
@@ -47,14 +47,14 @@ public struct EncodedPacket: Sendable {
         self.captureTime = captureTime
     }
 
-    public var presentationTime: Timestamp { Timestamp(value: pts, timeBase: timeBase) }
-    public var decodeTime: Timestamp { Timestamp(value: dts, timeBase: timeBase) }
-    public var endTime: Timestamp { Timestamp(value: pts + duration, timeBase: timeBase) }
-    public var size: Int { shared?.count ?? owned.count }
+    package var presentationTime: Timestamp { Timestamp(value: pts, timeBase: timeBase) }
+    package var decodeTime: Timestamp { Timestamp(value: dts, timeBase: timeBase) }
+    package var endTime: Timestamp { Timestamp(value: pts + duration, timeBase: timeBase) }
+    package var size: Int { shared?.count ?? owned.count }
 
     /// A packet whose bytes stay with `bytes`' owner. Every field is set here (no delegation to
     /// another initializer, whose result would be copied): a camera makes one per packet.
-    public init(shared bytes: any SharedBytes, pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
+    package init(shared bytes: any SharedBytes, pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,
                 isKeyframe: Bool, streamIndex: Int = 0, stream: StreamID = .video, sideData: [PacketSideData] = [],
                 isHidden: Bool = false) {
         self.owned = []
@@ -74,7 +74,7 @@ public struct EncodedPacket: Sendable {
 
 /// Bytes another library owns and shares by reference (a libavcodec `AVPacket`'s buffer): read,
 /// never changed, freed by their owner when the last reference goes.
-public protocol SharedBytes: AnyObject, Sendable {
+package protocol SharedBytes: AnyObject, Sendable {
     var count: Int { get }
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R
 }
@@ -83,7 +83,7 @@ extension EncodedPacket {
     /// Moves the packet `time` earlier (rescaled once into its own time base) and keeps its dts
     /// after `previous`, the stream's last dts, which it then updates: how a cut or a rebased
     /// stream lands on a timeline that starts at 0, with decode times a muxer accepts.
-    public mutating func move(back time: Timestamp, after previous: inout Int64) {
+    package mutating func move(back time: Timestamp, after previous: inout Int64) {
         let shift = time.rescaled(to: timeBase).value
         pts -= shift
         dts -= shift
@@ -93,11 +93,11 @@ extension EncodedPacket {
 }
 
 /// One piece of a packet's side data: FFmpeg's `AVPacketSideDataType` as a number, and its bytes.
-public struct PacketSideData: Sendable, Equatable {
-    public var kind: Int32
-    public var bytes: [UInt8]
+package struct PacketSideData: Sendable, Equatable {
+    package var kind: Int32
+    package var bytes: [UInt8]
 
-    public init(kind: Int32, bytes: [UInt8]) {
+    package init(kind: Int32, bytes: [UInt8]) {
         self.kind = kind
         self.bytes = bytes
     }

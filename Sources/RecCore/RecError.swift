@@ -1,13 +1,13 @@
 /// The one error the user sees. `message` says what went wrong and what to try next; the CLI
 /// prints `rec: <message>` and exits with `code.exitStatus`.
-public struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
-    public enum Code: Sendable, Equatable {
+package struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
+    package enum Code: Sendable, Equatable {
         /// The command line or an input file is wrong: exit 64 (EX_USAGE).
         case usage
         /// Something failed while running: exit 1.
         case runtime
 
-        public var exitStatus: Int32 {
+        package var exitStatus: Int32 {
             switch self {
             case .usage: 64
             case .runtime: 1
@@ -15,18 +15,18 @@ public struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
         }
     }
 
-    public var code: Code
-    public var message: String
+    package var code: Code
+    package var message: String
     /// The underlying failure, for logs and `--json`, e.g. "avcodec_open2: Invalid argument".
-    public var cause: String?
+    package var cause: String?
     /// Where it happened, e.g. a file path or a preset name.
-    public var location: String?
+    package var location: String?
     /// What failed, as a value for code that decides on it (retry, reopen, give up); set by the
     /// layer that knows it. `cause` is the same failure as text, for people and logs only.
-    public var fault: Fault?
+    package var fault: Fault?
 
     /// A failure a caller may act on.
-    public enum Fault: Sendable, Equatable {
+    package enum Fault: Sendable, Equatable {
         /// A system call failed with this `errno` (EBUSY, EACCES, …).
         case system(errno: Int32)
         /// A camera went away mid-stream (ENODEV, or it did not come back): reopen it when it returns.
@@ -38,7 +38,7 @@ public struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
         case connectionLost
     }
 
-    public init(_ code: Code, _ message: String, cause: String? = nil, location: String? = nil, fault: Fault? = nil) {
+    package init(_ code: Code, _ message: String, cause: String? = nil, location: String? = nil, fault: Fault? = nil) {
         self.code = code
         self.message = message
         self.cause = cause
@@ -46,17 +46,17 @@ public struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
         self.fault = fault
     }
 
-    public static func usage(_ message: String, cause: String? = nil, location: String? = nil,
+    package static func usage(_ message: String, cause: String? = nil, location: String? = nil,
                              fault: Fault? = nil) -> RecError {
         RecError(.usage, message, cause: cause, location: location, fault: fault)
     }
 
-    public static func runtime(_ message: String, cause: String? = nil, location: String? = nil,
+    package static func runtime(_ message: String, cause: String? = nil, location: String? = nil,
                                fault: Fault? = nil) -> RecError {
         RecError(.runtime, message, cause: cause, location: location, fault: fault)
     }
 
-    public var description: String {
+    package var description: String {
         var text = message
         if let cause { text += " (\(cause))" }
         return text

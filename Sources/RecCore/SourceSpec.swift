@@ -1,5 +1,5 @@
 /// What `--source` names: the stand-in camera, a file, a V4L2 device, a network camera or a screen.
-public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
+package enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `test` or `test:1280x720@30`: the built-in stand-in camera.
     case testPattern(width: Int?, height: Int?, fps: Int?)
     /// `file:PATH`: any video FFmpeg reads, delivered as if it were a camera.
@@ -18,7 +18,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// `screen`, `x11`, `x11::1+0,0/640x480`, `x11:window=ID`: the desktop's screen (ScreenSpec).
     case screen(ScreenSpec)
 
-    public static func parse(_ text: String?) throws(RecError) -> SourceSpec {
+    package static func parse(_ text: String?) throws(RecError) -> SourceSpec {
         guard let text, !text.isEmpty else { return .defaultCamera }
         if text == "test" { return .testPattern(width: nil, height: nil, fps: nil) }
         if text.hasPrefix("test:") {
@@ -60,22 +60,22 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// A network camera's URL with a user name or password in it, which must not show in `ps`.
-    public var hidesCredentials: Bool {
+    package var hidesCredentials: Bool {
         if case .network(let url) = self { url.hasCredentials } else { false }
     }
 
     /// Whether this is a network camera or stream (recorded as it comes by default).
-    public var isNetwork: Bool {
+    package var isNetwork: Bool {
         if case .network = self { true } else { false }
     }
 
     /// Whether this is a screen (`screen`, `x11…`).
-    public var isScreen: Bool {
+    package var isScreen: Bool {
         if case .screen = self { true } else { false }
     }
 
     /// Parses `WIDTHxHEIGHT` with both sides even and between 16 and 16384.
-    public static func parseSize(_ text: String) throws(RecError) -> (width: Int, height: Int) {
+    package static func parseSize(_ text: String) throws(RecError) -> (width: Int, height: Int) {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
             throw .usage("'\(text)' is not a size; write WIDTHxHEIGHT, e.g. 1280x720")
@@ -86,7 +86,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         return (w, h)
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .testPattern(let w, let h, let fps):
             if let w, let h { return "test:\(w)x\(h)" + (fps.map { "@\($0)" } ?? "") }

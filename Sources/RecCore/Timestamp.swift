@@ -1,17 +1,17 @@
 /// A point in time as ticks of a time base. Never pass a bare `Int64` across a module boundary:
 /// pass a `Timestamp`, and rescale exactly once at each boundary (capture → codec → stream).
-public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
-    public var value: Int64
-    public var timeBase: Rational
+package struct Timestamp: Hashable, Sendable, CustomStringConvertible {
+    package var value: Int64
+    package var timeBase: Rational
 
-    public init(value: Int64, timeBase: Rational) {
+    package init(value: Int64, timeBase: Rational) {
         self.value = value
         self.timeBase = timeBase
     }
 
     /// A time in seconds; a value too large for the time base (or not a number) saturates to
     /// `Int64.max`/`.min` rather than trapping, so bad input is caught as out of range.
-    public init(seconds: Double, timeBase: Rational = .microseconds) {
+    package init(seconds: Double, timeBase: Rational = .microseconds) {
         let ticks = (seconds * Double(timeBase.den) / Double(timeBase.num)).rounded()
         if ticks.isNaN || ticks >= 9.2e18 { self.value = .max } else if ticks <= -9.2e18 { self.value = .min } else {
             self.value = Int64(ticks)
@@ -19,20 +19,20 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
         self.timeBase = timeBase
     }
 
-    public static func microseconds(_ us: Int64) -> Timestamp { Timestamp(value: us, timeBase: .microseconds) }
-    public static let zero = Timestamp(value: 0, timeBase: .microseconds)
+    package static func microseconds(_ us: Int64) -> Timestamp { Timestamp(value: us, timeBase: .microseconds) }
+    package static let zero = Timestamp(value: 0, timeBase: .microseconds)
 
-    public var seconds: Double { Double(value) * timeBase.doubleValue }
+    package var seconds: Double { Double(value) * timeBase.doubleValue }
 
     /// This time in another time base, rounded to the nearest tick (halves away from zero), as
     /// `av_rescale_q_rnd(_, _, _, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX)` does; `Int64.min` and
     /// `Int64.max` pass through unchanged.
-    public func rescaled(to target: Rational) -> Timestamp {
+    package func rescaled(to target: Rational) -> Timestamp {
         Timestamp(value: Timestamp.rescale(value, from: timeBase, to: target), timeBase: target)
     }
 
     /// `value * from / to` in 128-bit arithmetic, nearest tick, halves away from zero.
-    public static func rescale(_ value: Int64, from: Rational, to: Rational) -> Int64 {
+    package static func rescale(_ value: Int64, from: Rational, to: Rational) -> Int64 {
         if value == .min || value == .max || from == to { return value }
         // value * from.num * to.den / (from.den * to.num)
         let b = Int64(from.num) * Int64(to.den)
@@ -50,12 +50,12 @@ public struct Timestamp: Hashable, Sendable, CustomStringConvertible {
         return negative ? -Int64(q) : Int64(q)
     }
 
-    public var description: String { "\(value)@\(timeBase)" }
+    package var description: String { "\(value)@\(timeBase)" }
 }
 
 extension Timestamp: Comparable {
     /// Compares the instants exactly, whatever their time bases (as `av_compare_ts`).
-    public static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    package static func < (lhs: Timestamp, rhs: Timestamp) -> Bool {
         if lhs.timeBase == rhs.timeBase { return lhs.value < rhs.value }
         // lhs.value * lhs.num / lhs.den  <  rhs.value * rhs.num / rhs.den
         let l = (lhs.value * Int64(lhs.timeBase.num)).multipliedFullWidth(by: Int64(rhs.timeBase.den))
@@ -63,12 +63,12 @@ extension Timestamp: Comparable {
         return l.high < r.high || (l.high == r.high && l.low < r.low)
     }
 
-    public static func == (lhs: Timestamp, rhs: Timestamp) -> Bool {
+    package static func == (lhs: Timestamp, rhs: Timestamp) -> Bool {
         if lhs.timeBase == rhs.timeBase { return lhs.value == rhs.value }
         return !(lhs < rhs) && !(rhs < lhs)
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(rescaled(to: .microseconds).value)
     }
 }

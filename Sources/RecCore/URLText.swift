@@ -1,9 +1,9 @@
 /// URLs as rec shows them: without the credentials (`user:password@`) and the query (SRT
 /// passphrases, stream keys), which are never printed, logged or shown in `status`.
-public enum URLText {
+package enum URLText {
     /// `text` without its user information and query when it is a URL (`scheme://…`); any other
     /// text (a device, a file) as it is. `PublishTarget.display` is this.
-    public static func withoutSecrets(_ text: String) -> String {
+    package static func withoutSecrets(_ text: String) -> String {
         guard let scheme = text.firstRange(of: "://") else { return text }
         var s = Substring(text)
         if let q = s.firstIndex(of: "?") { s = s[..<q] }

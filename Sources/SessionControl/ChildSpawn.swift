@@ -7,21 +7,21 @@ import Glibc
 /// a new pipe. The child starts with no blocked signals and the default action for those rec
 /// changes. The parent's ends of the pipes are close-on-exec and belong to the caller, who reads
 /// them to their end and reaps the child (`ChildSpawn.reap`).
-public struct ChildSpawn {
-    public let pid: pid_t
+package struct ChildSpawn {
+    package let pid: pid_t
     /// The read end of standard output's pipe; -1 when standard output was handed on.
-    public let output: Int32
+    package let output: Int32
     /// The read end of standard error's pipe.
-    public let error: Int32
+    package let error: Int32
 
-    public enum Failure: Error {
+    package enum Failure: Error {
         /// `pipe2` failed with this errno.
         case pipe(Int32)
         /// `posix_spawnp` failed with this errno (ENOENT: the program is not installed).
         case spawn(Int32)
     }
 
-    public init(_ program: String, _ arguments: [String], input: Int32? = nil, output: Int32? = nil) throws(Failure) {
+    package init(_ program: String, _ arguments: [String], input: Int32? = nil, output: Int32? = nil) throws(Failure) {
         var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
         guard cprocess_pipe_cloexec(&errPipe) == 0, output != nil || cprocess_pipe_cloexec(&outPipe) == 0 else {
             let code = errno
@@ -68,7 +68,7 @@ public struct ChildSpawn {
 
     /// Waits for `pid` to end: its exit status, or nil when a signal ended it (the signal in
     /// `signal`), or when it cannot be waited for.
-    public static func reap(_ pid: pid_t) -> (status: Int32?, signal: Int32?) {
+    package static func reap(_ pid: pid_t) -> (status: Int32?, signal: Int32?) {
         var value: Int32 = 0
         while waitpid(pid, &value, 0) < 0 {
             guard errno == EINTR else { return (nil, nil) }

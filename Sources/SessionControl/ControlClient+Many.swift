@@ -7,7 +7,7 @@ extension ControlClient {
     /// asked. A session that does not answer within `timeout` gets that error in its place and
     /// holds up no other; the call returns once every session has answered, or a second after
     /// `timeout` whatever a session does (even one whose socket never takes the connection).
-    public static func sendEach(_ requests: [(session: String, command: ControlCommand)],
+    package static func sendEach(_ requests: [(session: String, command: ControlCommand)],
                                 runtime: RuntimeDirectory = .current(), timeout: Duration) -> [Result<ControlReply, RecError>] {
         let (seconds, attoseconds) = timeout.components
         let limit = Double(seconds) + Double(attoseconds) / 1e18 + 1

@@ -2,19 +2,19 @@ import Glibc
 import RecCore
 
 /// How `rec save/stop/status/snapshot` reach a running session by name.
-public enum ControlClient {
+package enum ControlClient {
     /// How long a reply is awaited unless the caller says otherwise.
-    public static let defaultTimeout: Duration = .seconds(5)
+    package static let defaultTimeout: Duration = .seconds(5)
 
     /// Opens a connection to session `name` in `runtime`. Throws a usage error for a bad name and
     /// "no session 'NAME' is running; start one with 'rec start'" when there is none.
-    public static func connect(session name: String, runtime: RuntimeDirectory = .current()) throws(RecError) -> ControlConnection {
+    package static func connect(session name: String, runtime: RuntimeDirectory = .current()) throws(RecError) -> ControlConnection {
         let folder = try runtime.folder(named: name)
         return try ControlConnection(socketPath: folder.socketPath, session: name)
     }
 
     /// Connects, sends one command, returns its reply and closes.
-    public static func send(_ command: ControlCommand, session name: String, runtime: RuntimeDirectory = .current(),
+    package static func send(_ command: ControlCommand, session name: String, runtime: RuntimeDirectory = .current(),
                             timeout: Duration = defaultTimeout) throws(RecError) -> ControlReply {
         let connection = try connect(session: name, runtime: runtime)
         defer { connection.close() }

@@ -3,20 +3,20 @@ import RecCore
 
 /// One open connection to a session's control socket, for one thread: send requests, read
 /// replies with a timeout. Closed by `close()` or when released.
-public final class ControlConnection {
+package final class ControlConnection {
     /// The session's name, for messages.
-    public let session: String
+    package let session: String
     private var fd: Int32
     private var framer = LineFramer(maxLineBytes: ControlConnection.maxReplyBytes)
     private var pending: [LineFramer.Event] = []
     private var nextID: Int64 = 1
 
     /// Replies may be larger than requests; this bounds them.
-    public static let maxReplyBytes = 1 << 20
+    package static let maxReplyBytes = 1 << 20
 
     /// Connects to the socket at `socketPath`. A missing socket or a refused connection are
     /// runtime errors that say how to start the session.
-    public init(socketPath: String, session: String) throws(RecError) {
+    package init(socketPath: String, session: String) throws(RecError) {
         self.session = session
         switch try UnixSocket.connect(to: socketPath) {
         case .success(let fd):
@@ -31,14 +31,14 @@ public final class ControlConnection {
     }
 
     /// Closes the connection; further calls fail.
-    public func close() {
+    package func close() {
         if fd >= 0 { Glibc.close(fd) }
         fd = -1
     }
 
     /// Sends `command` with the next id and returns the reply to it. `timeout` bounds the wait
     /// for the reply (a long save needs more than a status).
-    public func send(_ command: ControlCommand, timeout: Duration = ControlClient.defaultTimeout) throws(RecError) -> ControlReply {
+    package func send(_ command: ControlCommand, timeout: Duration = ControlClient.defaultTimeout) throws(RecError) -> ControlReply {
         let id = ControlID.number(nextID)
         nextID += 1
         let line = try ControlCodec.encode(ControlRequest(id: id, command: command))
@@ -58,14 +58,14 @@ public final class ControlConnection {
     }
 
     /// Writes raw bytes (one or more lines, or anything else: tests use it to send garbage).
-    public func sendLine(_ bytes: [UInt8]) throws(RecError) {
+    package func sendLine(_ bytes: [UInt8]) throws(RecError) {
         guard fd >= 0, UnixSocket.sendAll(fd, bytes) else {
             throw .runtime("lost the connection to session '\(session)' while sending", cause: errorText(errno))
         }
     }
 
     /// Reads the next reply, waiting at most `timeout`.
-    public func receive(timeout: Duration = ControlClient.defaultTimeout) throws(RecError) -> ControlResponse {
+    package func receive(timeout: Duration = ControlClient.defaultTimeout) throws(RecError) -> ControlResponse {
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 4096)
         while pending.isEmpty {
@@ -92,7 +92,7 @@ public final class ControlConnection {
 
     /// Waits up to `timeout` for the session to close this connection (it does as it exits);
     /// true if it did. Whatever it sends meanwhile is read and dropped.
-    public func waitForClose(timeout: Duration) -> Bool {
+    package func waitForClose(timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
         var buffer = [UInt8](repeating: 0, count: 4096)
         while fd >= 0 {

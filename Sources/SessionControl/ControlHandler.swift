@@ -3,7 +3,7 @@ import RecCore
 /// What the session does with each request. The server calls it on the connection's own thread,
 /// so calls run concurrently (a slow `save` does not hold up `status`) and must be thread-safe.
 /// `hello` is answered by the server and never reaches the handler.
-public protocol ControlHandler: Sendable {
+package protocol ControlHandler: Sendable {
     /// The reply to `request`; the server adds the request's `id`. Throwing is not offered:
     /// map a `RecError` with `ControlReply(error)`.
     func handle(_ request: ControlRequest) -> ControlReply
@@ -14,20 +14,20 @@ public protocol ControlHandler: Sendable {
 }
 
 extension ControlHandler {
-    public func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply {
+    package func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply {
         handle(request)
     }
 }
 
 /// A handler made from a closure, for tests and small sessions.
-public struct ClosureControlHandler: ControlHandler {
+package struct ClosureControlHandler: ControlHandler {
     private let body: @Sendable (ControlRequest) -> ControlReply
 
-    public init(_ body: @escaping @Sendable (ControlRequest) -> ControlReply) {
+    package init(_ body: @escaping @Sendable (ControlRequest) -> ControlReply) {
         self.body = body
     }
 
-    public func handle(_ request: ControlRequest) -> ControlReply {
+    package func handle(_ request: ControlRequest) -> ControlReply {
         body(request)
     }
 }

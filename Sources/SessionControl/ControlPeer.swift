@@ -4,7 +4,7 @@ import RecCore
 
 /// The client a request came from, as the handler sees it: a long request (a save waiting for
 /// `+20s`) watches it while it waits (`watchHangUp`), and gives up if the client hangs up.
-public struct ControlPeer: Sendable {
+package struct ControlPeer: Sendable {
     /// The connection's fd, valid while the handler runs; -1 for no client.
     let fd: Int32
 
@@ -13,13 +13,13 @@ public struct ControlPeer: Sendable {
     }
 
     /// No client: never hangs up (for calls made without a connection, as in tests).
-    public static let none = ControlPeer(fd: -1)
+    package static let none = ControlPeer(fd: -1)
 
     /// Waits up to `milliseconds` and says whether the client has closed its connection.
     /// A client that only shut down its sending side still waits for the reply, so only a full
     /// close (`POLLHUP`) or an error counts. The corresponding C function is `poll`; with no
     /// client it simply sleeps.
-    public func hasHungUp(waiting milliseconds: Int32) -> Bool {
+    package func hasHungUp(waiting milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: fd, events: 0, revents: 0)
         while true {
             let n = poll(&entry, 1, milliseconds)
@@ -31,14 +31,14 @@ public struct ControlPeer: Sendable {
     /// Watches, on a thread of its own, for the client to close its connection while a long
     /// request waits, and calls `onHangUp` (once) if it does. Cancel the watch before the request
     /// returns: the connection's fd is only valid until then. With no client, nothing is watched.
-    public func watchHangUp(_ onHangUp: @escaping @Sendable () -> Void) -> HangUpWatch {
+    package func watchHangUp(_ onHangUp: @escaping @Sendable () -> Void) -> HangUpWatch {
         HangUpWatch(fd: fd, onHangUp: onHangUp)
     }
 }
 
 /// A thread blocked in `poll` on a client's connection and on a pipe that `cancel()` writes:
 /// a hang-up or a cancel wakes it at once, and meanwhile it costs nothing.
-public final class HangUpWatch: Sendable {
+package final class HangUpWatch: Sendable {
     private let hungUp = Latch()
     private let ended = Latch()
     private let wakeRead: Int32
@@ -77,10 +77,10 @@ public final class HangUpWatch: Sendable {
     }
 
     /// Whether the client has hung up.
-    public var hasHungUp: Bool { hungUp.isReleased }
+    package var hasHungUp: Bool { hungUp.isReleased }
 
     /// Ends the watch and waits for its thread; safe to call more than once.
-    public func cancel() {
+    package func cancel() {
         if !ended.isReleased, wakeWrite >= 0 {
             var byte: UInt8 = 1
             _ = write(wakeWrite, &byte, 1)

@@ -9,29 +9,29 @@ import Synchronization
 /// One dedicated thread accepts; each client gets its own thread, which checks the peer's uid
 /// (`SO_PEERCRED`), reads lines through a `LineFramer`, decodes them with `ControlCodec` and
 /// writes one reply per request. Bad input gets an error reply and the connection reads on.
-public final class ControlServer: Sendable {
+package final class ControlServer: Sendable {
     /// Limits and policy; the defaults suit a session (docs/PROTOCOL.md, "Limits").
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Longest request accepted, in bytes.
-        public var maxLineBytes = LineFramer.defaultMaxLineBytes
+        package var maxLineBytes = LineFramer.defaultMaxLineBytes
         /// Connections open at once, and `save`/`snapshot` requests running at once.
-        public var clients = ClientSlots.Limits()
+        package var clients = ClientSlots.Limits()
         /// The uid allowed to connect (the session's own by default).
-        public var allowedUID: UInt32 = getuid()
+        package var allowedUID: UInt32 = getuid()
         /// How long writing a reply may block on a client that does not read.
-        public var sendTimeout: Duration = .seconds(10)
+        package var sendTimeout: Duration = .seconds(10)
         /// How long a connection may go without sending a complete request before it is closed.
-        public var idleTimeout: Duration = .seconds(10)
+        package var idleTimeout: Duration = .seconds(10)
         /// How long a refused or timed-out client is given to read its reply before the close.
-        public var linger: Duration = .seconds(1)
+        package var linger: Duration = .seconds(1)
 
-        public init() {}
+        package init() {}
     }
 
     /// The socket's path.
-    public let socketPath: String
+    package let socketPath: String
     /// The session name given in `hello` replies.
-    public let session: String
+    package let session: String
     let handler: any ControlHandler
     let options: Options
     let state: Mutex<State>
@@ -57,7 +57,7 @@ public final class ControlServer: Sendable {
         var evicted = false
     }
 
-    public init(socketPath: String, session: String, handler: some ControlHandler, options: Options = Options()) {
+    package init(socketPath: String, session: String, handler: some ControlHandler, options: Options = Options()) {
         self.socketPath = socketPath
         self.session = session
         self.handler = handler
@@ -66,12 +66,12 @@ public final class ControlServer: Sendable {
     }
 
     /// A server on `folder`'s `control.sock`.
-    public convenience init(folder: SessionFolder, handler: some ControlHandler, options: Options = Options()) {
+    package convenience init(folder: SessionFolder, handler: some ControlHandler, options: Options = Options()) {
         self.init(socketPath: folder.socketPath, session: folder.name, handler: handler, options: options)
     }
 
     /// Creates the socket (`socket`, `bind`, `chmod 0600`, `listen`) and starts the accept thread.
-    public func start() throws(RecError) {
+    package func start() throws(RecError) {
         guard state.withLock({ $0.phase == .idle }) else {
             throw .runtime("this control server was already started; make a new one")
         }
@@ -100,21 +100,21 @@ public final class ControlServer: Sendable {
     }
 
     /// True between `start()` and `stop()`.
-    public var isListening: Bool { state.withLock { $0.phase == .listening } }
+    package var isListening: Bool { state.withLock { $0.phase == .listening } }
 
     /// Clients connected right now.
-    public var clientCount: Int { state.withLock { $0.connections.count } }
+    package var clientCount: Int { state.withLock { $0.connections.count } }
 
     /// Blocks until at most `count` clients are connected (each connection's thread wakes it as
     /// it ends) or `deadline` passes; true if they were.
-    public func waitForClients(atMost count: Int, until deadline: Latch.Deadline) -> Bool {
+    package func waitForClients(atMost count: Int, until deadline: Latch.Deadline) -> Bool {
         threadEnded.wait(until: deadline) { clientCount <= count } == .met
     }
 
     /// Stops accepting, removes the socket, lets requests being handled finish and send their
     /// replies, then returns once every server thread has ended. Safe to call twice, and from a
     /// handler (that connection's thread is not waited for; it ends after its reply).
-    public func stop() {
+    package func stop() {
         let me = pthread_self()
         let wasListening = state.withLock { state -> Bool in
             guard state.phase == .listening else { return false }

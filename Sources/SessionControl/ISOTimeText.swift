@@ -4,9 +4,9 @@ import Glibc
 /// Moments as text through the C library (`localtime_r`, `gmtime_r`, `strftime`). Foundation's
 /// date formatters reach into ICU, whose tables cost a session about 6 MB of resident memory for
 /// the timestamps of its log and `session.json` (bench/README.md, core.sh).
-public enum ISOTimeText {
+package enum ISOTimeText {
     /// Local time with milliseconds and the zone's offset: "2026-12-02T09:41:07.250+01:00".
-    public static func local(_ date: Date) -> String {
+    package static func local(_ date: Date) -> String {
         let (seconds, millis) = wholeSeconds(date)
         guard let parts = broken(seconds, utc: false) else { return "\(date.timeIntervalSince1970)" }
         let minutes = abs(parts.tm_gmtoff) / 60
@@ -15,7 +15,7 @@ public enum ISOTimeText {
     }
 
     /// Local time of day with milliseconds: "09:41:07.250".
-    public static func localTimeOfDay(_ date: Date) -> String {
+    package static func localTimeOfDay(_ date: Date) -> String {
         let (seconds, millis) = wholeSeconds(date)
         guard let parts = broken(seconds, utc: false) else { return "\(date.timeIntervalSince1970)" }
         return text(parts, "%H:%M:%S") + "." + pad(millis, 3)
@@ -30,7 +30,7 @@ public enum ISOTimeText {
     }
 
     /// Local time to the second in a `strftime` format, e.g. "%Y%m%d-%H%M%S" for file names.
-    public static func local(_ date: Date, format: String) -> String {
+    package static func local(_ date: Date, format: String) -> String {
         guard let parts = broken(Int64(date.timeIntervalSince1970.rounded(.down)), utc: false) else {
             return "\(Int64(date.timeIntervalSince1970))"
         }
@@ -38,7 +38,7 @@ public enum ISOTimeText {
     }
 
     /// UTC to the second, "2026-12-02T09:41:07Z": what JSON's `.iso8601` date strategy reads.
-    public static func utc(_ date: Date) -> String {
+    package static func utc(_ date: Date) -> String {
         guard let parts = broken(Int64(date.timeIntervalSince1970.rounded(.down)), utc: true) else {
             return "\(date.timeIntervalSince1970)"
         }

@@ -5,9 +5,9 @@ import RecCore
 /// Another process's exit, awaited without polling: a pidfd (`pidfd_open`, Linux 5.3) becomes
 /// readable when the process exits, and `poll` waits on it with a deadline. `rec stop` opens one
 /// before it asks the session to stop, so a pid reused afterwards is never mistaken for it.
-public final class ProcessExit {
+package final class ProcessExit {
     /// What opening a handle on a pid found.
-    public enum Opened {
+    package enum Opened {
         case watching(ProcessExit)
         /// No such process: it has exited already.
         case gone
@@ -25,7 +25,7 @@ public final class ProcessExit {
     deinit { close(fd) }
 
     /// A handle on process `pid`. The corresponding C function is `pidfd_open`.
-    public static func open(pid: Int32) -> Opened {
+    package static func open(pid: Int32) -> Opened {
         let fd = cprocess_pidfd_open(pid)
         if fd >= 0 {
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -35,7 +35,7 @@ public final class ProcessExit {
     }
 
     /// Waits until the process has exited or `timeout` has passed; true if it has exited.
-    public func wait(timeout: Duration) -> Bool {
+    package func wait(timeout: Duration) -> Bool {
         UnixSocket.waitReadable(fd, milliseconds: max(0, UnixSocket.milliseconds(timeout)))
     }
 }

@@ -4,19 +4,19 @@ import RecCore
 
 /// The folder holding every background session of one user: `$XDG_RUNTIME_DIR/rec`, else
 /// `/tmp/rec-<uid>`, mode 0700 and owned by that user, with one subfolder per session name.
-public struct RuntimeDirectory: Sendable, Equatable {
+package struct RuntimeDirectory: Sendable, Equatable {
     /// The folder, e.g. "/run/user/1000/rec".
-    public let path: String
+    package let path: String
     /// The user who must own it.
-    public let uid: UInt32
+    package let uid: UInt32
 
-    public init(path: String, uid: UInt32 = getuid()) {
+    package init(path: String, uid: UInt32 = getuid()) {
         self.path = path
         self.uid = uid
     }
 
     /// `$XDG_RUNTIME_DIR/rec` when that variable holds an absolute path, else `/tmp/rec-<uid>`.
-    public static func basePath(environment: [String: String], uid: UInt32) -> String {
+    package static func basePath(environment: [String: String], uid: UInt32) -> String {
         if let xdg = environment["XDG_RUNTIME_DIR"], xdg.hasPrefix("/") {
             return (xdg.hasSuffix("/") ? String(xdg.dropLast()) : xdg) + "/rec"
         }
@@ -24,25 +24,25 @@ public struct RuntimeDirectory: Sendable, Equatable {
     }
 
     /// This process's runtime folder, from its environment and uid.
-    public static func current() -> RuntimeDirectory {
+    package static func current() -> RuntimeDirectory {
         let uid = getuid()
         return RuntimeDirectory(path: basePath(environment: ProcessInfo.processInfo.environment, uid: uid), uid: uid)
     }
 
     /// The folder for session `name`, after checking the name. Does no I/O.
-    public func folder(named name: String) throws(RecError) -> SessionFolder {
+    package func folder(named name: String) throws(RecError) -> SessionFolder {
         SessionFolder(name: try SessionName.validate(name), path: path + "/" + name)
     }
 
     /// Creates the runtime folder (0700) if needed, or checks the existing one: a real folder,
     /// owned by `uid`; a looser mode is tightened to 0700.
-    public func prepare() throws(RecError) {
+    package func prepare() throws(RecError) {
         try SecureFolder.ensure(path, uid: uid)
     }
 
     /// Whether session `name` is running, stale, or absent. A stale session is one whose pid is
     /// dead, or whose socket refuses connections.
-    public func inspect(_ name: String) throws(RecError) -> SessionPresence {
+    package func inspect(_ name: String) throws(RecError) -> SessionPresence {
         let folder = try folder(named: name)
         var status = stat()
         guard lstat(folder.path, &status) == 0 else { return .absent }
@@ -61,7 +61,7 @@ public struct RuntimeDirectory: Sendable, Equatable {
 
     /// Throws the "already running" usage error if session `name` is running; a stale or absent
     /// name passes (for `rec start` to check before it launches the session process).
-    public func checkAvailable(_ name: String) throws(RecError) {
+    package func checkAvailable(_ name: String) throws(RecError) {
         if case .running(let pid, let info) = try inspect(name) {
             throw alreadyRunning(name, pid: pid, info: info)
         }
@@ -69,7 +69,7 @@ public struct RuntimeDirectory: Sendable, Equatable {
 
     /// Makes the folder for session `name` and writes its `pid`, `session.json` and `log`,
     /// first removing what a crashed session left behind. Throws a usage error if the name is running.
-    public func claim(_ name: String, source: String, pid: Int32 = getpid(),
+    package func claim(_ name: String, source: String, pid: Int32 = getpid(),
                       startedAt: Date = Date()) throws(RecError) -> SessionFolder {
         let folder = try folder(named: name)
         try prepare()
@@ -97,7 +97,7 @@ public struct RuntimeDirectory: Sendable, Equatable {
     }
 
     /// Every session folder, sorted by name, with whether it is running (`rec status --all`).
-    public func list() -> [SessionListing] {
+    package func list() -> [SessionListing] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         return names.filter(SessionName.isValid).sorted().compactMap { name in
             guard let folder = try? folder(named: name), let presence = try? inspect(name) else { return nil }

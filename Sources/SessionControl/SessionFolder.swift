@@ -4,33 +4,33 @@ import RecCore
 
 /// One session's folder in the runtime folder: `control.sock`, `pid`, `session.json` and `log`.
 /// Made by `RuntimeDirectory.claim`; the session removes it with `remove()` when it exits.
-public struct SessionFolder: Sendable, Equatable {
-    public let name: String
-    public let path: String
+package struct SessionFolder: Sendable, Equatable {
+    package let name: String
+    package let path: String
 
     /// Does no I/O; `name` must already be valid (see `SessionName.validate`).
-    public init(name: String, path: String) {
+    package init(name: String, path: String) {
         self.name = name
         self.path = path
     }
 
     /// The control socket, mode 0600.
-    public var socketPath: String { path + "/control.sock" }
+    package var socketPath: String { path + "/control.sock" }
     /// The session process's pid, as decimal text.
-    public var pidPath: String { path + "/pid" }
+    package var pidPath: String { path + "/pid" }
     /// `SessionInfo` as JSON.
-    public var infoPath: String { path + "/session.json" }
+    package var infoPath: String { path + "/session.json" }
     /// Where the detached session writes its messages.
-    public var logPath: String { path + "/log" }
+    package var logPath: String { path + "/log" }
 
     /// The pid in the `pid` file, if it holds one.
-    public func readPID() -> Int32? {
+    package func readPID() -> Int32? {
         guard let data = FileManager.default.contents(atPath: pidPath) else { return nil }
         return Int32(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// `session.json`, if present and readable.
-    public func readInfo() -> SessionInfo? {
+    package func readInfo() -> SessionInfo? {
         FileManager.default.contents(atPath: infoPath).flatMap(SessionInfo.decode)
     }
 
@@ -48,13 +48,13 @@ public struct SessionFolder: Sendable, Equatable {
     }
 
     /// Deletes the folder and everything in it; a folder already gone is fine.
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 }
 
 /// Whether a session name is in use.
-public enum SessionPresence: Sendable, Equatable {
+package enum SessionPresence: Sendable, Equatable {
     /// No folder for this name.
     case absent
     /// Its process is alive and its socket accepts (or is not made yet: the session is starting).
@@ -64,13 +64,13 @@ public enum SessionPresence: Sendable, Equatable {
 }
 
 /// One entry of `RuntimeDirectory.list()`.
-public struct SessionListing: Sendable, Equatable {
-    public var folder: SessionFolder
-    public var presence: SessionPresence
-    public var info: SessionInfo?
+package struct SessionListing: Sendable, Equatable {
+    package var folder: SessionFolder
+    package var presence: SessionPresence
+    package var info: SessionInfo?
 
     /// Whether its process is alive (not a crashed session's folder).
-    public var isRunning: Bool {
+    package var isRunning: Bool {
         if case .running = presence { return true }
         return false
     }

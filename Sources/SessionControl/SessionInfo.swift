@@ -3,16 +3,16 @@ import RecCore
 
 /// What `session.json` in a session's folder says about it: written at start, read by
 /// `rec status --all` and by a second `rec start` of the same name.
-public struct SessionInfo: Sendable, Equatable, Codable {
-    public var name: String
-    public var pid: Int32
+package struct SessionInfo: Sendable, Equatable, Codable {
+    package var name: String
+    package var pid: Int32
     /// The frame source, as the user named it.
-    public var source: String
-    public var startedAt: Date
+    package var source: String
+    package var startedAt: Date
     /// The control protocol version the session speaks.
-    public var protocolVersion: Int
+    package var protocolVersion: Int
 
-    public init(name: String, pid: Int32, source: String, startedAt: Date, protocolVersion: Int = ControlCodec.version) {
+    package init(name: String, pid: Int32, source: String, startedAt: Date, protocolVersion: Int = ControlCodec.version) {
         self.name = name
         self.pid = pid
         self.source = source
@@ -43,7 +43,7 @@ public struct SessionInfo: Sendable, Equatable, Codable {
     }
 
     /// The start time as local wall-clock time, "14:03:05".
-    public var startedAtText: String {
+    package var startedAtText: String {
         let formatter = DateFormatter()
         formatter.dateFormat = "HH:mm:ss"
         return formatter.string(from: startedAt)

@@ -5,9 +5,9 @@ import RecCore
 /// A desktop notification through the freedesktop notification service
 /// (`org.freedesktop.Notifications.Notify`) on the user's session bus, sent with libsystemd's
 /// sd-bus, the same library that reports service readiness.
-public enum DesktopNotification {
+package enum DesktopNotification {
     /// Shows `summary` and `body`; throws when there is no session bus or no notification service.
-    public static func send(summary: String, body: String) throws(RecError) {
+    package static func send(summary: String, body: String) throws(RecError) {
         let bus = try SessionBus()
         try bus.notify(summary: summary, body: body)
     }

@@ -4,23 +4,23 @@ import RecCore
 
 /// What a preset decides for a recording: encoder settings, keyframe interval, filter, container,
 /// and an optional size and rate for sources that take them.
-public struct EncodingChoice: Sendable {
-    public var name: String
-    public var settings: EncoderSettings
-    public var keyframeSeconds: Double
-    public var filter: String?
-    public var container: ContainerFormat
-    public var size: (width: Int, height: Int)?
-    public var fps: Int?
+package struct EncodingChoice: Sendable {
+    package var name: String
+    package var settings: EncoderSettings
+    package var keyframeSeconds: Double
+    package var filter: String?
+    package var container: ContainerFormat
+    package var size: (width: Int, height: Int)?
+    package var fps: Int?
     /// The preset's `controls`.
-    public var controls: [ControlSetting]
+    package var controls: [ControlSetting]
     /// How the preset encodes sound (its audio keys over the container's default); nil when it
     /// says `"audio": "none"`.
-    public var audio: AudioEncoding?
+    package var audio: AudioEncoding?
 
     /// Loads the built-in and user presets, resolves `--preset` (a name or a file), checks it
     /// against this FFmpeg and the machine's hardware (`hardware`), and turns it into settings.
-    public static func resolve(preset argument: String?, environment: [String: String],
+    package static func resolve(preset argument: String?, environment: [String: String],
                                hardware: HardwareProbe) throws(RecError) -> EncodingChoice {
         let library = try PresetLibrary.load(environment: environment, files: .local)
         let entry = try library.resolve(argument ?? "default", files: .local)
@@ -31,13 +31,13 @@ public struct EncodingChoice: Sendable {
     }
 
     /// Throws when `preset` needs hardware this machine lacks, naming what is missing.
-    public static func require(_ preset: Preset, hardware: HardwareProbe) throws(RecError) {
+    package static func require(_ preset: Preset, hardware: HardwareProbe) throws(RecError) {
         if let problem = HardwareCheck.check(encoder: preset.encoder, probe: hardware).problem {
             throw .runtime("preset '\(preset.name)': \(problem)")
         }
     }
 
-    public init(_ preset: Preset) {
+    package init(_ preset: Preset) {
         name = preset.name
         settings = EncoderSettings(preset: preset)
         keyframeSeconds = preset.keyframeInterval

@@ -4,8 +4,8 @@ import RecClient
 import RecCore
 
 /// `rec trim`: cut a frame-exact clip out of a recording.
-public struct TrimCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct TrimCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         name: "trim",
         abstract: "Cut a frame-exact clip out of a recording.",
         discussion: "By default the clip holds exactly the frames from --from up to --to in every player: rec copies whole groups of pictures and re-encodes only the frames before the first copied keyframe and those that depend on a frame at or after --to. --edit-list re-encodes nothing in MP4/MOV and hides the extra frames with an edit list instead, which mpv 0.35 ignores (it shows them).",
@@ -14,7 +14,7 @@ public struct TrimCommand: ParsableCommand {
             Example("Show what the last five seconds would take without writing a file.", "rec trim in.mkv --last 5s --dry-run"),
         ]
     )
-    public static let arguments: [ArgumentSpec] = [
+    package static let arguments: [ArgumentSpec] = [
         .input,
         .from, .to, .last,
         .output("The file to write the clip to."),
@@ -33,7 +33,7 @@ public struct TrimCommand: ParsableCommand {
     var force: Bool
     var json: Bool
 
-    public init(_ values: ParsedValues) throws(RecError) {
+    package init(_ values: ParsedValues) throws(RecError) {
         input = try values.require(.input)
         range = try ClipRange(values)
         output = try values.value(.outputFile)
@@ -46,7 +46,7 @@ public struct TrimCommand: ParsableCommand {
         json = values.flag(.json)
     }
 
-    public func validate() throws(RecError) {
+    package func validate() throws(RecError) {
         try range.validate()
         if keyframe, reencode {
             throw .usage("--keyframe copies packets and --reencode re-encodes them; give only one")
@@ -56,7 +56,7 @@ public struct TrimCommand: ParsableCommand {
         }
     }
 
-    public func run(_ context: CommandContext) throws(RecError) -> Int32 {
+    package func run(_ context: CommandContext) throws(RecError) -> Int32 {
         FFmpegLog.quiet()
         let console = context.console
         let inputPath = OutputFile.absolute(input)

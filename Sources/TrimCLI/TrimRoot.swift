@@ -6,10 +6,10 @@ import RecCore
 /// `rec trim` on its own, for `rec-trim`: the one process a cut runs in. It links FFmpeg's
 /// demuxers, decoders, encoders and muxers, and none of libavfilter, libavdevice, the live page or
 /// the session code, so a cut's memory is the cut's (docs/CUTTING.md, "Cost").
-public enum TrimCLI {
+package enum TrimCLI {
     /// Runs `rec trim` with `arguments` (starting with `trim`) on the real terminal and returns
     /// the exit status: 0 on success, 64 for usage errors, 1 for runtime failures.
-    public static func main(_ arguments: [String]) -> Int32 {
+    package static func main(_ arguments: [String]) -> Int32 {
         MemoryPolicy.apply()
         let environment = ProcessInfo.processInfo.environment
         let context = CommandContext(console: .standard(environment: environment), environment: environment)

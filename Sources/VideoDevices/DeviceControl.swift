@@ -2,28 +2,28 @@ import CV4L2
 import Glibc
 
 /// An `errno` value from a device call: the seam reports failures as these, never as -1.
-public struct DeviceErrno: Error, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: Int32
+package struct DeviceErrno: Error, Hashable, Sendable, CustomStringConvertible {
+    package var rawValue: Int32
 
-    public init(_ rawValue: Int32) { self.rawValue = rawValue }
+    package init(_ rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let interrupted = DeviceErrno(EINTR)
-    public static let again = DeviceErrno(EAGAIN)
-    public static let busy = DeviceErrno(EBUSY)
-    public static let accessDenied = DeviceErrno(EACCES)
-    public static let noEntry = DeviceErrno(ENOENT)
-    public static let noDevice = DeviceErrno(ENODEV)
-    public static let invalid = DeviceErrno(EINVAL)
-    public static let io = DeviceErrno(EIO)
+    package static let interrupted = DeviceErrno(EINTR)
+    package static let again = DeviceErrno(EAGAIN)
+    package static let busy = DeviceErrno(EBUSY)
+    package static let accessDenied = DeviceErrno(EACCES)
+    package static let noEntry = DeviceErrno(ENOENT)
+    package static let noDevice = DeviceErrno(ENODEV)
+    package static let invalid = DeviceErrno(EINVAL)
+    package static let io = DeviceErrno(EIO)
 
     /// `strerror`'s text, e.g. "Device or resource busy".
-    public var description: String { String(cString: strerror(rawValue)) }
+    package var description: String { String(cString: strerror(rawValue)) }
 }
 
 /// The device calls that find and question a V4L2 node, the part of a device seam that needs no
 /// streaming: what `M2MEncoderProbe` uses. `VideoDeviceSystem` (Capture) adds mapping, polling and
 /// the rest a camera needs; `KernelDevices` makes these calls straight to the kernel.
-public protocol DeviceControl: AnyObject {
+package protocol DeviceControl: AnyObject {
     /// Opens a device node; `open(2)` / `v4l2_open`.
     func open(_ path: String, flags: Int32) -> Result<Int32, DeviceErrno>
     /// Closes a descriptor from `open`; `v4l2_close`.
@@ -66,14 +66,14 @@ package func retryingInterrupted<T>(_ call: () -> Result<T, DeviceErrno>) -> Res
 }
 
 /// The video nodes in a folder: `video<N>` entries, in numeric order.
-public enum DeviceNodes {
+package enum DeviceNodes {
     /// Where the video nodes are: /dev, or `REC_DEVICE_DIR` (the fake-kernel tests point it at a
     /// folder of stand-in nodes that their LD_PRELOAD driver claims).
-    public static func directory(_ given: String? = nil) -> String {
+    package static func directory(_ given: String? = nil) -> String {
         given ?? getenv("REC_DEVICE_DIR").map { String(cString: $0) } ?? "/dev"
     }
 
-    public static func list(in directory: String) -> [String] {
+    package static func list(in directory: String) -> [String] {
         guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var nodes: [(Int, String)] = []

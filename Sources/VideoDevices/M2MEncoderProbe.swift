@@ -7,9 +7,9 @@ import RecCore
 /// codec. What `h264_v4l2m2m` needs, checked before a recording starts or a clip is re-encoded.
 /// It asks the kernel directly by default (`KernelDevices`), as FFmpeg's V4L2 M2M codecs do:
 /// libv4l2 is for cameras, and `rec-trim` links none.
-public enum M2MEncoderProbe {
+package enum M2MEncoderProbe {
     /// The nodes whose capture side offers `fourcc` (H264 by default), in node order.
-    public static func encoders(offering fourcc: FourCC = .h264, system: any DeviceControl = KernelDevices()) -> [String] {
+    package static func encoders(offering fourcc: FourCC = .h264, system: any DeviceControl = KernelDevices()) -> [String] {
         system.videoDeviceNodes().filter { path in
             guard case .success(let fd) = system.openDevice(path, flags: O_RDWR | O_NONBLOCK) else { return false }
             defer { system.close(fd) }
@@ -34,7 +34,7 @@ public enum M2MEncoderProbe {
     }
 
     /// The codec family's V4L2 code: "h264" → H264, "hevc" → HEVC; nil for others.
-    public static func fourCC(family: String) -> FourCC? {
+    package static func fourCC(family: String) -> FourCC? {
         switch family {
         case "h264": .h264
         case "hevc": FourCC("HEVC")

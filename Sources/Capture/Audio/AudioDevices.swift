@@ -3,15 +3,15 @@ import Media
 import RecCore
 
 /// One sound input `--audio` can record from, as libavdevice lists it.
-public struct Microphone: Sendable, Equatable {
-    public var backend: DeviceAudioSource.Backend
+package struct Microphone: Sendable, Equatable {
+    package var backend: DeviceAudioSource.Backend
     /// The backend's name for it: "alsa_input.usb-…analog-stereo", "rec_test.monitor", "hw:CARD=C920,DEV=0".
-    public var name: String
-    public var description: String
+    package var name: String
+    package var description: String
     /// The backend's default input (what `--audio default` records, for pulse).
-    public var isDefault: Bool
+    package var isDefault: Bool
 
-    public init(backend: DeviceAudioSource.Backend, name: String, description: String, isDefault: Bool) {
+    package init(backend: DeviceAudioSource.Backend, name: String, description: String, isDefault: Bool) {
         self.backend = backend
         self.name = name
         self.description = description
@@ -19,28 +19,28 @@ public struct Microphone: Sendable, Equatable {
     }
 
     /// The `--audio` value that records it: "pulse:NAME", "alsa:NAME".
-    public var audioSpec: String { "\(backend.rawValue):\(name)" }
+    package var audioSpec: String { "\(backend.rawValue):\(name)" }
 }
 
 /// What `rec devices` says about sound: the inputs found, and a line for each backend that could
 /// not be asked (no sound server running), which is an answer, not a failure.
-public struct MicrophoneListing: Sendable, Equatable {
-    public var microphones: [Microphone]
-    public var notes: [String]
+package struct MicrophoneListing: Sendable, Equatable {
+    package var microphones: [Microphone]
+    package var notes: [String]
 
-    public init(microphones: [Microphone], notes: [String]) {
+    package init(microphones: [Microphone], notes: [String]) {
         self.microphones = microphones
         self.notes = notes
     }
 }
 
 /// Lists sound inputs through libavdevice's `get_device_list` callbacks.
-public enum AudioDevices {
+package enum AudioDevices {
     /// The note for a sound server that does not answer.
-    public static let noSoundServerNote = "pulse: no sound server is running (PulseAudio or PipeWire); check with `pactl info`"
+    package static let noSoundServerNote = "pulse: no sound server is running (PulseAudio or PipeWire); check with `pactl info`"
 
     /// The sound server's inputs, then ALSA's; a backend that cannot be asked leaves a note.
-    public static func list(pulseServer: String? = nil) -> MicrophoneListing {
+    package static func list(pulseServer: String? = nil) -> MicrophoneListing {
         var listing = MicrophoneListing(microphones: [], notes: [])
         do {
             listing.microphones += try pulseMicrophones(server: pulseServer)
@@ -58,7 +58,7 @@ public enum AudioDevices {
     /// The sound server's sources (monitors of its outputs included: they record what plays).
     /// Throws when no server answers. The corresponding C function is
     /// `avdevice_list_input_sources` on the `pulse` input.
-    public static func pulseMicrophones(server: String? = nil) throws(FFmpegError) -> [Microphone] {
+    package static func pulseMicrophones(server: String? = nil) throws(FFmpegError) -> [Microphone] {
         try inputs(of: .pulse, options: server.map { [("server", $0)] } ?? [])
     }
 
@@ -67,12 +67,12 @@ public enum AudioDevices {
     /// configuration defines (rate converters, up/downmixers, `null`, the `pulse` bridge), not
     /// microphones; `--audio alsa:NAME` still takes any name ALSA knows.
     /// The corresponding C function is `avdevice_list_input_sources` on `alsa`.
-    public static func alsaMicrophones() throws(FFmpegError) -> [Microphone] {
+    package static func alsaMicrophones() throws(FFmpegError) -> [Microphone] {
         try inputs(of: .alsa, options: []).filter { $0.name == "default" || $0.name.contains("CARD=") }
     }
 
     /// The error for recording from the sound server when none is running.
-    public static func noSoundServer(for name: String, cause: String?) -> RecError {
+    package static func noSoundServer(for name: String, cause: String?) -> RecError {
         .runtime("PulseAudio/PipeWire is not running, so there is no \(name) to record; check with `pactl info`, "
                  + "start it (systemctl --user start pipewire-pulse, or pulseaudio --start), or record without --audio",
                  cause: cause, location: name)

@@ -3,11 +3,11 @@ import RecCore
 
 /// Turns a parsed `--audio` into the source that records it. Nothing is opened here: a device or
 /// file is opened, and its errors reported, by the source's `start(epoch:)`.
-public enum AudioSourceFactory {
+package enum AudioSourceFactory {
     /// Every source `spec` names: `--audio file` takes each sound track of the `file:` source,
     /// in the file's order (a file that cannot be read yet gets one, which reports why when it
     /// starts); any other spec one source, or none.
-    public static func makeAll(_ spec: AudioSpec, video: SourceSpec) throws(RecError) -> [AudioSource] {
+    package static func makeAll(_ spec: AudioSpec, video: SourceSpec) throws(RecError) -> [AudioSource] {
         if spec == .file || spec == .source, case .file(let path) = video, let count = FileAudioSource.soundTracks(in: path), count > 1 {
             return (0..<count).map { FileAudioSource(path: path, track: $0) }
         }
@@ -16,7 +16,7 @@ public enum AudioSourceFactory {
 
     /// nil for `--audio none`. `--audio file` takes the sound of the `file:` video source, so it
     /// needs one.
-    public static func make(_ spec: AudioSpec, video: SourceSpec) throws(RecError) -> AudioSource? {
+    package static func make(_ spec: AudioSpec, video: SourceSpec) throws(RecError) -> AudioSource? {
         switch spec {
         case .none:
             return nil

@@ -16,24 +16,24 @@ import RecCore
 /// instant of the packet's first sample. That is moved onto CLOCK_MONOTONIC with the two
 /// clocks' offset measured as the packet is read, then onto the session timeline by `epoch`.
 /// Nothing is corrected here: jitter, steps after an xrun and drift are the clock model's.
-public final class DeviceAudioSource: AudioSource {
-    public enum Backend: String, Sendable {
+package final class DeviceAudioSource: AudioSource {
+    package enum Backend: String, Sendable {
         case pulse, alsa
     }
 
-    public let backend: Backend
+    package let backend: Backend
     /// The device's name as the backend knows it; nil: the default input.
-    public let device: String?
+    package let device: String?
     /// The sound server to ask (pulse's `server` option, as `PULSE_SERVER` takes it:
     /// "unix:/run/user/1000/pulse/native"); nil: libpulse's own choice.
-    public let server: String?
+    package let server: String?
 
     /// What `--audio desktop` records: the default output's monitor, named so the sound server
     /// picks it when the stream opens.
-    public static let desktopMonitor = "@DEFAULT_MONITOR@"
+    package static let desktopMonitor = "@DEFAULT_MONITOR@"
 
     /// The chunk length asked of the sound server, in milliseconds.
-    public static let chunkMilliseconds = 10
+    package static let chunkMilliseconds = 10
     static let preferredRate = 48000
 
     private var input: AudioDeviceInput?
@@ -43,24 +43,24 @@ public final class DeviceAudioSource: AudioSource {
     private var openedFormat = AudioFormat.s16(rate: preferredRate, channels: 2)
     private var chunks = 0
 
-    public init(backend: Backend, device: String?, server: String? = nil) {
+    package init(backend: Backend, device: String?, server: String? = nil) {
         self.backend = backend
         self.device = device
         self.server = server
     }
 
     /// What `--audio` calls it: "pulse:default", "alsa:hw:1,0".
-    public var name: String { "\(backend.rawValue):\(device ?? "default")" }
-    public var description: String { "\(name) (\(openedFormat.sampleRate) Hz, \(openedFormat.channels) ch)" }
-    public var format: AudioFormat { openedFormat }
-    public var isLive: Bool { true }
+    package var name: String { "\(backend.rawValue):\(device ?? "default")" }
+    package var description: String { "\(name) (\(openedFormat.sampleRate) Hz, \(openedFormat.channels) ch)" }
+    package var format: AudioFormat { openedFormat }
+    package var isLive: Bool { true }
 
     /// PulseAudio: a second of sound, then until steady, at most five. libavdevice's pulse input
     /// stamps a new stream's first packets with a latency figure from before the server reported
     /// one, so they read 0.45 to 0.72 s early and advance 1.5 times too fast for about a second
     /// (measured against a null sink's monitor). ALSA's times are steady from the start: only
     /// the half second of chunks `AudioSettling` judges steadiness over, at most five.
-    public var settling: ClosedRange<Double> {
+    package var settling: ClosedRange<Double> {
         switch backend {
         case .pulse: 1...5
         case .alsa: 0...5
@@ -72,9 +72,9 @@ public final class DeviceAudioSource: AudioSource {
     /// callback; its alsa input recovers from an xrun itself, only logging a warning
     /// (alsa.c, `ff_alsa_xrun_recover`). A loss shows downstream as a gap between a chunk's
     /// time and the end of the one before, which the clock model fills with silence.
-    public var overruns: Int { 0 }
+    package var overruns: Int { 0 }
 
-    public func start(epoch: UInt64) throws(RecError) {
+    package func start(epoch: UInt64) throws(RecError) {
         stop()
         mapping = RealtimeMapping(epoch: epoch)
         let input = try open()
@@ -82,7 +82,7 @@ public final class DeviceAudioSource: AudioSource {
         openedFormat = input.decoder.format
     }
 
-    public func nextChunk() throws(RecError) -> AudioFrame? {
+    package func nextChunk() throws(RecError) -> AudioFrame? {
         guard let input else { return nil }
         do {
             while true {
@@ -104,7 +104,7 @@ public final class DeviceAudioSource: AudioSource {
         }
     }
 
-    public func stop() {
+    package func stop() {
         input = nil
     }
 

@@ -14,10 +14,10 @@ import RecCore
 /// as `FileSource` rounds its own. Sound that starts before the first picture has negative
 /// times, for the clock model to place. `epoch` plays no part: a file's timeline is its own,
 /// and the audio thread paces it (`isLive` false).
-public final class FileAudioSource: AudioSource {
-    public let path: String
+package final class FileAudioSource: AudioSource {
+    package let path: String
     /// Which of the file's audio streams, counted in file order; nil for the one marked default.
-    public let track: Int?
+    package let track: Int?
     private var demuxer: Demuxer?
     private var decoder: AudioDecoder?
     private var audioIndex = 0
@@ -29,25 +29,25 @@ public final class FileAudioSource: AudioSource {
     private var lastEnd: Timestamp?
     private var openedFormat = AudioFormat.floatPlanar(rate: 48000, channels: 2)
 
-    public init(path: String, track: Int? = nil) {
+    package init(path: String, track: Int? = nil) {
         self.path = path
         self.track = track
     }
 
     /// How many audio streams the file at `path` has; nil if it cannot be read.
-    public static func soundTracks(in path: String) -> Int? {
+    package static func soundTracks(in path: String) -> Int? {
         (try? Demuxer(path: path)).map { $0.streams.count { $0.parameters.streamKind == .sound } }
     }
 
-    public var description: String { "sound\(track.map { " track \($0 + 1)" } ?? "") of \(path) (\(openedFormat.sampleRate) Hz, \(openedFormat.channels) ch)" }
-    public var format: AudioFormat { openedFormat }
-    public var isLive: Bool { false }
+    package var description: String { "sound\(track.map { " track \($0 + 1)" } ?? "") of \(path) (\(openedFormat.sampleRate) Hz, \(openedFormat.channels) ch)" }
+    package var format: AudioFormat { openedFormat }
+    package var isLive: Bool { false }
     /// Timed by its own samples from the first.
-    public var settling: ClosedRange<Double> { 0...0 }
+    package var settling: ClosedRange<Double> { 0...0 }
     /// A file loses nothing.
-    public var overruns: Int { 0 }
+    package var overruns: Int { 0 }
 
-    public func start(epoch: UInt64) throws(RecError) {
+    package func start(epoch: UInt64) throws(RecError) {
         stop()
         guard FileManager.default.fileExists(atPath: path) else {
             throw .usage("no such file: \(path); check the path given to --source file:")
@@ -77,7 +77,7 @@ public final class FileAudioSource: AudioSource {
         }
     }
 
-    public func nextChunk() throws(RecError) -> AudioFrame? {
+    package func nextChunk() throws(RecError) -> AudioFrame? {
         guard let demuxer, let decoder else { return nil }
         do {
             while true {
@@ -103,7 +103,7 @@ public final class FileAudioSource: AudioSource {
         }
     }
 
-    public func stop() {
+    package func stop() {
         decoder = nil
         demuxer = nil
         held = []

@@ -1,10 +1,10 @@
 import Foundation
 
 /// `rec devices` output for sound inputs: human text, or JSON for scripts.
-public enum MicrophoneListFormatter {
+package enum MicrophoneListFormatter {
     /// A heading, then one line per input — its `--audio` value, description and whether it is
     /// the default — then the notes ("pulse: no sound server is running …"), one line each.
-    public static func text(_ listing: MicrophoneListing) -> String {
+    package static func text(_ listing: MicrophoneListing) -> String {
         var lines = ["microphones (--audio):"]
         let width = listing.microphones.map(\.audioSpec.count).max() ?? 0
         for mic in listing.microphones {
@@ -18,7 +18,7 @@ public enum MicrophoneListFormatter {
 
     /// A JSON array of inputs: backend, name, description, default, and audio (the `--audio`
     /// value that records it).
-    public static func json(_ microphones: [Microphone]) -> String {
+    package static func json(_ microphones: [Microphone]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(microphones.map(JSONMicrophone.init)) else { return "[]" }

@@ -23,56 +23,56 @@ import RecCore
 /// is kept to the millihertz, so times and click positions are exact integer arithmetic.
 ///
 /// Not live: `nextChunk` returns at once, and the audio thread paces it to the session clock.
-public final class TestToneSource: AudioSource {
-    public static let sampleRate = 48000
-    public static let chunkSamples = 1024
-    public static let toneFrequency = 440.0
-    public static let toneAmplitude: Float = 0.1
-    public static let clickLevel: Float = 0.8
+package final class TestToneSource: AudioSource {
+    package static let sampleRate = 48000
+    package static let chunkSamples = 1024
+    package static let toneFrequency = 440.0
+    package static let toneAmplitude: Float = 0.1
+    package static let clickLevel: Float = 0.8
     /// Samples of each half of a click: 1 ms.
-    public static let clickHalfSamples = 48
+    package static let clickHalfSamples = 48
 
-    public let skew: Double
+    package let skew: Double
     /// The device's rate on the session clock, in millihertz: 48000 × (1 + skew) × 1000.
-    public let deviceMillihertz: Int64
+    package let deviceMillihertz: Int64
     private var next: Int64 = 0
     private var started = false
 
-    public init(skew: Double = 0) {
+    package init(skew: Double = 0) {
         self.skew = skew
         self.deviceMillihertz = Int64((Double(Self.sampleRate) * (1 + skew) * 1000).rounded())
     }
 
-    public var description: String {
+    package var description: String {
         skew == 0 ? "test tone" : "test tone (skew \(skew > 0 ? "+" : "")\(skew * 100) %)"
     }
-    public var format: AudioFormat { .floatPlanar(rate: Self.sampleRate, channels: 2) }
-    public var isLive: Bool { false }
+    package var format: AudioFormat { .floatPlanar(rate: Self.sampleRate, channels: 2) }
+    package var isLive: Bool { false }
     /// Timed by its own samples from the first.
-    public var settling: ClosedRange<Double> { 0...0 }
-    public var overruns: Int { 0 }
+    package var settling: ClosedRange<Double> { 0...0 }
+    package var overruns: Int { 0 }
 
-    public func start(epoch: UInt64) throws(RecError) {
+    package func start(epoch: UInt64) throws(RecError) {
         next = 0
         started = true
     }
 
-    public func stop() { started = false }
+    package func stop() { started = false }
 
     /// The device sample the click of second `k` starts at: the nearest to k × 48000 × (1 + skew).
-    public func clickSample(_ second: Int64) -> Int64 {
+    package func clickSample(_ second: Int64) -> Int64 {
         (second * deviceMillihertz + 500) / 1000
     }
 
     /// The session time of device sample `sample`: sample / (48000 × (1 + skew)) seconds, exact.
-    public func chunkTime(startingAt sample: Int64) -> Timestamp {
+    package func chunkTime(startingAt sample: Int64) -> Timestamp {
         // sample × 1000 / millihertz, in lowest terms: 1/48000 s ticks with skew 0, 1/48096 with 0.002.
         var (a, b) = (deviceMillihertz, Int64(1000))
         while b != 0 { (a, b) = (b, a % b) }
         return Timestamp(value: sample * (1000 / a), timeBase: Rational(1, Int32(deviceMillihertz / a)))
     }
 
-    public func nextChunk() throws(RecError) -> AudioFrame? {
+    package func nextChunk() throws(RecError) -> AudioFrame? {
         guard started else { return nil }
         let frame: AudioFrame
         do {

@@ -9,9 +9,9 @@ import RecCore
 /// A FIFO is read as a live stream: rec waits for a writer and records what it sends until it
 /// closes its end (a container that needs no seeking: Matroska, NUT, MPEG-TS, raw H.264). A stop
 /// (`interrupt`, set by `Recorder.requestStop`) ends any wait at once, writer or not.
-public final class FileSource: FrameSource {
-    public let path: String
-    public let interrupt = InterruptFlag()
+package final class FileSource: FrameSource {
+    package let path: String
+    package let interrupt = InterruptFlag()
     private var demuxer: Demuxer?
     private var decoder: VideoDecoder?
     private var streamIndex = 0
@@ -28,23 +28,23 @@ public final class FileSource: FrameSource {
     /// ffmpeg CLI, which alternates decoding and encoding) and peaked 9 MB lower.
     static let decoderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
         var info = stat()
         isRegularFile = stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
-    public var format: VideoFormat { openedFormat }
-    public var nominalFrameRate: Rational? { rate }
-    public var description: String { "file \(path)" }
-    public var droppedFrames: Int { 0 }
+    package var format: VideoFormat { openedFormat }
+    package var nominalFrameRate: Rational? { rate }
+    package var description: String { "file \(path)" }
+    package var droppedFrames: Int { 0 }
     /// A stop's `interrupt` ends a wait for a FIFO's writer or its next bytes. A regular file loses
     /// nothing by waiting for the encoder; a FIFO's writer would be held up, so its late frames
     /// are dropped as a camera's are.
-    public var capabilities: SourceCapabilities { SourceCapabilities(interrupt: interrupt, waitsWithoutLoss: isRegularFile) }
+    package var capabilities: SourceCapabilities { SourceCapabilities(interrupt: interrupt, waitsWithoutLoss: isRegularFile) }
     private let isRegularFile: Bool
 
-    public func start() throws(RecError) {
+    package func start() throws(RecError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .usage("no such file: \(path); check the path given to --source file:")
         }
@@ -74,7 +74,7 @@ public final class FileSource: FrameSource {
         }
     }
 
-    public func nextFrame() throws(RecError) -> VideoFrame? {
+    package func nextFrame() throws(RecError) -> VideoFrame? {
         guard let demuxer, let decoder else { return nil }
         do {
             while true {
@@ -140,7 +140,7 @@ public final class FileSource: FrameSource {
         return lastTime
     }
 
-    public func stop() {
+    package func stop() {
         decoder = nil
         demuxer = nil
     }

@@ -4,39 +4,39 @@ import RecCore
 
 /// `rec probe URL`: what a network camera offers, read off a few seconds of its stream, so a
 /// user can check a camera before recording it.
-public struct NetworkProbe: Sendable, Codable, Equatable {
-    public struct Video: Sendable, Codable, Equatable {
-        public var codecName: String
-        public var width: Int
-        public var height: Int
+package struct NetworkProbe: Sendable, Codable, Equatable {
+    package struct Video: Sendable, Codable, Equatable {
+        package var codecName: String
+        package var width: Int
+        package var height: Int
         /// The rate the stream declares, if it does.
-        public var declaredFPS: Double?
+        package var declaredFPS: Double?
         /// Pictures per second over what was read.
-        public var measuredFPS: Double?
+        package var measuredFPS: Double?
         /// Seconds between keyframes seen, when two were.
-        public var keyframeInterval: Double?
+        package var keyframeInterval: Double?
         /// Whether pictures come out of order (pts ≠ dts): B-frames.
-        public var bFrames: Bool
+        package var bFrames: Bool
     }
 
-    public struct Sound: Sendable, Codable, Equatable {
-        public var codecName: String
-        public var sampleRate: Int
-        public var channels: Int
+    package struct Sound: Sendable, Codable, Equatable {
+        package var codecName: String
+        package var sampleRate: Int
+        package var channels: Int
         /// Whether the sound goes into .mp4 as it came (else rec records it in .mkv, or without it).
-        public var copiesIntoMP4: Bool
+        package var copiesIntoMP4: Bool
     }
 
-    public var url: String
-    public var transport: String?
-    public var video: Video
-    public var sound: [Sound]
+    package var url: String
+    package var transport: String?
+    package var video: Video
+    package var sound: [Sound]
     /// Whether an RTCP sender report arrived while probing (wall-clock times from the camera).
-    public var senderReports: Bool
-    public var seconds: Double
+    package var senderReports: Bool
+    package var seconds: Double
 
     /// Reads `seconds` of the stream (fewer if two keyframes and a sender report came first).
-    public static func run(_ url: NetworkURL, seconds: Double, interrupt: InterruptFlag = InterruptFlag()) throws(RecError) -> NetworkProbe {
+    package static func run(_ url: NetworkURL, seconds: Double, interrupt: InterruptFlag = InterruptFlag()) throws(RecError) -> NetworkProbe {
         var settings = NetworkSource.Settings(copies: true, keepsSound: true)
         settings.stallSeconds = max(settings.stallSeconds, seconds)
         let input = try NetworkInput.open(url, settings: settings, interrupt: interrupt)
@@ -72,7 +72,7 @@ public struct NetworkProbe: Sendable, Codable, Equatable {
     }
 
     /// The report for people.
-    public var text: String {
+    package var text: String {
         var lines = [url + (transport.map { " (RTSP over \($0.uppercased()))" } ?? "")]
         var picture = "  video  \(video.codecName) \(video.width)x\(video.height)"
         if let fps = video.measuredFPS ?? video.declaredFPS { picture += String(format: ", %.2f fps", fps) }

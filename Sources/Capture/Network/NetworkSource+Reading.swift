@@ -4,11 +4,11 @@ import RecCore
 
 /// Reading: packets placed on the session timeline, as they came (copy) or decoded.
 extension NetworkSource: CompressedFrames {
-    public var compressedParameters: CodecParameters? { settings.copies ? videoParameters : nil }
+    package var compressedParameters: CodecParameters? { settings.copies ? videoParameters : nil }
 
     /// The next video packet as the camera sent it, on the session timeline; the sound read on
     /// the way waits in `takeSound()`. nil once stopped or after the stream's end was handled.
-    public func nextPacket() throws(RecError) -> EncodedPacket? {
+    package func nextPacket() throws(RecError) -> EncodedPacket? {
         while ready.isEmpty {
             guard try pump() else { return nil }
         }
@@ -16,7 +16,7 @@ extension NetworkSource: CompressedFrames {
         return ready.count == 1 ? ready.removeLast() : ready.removeFirst()
     }
 
-    public func nextFrame() throws(RecError) -> VideoFrame? {
+    package func nextFrame() throws(RecError) -> VideoFrame? {
         guard let decoder else { return nil }
         do {
             while true {
@@ -144,14 +144,14 @@ extension NetworkSource: CompressedFrames {
 
 /// A camera that went away: opened again, with backoff, for as long as the recorder waits.
 extension NetworkSource: Reconnection {
-    public func isDisconnect(_ error: RecError) -> Bool { error.fault == .connectionLost }
+    package func isDisconnect(_ error: RecError) -> Bool { error.fault == .connectionLost }
 
-    public func disconnectText(_ error: RecError) -> String {
+    package func disconnectText(_ error: RecError) -> String {
         let name = url.redacted
         return error.message.hasPrefix(name) ? String(error.message.dropFirst(name.count + 1)) : error.message
     }
 
-    public func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {
+    package func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {
         // What is still held goes out with the durations it has: nothing read is lost.
         releaseHeld()
         input = nil

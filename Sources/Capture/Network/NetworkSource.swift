@@ -16,22 +16,22 @@ import RecCore
 /// on every libavformat call), and `reconnect` opens it again with backoff on the same timeline.
 ///
 /// Owned by the capture thread, except `interrupt`, which any thread sets.
-public final class NetworkSource: FrameSource {
-    public struct Settings: Sendable {
+package final class NetworkSource: FrameSource {
+    package struct Settings: Sendable {
         /// Store the camera's stream as it comes (a `copy` preset) instead of decoding it.
-        public var copies: Bool
+        package var copies: Bool
         /// Record the camera's own sound (`--audio source`, or no `--audio`).
-        public var keepsSound: Bool
+        package var keepsSound: Bool
         /// How long opening may take before it counts as failed.
-        public var connectSeconds: Double = 10
+        package var connectSeconds: Double = 10
         /// How long without a packet before the camera counts as gone.
-        public var stallSeconds: Double = 5
+        package var stallSeconds: Double = 5
         /// Where the sound goes (the recording's container; MP4 for a ring alone, the clips'
         /// default), and what it is re-encoded to when that container cannot take it as it came.
-        public var container: Container = .mp4
-        public var soundEncoding: AudioEncoding?
+        package var container: Container = .mp4
+        package var soundEncoding: AudioEncoding?
 
-        public init(copies: Bool, keepsSound: Bool, container: Container = .mp4, soundEncoding: AudioEncoding? = nil) {
+        package init(copies: Bool, keepsSound: Bool, container: Container = .mp4, soundEncoding: AudioEncoding? = nil) {
             self.copies = copies
             self.keepsSound = keepsSound
             self.container = container
@@ -39,9 +39,9 @@ public final class NetworkSource: FrameSource {
         }
     }
 
-    public let url: NetworkURL
-    public let settings: Settings
-    public let interrupt = InterruptFlag()
+    package let url: NetworkURL
+    package let settings: Settings
+    package let interrupt = InterruptFlag()
     // `@exclusivity(unchecked)`: the state touched for every packet. This object is owned by one
     // thread and never lends that state across a call that could reach it again, so the runtime's
     // check of each access (~80 instructions under callgrind, several per packet) never fires.
@@ -67,7 +67,7 @@ public final class NetworkSource: FrameSource {
     /// Set when re-encoding failed midway: the pictures go on without sound.
     var soundStopped = false
     /// Why the camera's sound is left out, when it is (for the log and status).
-    public internal(set) var soundNote: String?
+    package internal(set) var soundNote: String?
     /// CLOCK_MONOTONIC nanoseconds of session time 0 (the first keyframe's arrival).
     @exclusivity(unchecked) var epoch: UInt64?
     /// The wall-clock time of session time 0 from the camera's sender reports, once known.
@@ -77,26 +77,26 @@ public final class NetworkSource: FrameSource {
     /// After a reconnect: packets wait for the next keyframe, where decoding can start again.
     @exclusivity(unchecked) var waitsForKeyframe = false
     /// Times the camera was connected again after an outage.
-    public internal(set) var reconnects = 0
+    package internal(set) var reconnects = 0
 
-    public init(url: NetworkURL, settings: Settings) {
+    package init(url: NetworkURL, settings: Settings) {
         self.url = url
         self.settings = settings
     }
 
-    public var format: VideoFormat { openedFormat }
-    public var nominalFrameRate: Rational? { input?.video.frameRate }
-    public var description: String { url.redacted }
-    public var droppedFrames: Int { 0 }
+    package var format: VideoFormat { openedFormat }
+    package var nominalFrameRate: Rational? { input?.video.frameRate }
+    package var description: String { url.redacted }
+    package var droppedFrames: Int { 0 }
 
-    public var capabilities: SourceCapabilities {
+    package var capabilities: SourceCapabilities {
         // A copied packet must never be dropped (every frame up to the next keyframe needs it):
         // capture waits for the file instead, which the socket's buffer absorbs.
         SourceCapabilities(isLive: true, interrupt: interrupt, clock: self, compressed: settings.copies ? self : nil,
                            reconnection: self, waitsWithoutLoss: settings.copies, sound: settings.keepsSound ? self : nil)
     }
 
-    public func start() throws(RecError) {
+    package func start() throws(RecError) {
         guard input == nil else { return }
         let opened = try NetworkInput.open(url, settings: settings, interrupt: interrupt)
         try adopt(opened, first: true)
@@ -128,7 +128,7 @@ public final class NetworkSource: FrameSource {
         input = opened
     }
 
-    public func stop() {
+    package func stop() {
         decoder = nil
         input = nil
     }
@@ -159,14 +159,14 @@ extension NetworkSource {
 }
 
 extension NetworkSource: SourceClock {
-    public var monotonicEpoch: UInt64? { epoch }
-    public var wallClockAtZero: Timestamp? { wallZero }
+    package var monotonicEpoch: UInt64? { epoch }
+    package var wallClockAtZero: Timestamp? { wallZero }
 }
 
 extension NetworkSource: SourceSound {
-    public var soundParameters: [CodecParameters] { soundStreams }
+    package var soundParameters: [CodecParameters] { soundStreams }
 
-    public func takeSound() -> [EncodedPacket] {
+    package func takeSound() -> [EncodedPacket] {
         // Most pictures bring one or two sound packets, some none: nothing is allocated for none.
         guard !pendingSound.isEmpty else { return [] }
         let taken = pendingSound

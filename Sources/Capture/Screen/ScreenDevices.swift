@@ -3,32 +3,32 @@ import RecCore
 
 /// One screen `rec devices` lists: an X server's screen and the RandR outputs lit on it, each
 /// with the `--source` value that records it.
-public struct ScreenInfo: Sendable, Equatable, Encodable {
-    public struct Output: Sendable, Equatable, Encodable {
-        public var name: String
-        public var connected: Bool
-        public var x: Int?, y: Int?, width: Int?, height: Int?
+package struct ScreenInfo: Sendable, Equatable, Encodable {
+    package struct Output: Sendable, Equatable, Encodable {
+        package var name: String
+        package var connected: Bool
+        package var x: Int?, y: Int?, width: Int?, height: Int?
         /// `--source` for this output's part of the screen; nil when it shows nothing.
-        public var source: String?
+        package var source: String?
     }
 
-    public var display: String
-    public var screen: Int
-    public var width: Int
-    public var height: Int
-    public var source: String
-    public var outputs: [Output]
+    package var display: String
+    package var screen: Int
+    package var width: Int
+    package var height: Int
+    package var source: String
+    package var outputs: [Output]
 }
 
-public struct ScreenListing: Sendable, Equatable {
-    public var screens: [ScreenInfo]
-    public var notes: [String]
+package struct ScreenListing: Sendable, Equatable {
+    package var screens: [ScreenInfo]
+    package var notes: [String]
 }
 
 /// The screens `--source` can record: `$DISPLAY`'s X server (each screen, each output), or a
 /// note on a Wayland session or with no desktop at all.
-public enum ScreenDevices {
-    public static func list(environment: [String: String] = ProcessInfo.processInfo.environment) -> ScreenListing {
+package enum ScreenDevices {
+    package static func list(environment: [String: String] = ProcessInfo.processInfo.environment) -> ScreenListing {
         var notes: [String] = []
         if !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty || environment["XDG_SESSION_TYPE"] == "wayland" {
             notes.append("Wayland session: the ScreenCast portal would ask which screen when a recording starts, "
@@ -58,9 +58,9 @@ public enum ScreenDevices {
 }
 
 /// `rec devices` output for screens: human text, or JSON for scripts.
-public enum ScreenListFormatter {
+package enum ScreenListFormatter {
     /// A heading, a line per screen and per output lit on it, then the notes.
-    public static func text(_ listing: ScreenListing) -> String {
+    package static func text(_ listing: ScreenListing) -> String {
         var lines = ["screens (--source):"]
         for s in listing.screens {
             lines.append("  \(s.source)  X11 screen \(s.screen) of \(s.display), \(s.width)x\(s.height)")
@@ -77,7 +77,7 @@ public enum ScreenListFormatter {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    public static func json(_ screens: [ScreenInfo]) -> String {
+    package static func json(_ screens: [ScreenInfo]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(screens) else { return "[]" }

@@ -15,24 +15,24 @@ import RecCore
 /// Times: x11grab stamps each picture when it grabs it; that instant is moved onto
 /// CLOCK_MONOTONIC (the `clock` capability, which the sound is placed by) and the session's
 /// time 0 is the first picture's.
-public final class X11ScreenSource: FrameSource, SourceClock {
-    public struct Settings: Sendable, Equatable {
+package final class X11ScreenSource: FrameSource, SourceClock {
+    package struct Settings: Sendable, Equatable {
         /// Which screen, region or window; its `display` is filled in (`ScreenChoice`).
-        public var target: X11Target
+        package var target: X11Target
         /// Grabs a second, and the most pictures a second the recording keeps.
-        public var fps: Int
+        package var fps: Int
         /// Whether the pointer is drawn into the pictures (`--cursor`).
-        public var cursor: Bool
-        public var pacing: FramePacing.Mode
+        package var cursor: Bool
+        package var pacing: FramePacing.Mode
         /// The preset's keyframe interval: repeats come at least this often.
-        public var keyframeSeconds: Double
+        package var keyframeSeconds: Double
         /// The pixel format the pictures are handed on in, converted on the capture thread (the
         /// encoder's, e.g. yuv420p); nil hands them on as grabbed (bgr0), for the encode thread
         /// to convert. A 1080p picture is then 3 MB rather than 8 MB in the queue before the
         /// encoder, and the conversion runs beside the encoding of the picture before.
-        public var pixelFormat: PixelFormat?
+        package var pixelFormat: PixelFormat?
 
-        public init(target: X11Target, fps: Int = 30, cursor: Bool = true, pacing: FramePacing.Mode = .changes,
+        package init(target: X11Target, fps: Int = 30, cursor: Bool = true, pacing: FramePacing.Mode = .changes,
                     keyframeSeconds: Double = 1, pixelFormat: PixelFormat? = nil) {
             self.target = target
             self.fps = fps
@@ -43,7 +43,7 @@ public final class X11ScreenSource: FrameSource, SourceClock {
         }
     }
 
-    public let settings: Settings
+    package let settings: Settings
     private let displayName: String
     private var display: X11Display?
     private var grab: ScreenGrab?
@@ -57,35 +57,35 @@ public final class X11ScreenSource: FrameSource, SourceClock {
     private var sequence: Int64 = 0
     private var clock = GrabClock()
     /// CLOCK_MONOTONIC nanoseconds of session time 0 (the first picture's grab).
-    public private(set) var monotonicEpoch: UInt64?
+    package private(set) var monotonicEpoch: UInt64?
     /// How many times the screen changed size while recording.
-    public private(set) var sizeChanges = 0
+    package private(set) var sizeChanges = 0
 
-    public init(settings: Settings) {
+    package init(settings: Settings) {
         self.settings = settings
         self.displayName = settings.target.display ?? ProcessInfo.processInfo.environment["DISPLAY"] ?? ":0"
         self.pacing = FramePacing(mode: settings.pacing, maxRate: settings.fps, keyframeSeconds: settings.keyframeSeconds)
     }
 
-    public var format: VideoFormat { sessionFormat }
-    public var nominalFrameRate: Rational? { Rational(Int32(settings.fps), 1) }
-    public var description: String { "X11 screen \(settings.target)" + (settings.target.display == nil ? " (\(displayName))" : "") }
-    public var droppedFrames: Int { 0 }
+    package var format: VideoFormat { sessionFormat }
+    package var nominalFrameRate: Rational? { Rational(Int32(settings.fps), 1) }
+    package var description: String { "X11 screen \(settings.target)" + (settings.target.display == nil ? " (\(displayName))" : "") }
+    package var droppedFrames: Int { 0 }
     /// Pictures arrive in real time (a grab waits for its interval), stamped on a clock the
     /// sound can follow; they come unevenly (changes, then one a second), so keyframes are
     /// placed by time.
-    public var capabilities: SourceCapabilities { SourceCapabilities(isLive: true, clock: self, keyframesByTime: true) }
+    package var capabilities: SourceCapabilities { SourceCapabilities(isLive: true, clock: self, keyframesByTime: true) }
     /// Pictures kept because they changed, kept again while nothing changed, and grabs left out.
-    public var pacingCounts: (changes: Int, repeats: Int, skipped: Int) { (pacing.changes, pacing.repeats, pacing.skipped) }
+    package var pacingCounts: (changes: Int, repeats: Int, skipped: Int) { (pacing.changes, pacing.repeats, pacing.skipped) }
 
     /// Connects to the server and checks the window or region against it, without grabbing:
     /// a wrong display, window or region fails before the recording starts.
-    public func check() throws(RecError) {
+    package func check() throws(RecError) {
         let display = try connected()
         _ = try currentSize(display)
     }
 
-    public func start() throws(RecError) {
+    package func start() throws(RecError) {
         guard grab == nil else { return }
         let display = try connected()
         let size = try currentSize(display)
@@ -95,7 +95,7 @@ public final class X11ScreenSource: FrameSource, SourceClock {
                                     pixelFormat: settings.pixelFormat ?? grab?.format.pixelFormat ?? .none)
     }
 
-    public func nextFrame() throws(RecError) -> VideoFrame? {
+    package func nextFrame() throws(RecError) -> VideoFrame? {
         while true {
             guard let grab, let display else { return nil }
             let grabbed: (frame: VideoFrame, pts: Int64)
@@ -129,7 +129,7 @@ public final class X11ScreenSource: FrameSource, SourceClock {
         }
     }
 
-    public func stop() {
+    package func stop() {
         grab = nil
         display = nil
         scaler = nil

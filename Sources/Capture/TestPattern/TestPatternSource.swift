@@ -4,29 +4,29 @@ import RecCore
 /// The built-in stand-in camera: a moving picture at a fixed rate, each frame stamped with its
 /// number (`FrameStamp`) and timed exactly at `n / fps` seconds; the first frame of every whole
 /// second lights the second mark (`TestPattern.secondMark`). Needs no hardware.
-public final class TestPatternSource: FrameSource {
+package final class TestPatternSource: FrameSource {
     private let pattern: TestPattern
     private let pool: FramePool
-    public let fps: Int
+    package let fps: Int
     private var next: Int64 = 0
     private var started = false
 
-    public init(width: Int = 1280, height: Int = 720, fps: Int = 30) {
+    package init(width: Int = 1280, height: Int = 720, fps: Int = 30) {
         self.pattern = TestPattern(width: width, height: height)
         self.pool = FramePool(format: pattern.format)
         self.fps = fps
     }
 
-    public var format: VideoFormat { pattern.format }
-    public var nominalFrameRate: Rational? { Rational(Int32(fps), 1) }
-    public var description: String { "test pattern \(pattern.width)x\(pattern.height)@\(fps)" }
-    public var droppedFrames: Int { 0 }
+    package var format: VideoFormat { pattern.format }
+    package var nominalFrameRate: Rational? { Rational(Int32(fps), 1) }
+    package var description: String { "test pattern \(pattern.width)x\(pattern.height)@\(fps)" }
+    package var droppedFrames: Int { 0 }
     /// None: it is paced by the capture loop and never blocks.
-    public var capabilities: SourceCapabilities { SourceCapabilities() }
+    package var capabilities: SourceCapabilities { SourceCapabilities() }
 
-    public func start() throws(RecError) { started = true }
+    package func start() throws(RecError) { started = true }
 
-    public func nextFrame() throws(RecError) -> VideoFrame? {
+    package func nextFrame() throws(RecError) -> VideoFrame? {
         guard started else { return nil }
         let time = Timestamp.microseconds(next * 1_000_000 / Int64(fps))
         do {
@@ -41,5 +41,5 @@ public final class TestPatternSource: FrameSource {
         }
     }
 
-    public func stop() { started = false }
+    package func stop() { started = false }
 }

@@ -3,11 +3,11 @@ import RecCore
 import VideoDevices
 
 /// The errors a V4L2 camera gives the user, each saying what to try next.
-public enum CameraFault {
+package enum CameraFault {
     /// The `cause` text of the error `nextFrame()` throws when the camera went away mid-stream
     /// (ENODEV, POLLERR); test for it with `RecError.isCameraUnplugged` (its `fault`), then call
     /// `V4L2Camera.reopen`.
-    public static let unpluggedCause = "ENODEV: camera unplugged"
+    package static let unpluggedCause = "ENODEV: camera unplugged"
 
     static func noCameras() -> RecError {
         .runtime("no cameras found (no /dev/video* capture device); use --source test for the built-in stand-in camera")
@@ -73,7 +73,7 @@ public enum CameraFault {
 
     /// The `cause` text of a stall or a driver queue error: the camera is there but stopped; a close
     /// and reopen usually restarts it (`--on-unplug wait` does that).
-    public static let stoppedCause = "camera stopped streaming"
+    package static let stoppedCause = "camera stopped streaming"
 
     static func queueError(_ path: String) -> RecError {
         .runtime("\(path) reported an error on its queue (POLLERR) and stopped delivering frames; "
@@ -107,7 +107,7 @@ public enum CameraFault {
 
 extension RecError {
     /// True for the error a camera throws when it was unplugged mid-stream.
-    public var isCameraUnplugged: Bool { fault == .cameraUnplugged }
+    package var isCameraUnplugged: Bool { fault == .cameraUnplugged }
     /// True for a camera that stalled or reported a queue error: a reopen may restart it.
-    public var isCameraStopped: Bool { fault == .cameraStopped }
+    package var isCameraStopped: Bool { fault == .cameraStopped }
 }

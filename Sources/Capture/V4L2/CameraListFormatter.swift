@@ -3,10 +3,10 @@ import RecCore
 import VideoDevices
 
 /// `rec devices` output: human text, or JSON for scripts.
-public enum CameraListFormatter {
+package enum CameraListFormatter {
     /// One block per camera: node, card, driver and bus, stable path, then each format's sizes
     /// with their frame rates, e.g. "    1280x720   30, 15 fps".
-    public static func text(_ cameras: [CameraInfo]) -> String {
+    package static func text(_ cameras: [CameraInfo]) -> String {
         cameras.map { camera in
             var lines = ["\(camera.path)  \(camera.card)  (\(camera.driver), \(camera.busInfo))"]
             if let stable = camera.stablePath { lines.append("  stable path: \(stable)") }
@@ -40,7 +40,7 @@ public enum CameraListFormatter {
 
     /// A JSON array of cameras: path, stablePath, card, driver, busInfo, and formats with
     /// fourcc, name, compressed and either sizes (width, height, fps) or a range, and controls.
-    public static func json(_ cameras: [CameraInfo]) -> String {
+    package static func json(_ cameras: [CameraInfo]) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(cameras.map(JSONCamera.init)) else { return "[]" }

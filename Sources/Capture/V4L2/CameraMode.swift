@@ -2,15 +2,15 @@ import RecCore
 import VideoDevices
 
 /// What the user asked a camera for: `--size`, `--fps`, `--pixel-format`. Nil means "choose".
-public struct CameraRequest: Hashable, Sendable {
-    public var size: FrameSize?
+package struct CameraRequest: Hashable, Sendable {
+    package var size: FrameSize?
     /// Frames per second, e.g. 30/1 or 30000/1001.
-    public var frameRate: Rational?
-    public var pixelFormat: FourCC?
+    package var frameRate: Rational?
+    package var pixelFormat: FourCC?
     /// Fail instead of falling back when the camera lacks `size`.
-    public var exactSize: Bool
+    package var exactSize: Bool
 
-    public init(size: FrameSize? = nil, frameRate: Rational? = nil, pixelFormat: FourCC? = nil, exactSize: Bool = false) {
+    package init(size: FrameSize? = nil, frameRate: Rational? = nil, pixelFormat: FourCC? = nil, exactSize: Bool = false) {
         self.size = size
         self.frameRate = frameRate
         self.pixelFormat = pixelFormat
@@ -19,29 +19,29 @@ public struct CameraRequest: Hashable, Sendable {
 }
 
 /// One mode a camera streams in: pixel format, size and frame interval.
-public struct CameraMode: Hashable, Sendable, CustomStringConvertible {
-    public var fourcc: FourCC
-    public var size: FrameSize
+package struct CameraMode: Hashable, Sendable, CustomStringConvertible {
+    package var fourcc: FourCC
+    package var size: FrameSize
     /// Seconds per frame (`v4l2_captureparm.timeperframe`), e.g. 1/30.
-    public var interval: Rational
+    package var interval: Rational
 
-    public init(fourcc: FourCC, size: FrameSize, interval: Rational) {
+    package init(fourcc: FourCC, size: FrameSize, interval: Rational) {
         self.fourcc = fourcc
         self.size = size
         self.interval = interval
     }
 
-    public var frameRate: Rational { interval.inverted }
+    package var frameRate: Rational { interval.inverted }
 
     /// "MJPG 1920x1080@30", "YUYV 640x480@29.97".
-    public var description: String { "\(fourcc) \(size)@\(formatRate(frameRate.doubleValue))" }
+    package var description: String { "\(fourcc) \(size)@\(formatRate(frameRate.doubleValue))" }
 }
 
 /// A chosen mode and what the user should hear about the choice.
-public struct NegotiatedMode: Hashable, Sendable {
-    public var mode: CameraMode
+package struct NegotiatedMode: Hashable, Sendable {
+    package var mode: CameraMode
     /// Warnings: a fallback size, a rate the camera cannot reach.
-    public var notes: [String]
+    package var notes: [String]
 }
 
 /// "30", "29.97", "7.5".

@@ -9,11 +9,11 @@ import VideoDevices
 /// the requested rate at that size, raw (NV12, YUYV) before compressed (MJPEG), since raw costs no
 /// decode; if none reaches it, the fastest (on USB webcams, MJPEG at high resolutions). Then the
 /// slowest frame interval that still reaches the rate.
-public enum ModeNegotiator {
+package enum ModeNegotiator {
     /// Rates within this factor count as reached (30000/1001 reaches 30).
     static let tolerance = 0.995
 
-    public static func choose(_ request: CameraRequest, from formats: [CameraFormat]) throws(RecError) -> NegotiatedMode {
+    package static func choose(_ request: CameraRequest, from formats: [CameraFormat]) throws(RecError) -> NegotiatedMode {
         let usable = try usableFormats(request, formats)
         var notes: [String] = []
         let wantedRate = request.frameRate?.doubleValue

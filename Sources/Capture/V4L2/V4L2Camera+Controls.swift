@@ -8,14 +8,14 @@ import VideoDevices
 /// session changes them through `applyControls` on the capture thread between frames.
 extension V4L2Camera: ControllableSource {
     /// Every control the driver offers, with current values. The camera must be started.
-    public func cameraControls() throws(RecError) -> [CameraControl] {
+    package func cameraControls() throws(RecError) -> [CameraControl] {
         guard let stream else { throw RecError.runtime("\(path) is not started; call start() first") }
         return V4L2Controls(system: system, fd: stream.fd).list()
     }
 
     /// Checks `settings` against this camera (`ControlPlan`), applies them auto controls first,
     /// and remembers them for the next open. Returns the controls set, read back.
-    public func applyControls(_ settings: [ControlSetting], hint: String) throws(RecError) -> [CameraControl] {
+    package func applyControls(_ settings: [ControlSetting], hint: String) throws(RecError) -> [CameraControl] {
         guard let stream else { throw RecError.runtime("\(path) is not started; call start() first") }
         let done = try applyControls(settings, fd: stream.fd, target: stream.path, hint: hint)
         controlSettings = ControlSetting.merged(controlSettings, settings)

@@ -17,7 +17,7 @@ struct BorrowedBuffer {
 extension V4L2Camera {
     /// Blocks until the next frame: YUYV and NV12 copied once into a new frame (row by row,
     /// honouring the driver's bytes per line), MJPEG decoded.
-    public func nextFrame() throws(RecError) -> VideoFrame? {
+    package func nextFrame() throws(RecError) -> VideoFrame? {
         if let first = pending {
             pending = nil
             return first.frame
@@ -44,7 +44,7 @@ extension V4L2Camera {
 
     /// The next frame exactly as the camera compressed it (MJPEG: one JPEG image), for `copy`
     /// presets that store it without re-encoding. Use instead of `nextFrame()`, not with it.
-    public func nextCompressedFrame() throws(RecError) -> CompressedFrame? {
+    package func nextCompressedFrame() throws(RecError) -> CompressedFrame? {
         if let first = pending {
             pending = nil
             return first.jpeg

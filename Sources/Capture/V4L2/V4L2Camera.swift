@@ -14,17 +14,17 @@ import VideoDevices
 /// driver's are not monotonic), minus the first frame's: 0 is the first frame. If the camera is
 /// unplugged, `nextFrame()` throws an error with `isCameraUnplugged`; `reopen(waitingUpTo:)` waits
 /// for it to come back and continues the same timeline and sequence numbers.
-public final class V4L2Camera: FrameSource {
+package final class V4L2Camera: FrameSource {
     /// Tuning that rarely needs changing.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// mmap buffers to ask the driver for (it may give more).
-        public var bufferCount: Int
+        package var bufferCount: Int
         /// Throw the watchdog error when no frame came for this long.
-        public var watchdogSeconds: Double
+        package var watchdogSeconds: Double
         /// How long one poll(2) waits before checking the watchdog.
-        public var pollMilliseconds: Int32
+        package var pollMilliseconds: Int32
 
-        public init(bufferCount: Int = 4, watchdogSeconds: Double = 5, pollMilliseconds: Int32 = 250) {
+        package init(bufferCount: Int = 4, watchdogSeconds: Double = 5, pollMilliseconds: Int32 = 250) {
             self.bufferCount = bufferCount
             self.watchdogSeconds = watchdogSeconds
             self.pollMilliseconds = pollMilliseconds
@@ -32,18 +32,18 @@ public final class V4L2Camera: FrameSource {
     }
 
     /// The node or /dev/v4l/by-id link the camera was asked for.
-    public let path: String
-    public let request: CameraRequest
-    public let options: Options
+    package let path: String
+    package let request: CameraRequest
+    package let options: Options
     let system: any VideoDeviceSystem
 
     /// The device as discovered at `start()`: card, driver, stable path, formats.
-    public internal(set) var info: CameraInfo?
+    package internal(set) var info: CameraInfo?
     /// The mode the driver really set, after `start()`.
-    public internal(set) var mode: CameraMode?
+    package internal(set) var mode: CameraMode?
     /// What the user should hear about the mode: fallbacks and what the driver changed.
-    public internal(set) var notes: [String] = []
-    public internal(set) var format = VideoFormat(width: 0, height: 0, pixelFormat: .none)
+    package internal(set) var notes: [String] = []
+    package internal(set) var format = VideoFormat(width: 0, height: 0, pixelFormat: .none)
     /// Colour and field order from VIDIOC_G_FMT, tagged on every raw frame.
     var signal = CameraSignal.progressive601
     /// After the first start, the mode a reopen must get again (a replug must not change the file's mode).
@@ -51,11 +51,11 @@ public final class V4L2Camera: FrameSource {
     /// V4L2_CAP_IO_MC: a media-controller node (Raspberry Pi unicam, ISPs) whose pipeline is set up elsewhere.
     var isMediaController = false
     /// Buffers the driver flagged V4L2_BUF_FLAG_ERROR, and frames that failed to decode.
-    public internal(set) var errorFrames = 0
+    package internal(set) var errorFrames = 0
     /// Frames the driver dropped: gaps in the buffers' sequence numbers.
-    public internal(set) var sequenceGaps = 0
+    package internal(set) var sequenceGaps = 0
     /// Camera controls to set at every open, checked against the camera (V4L2Camera+Controls.swift).
-    public var controlSettings: [ControlSetting] = []
+    package var controlSettings: [ControlSetting] = []
 
     var stream: V4L2Stream?
     var decoder: MJPEGDecoder?
@@ -70,7 +70,7 @@ public final class V4L2Camera: FrameSource {
 
     /// A camera at `path` ("/dev/video0" or a /dev/v4l/by-id link); nothing is opened until `start()`.
     /// Tests pass a fake driver as `system`.
-    public init(path: String, request: CameraRequest = CameraRequest(), options: Options = Options(),
+    package init(path: String, request: CameraRequest = CameraRequest(), options: Options = Options(),
                 system: any VideoDeviceSystem = LibV4L2System()) {
         self.path = path
         self.request = request
@@ -81,20 +81,20 @@ public final class V4L2Camera: FrameSource {
     deinit { stream?.close() }
 
     /// With alternating fields, two buffers make one frame.
-    public var nominalFrameRate: Rational? {
+    package var nominalFrameRate: Rational? {
         guard let rate = mode?.frameRate else { return nil }
         return signal.alternateFields ? Rational(rate.num, rate.den * 2) : rate
     }
 
     /// Gaps in the driver's sequence numbers plus error-flagged or undecodable buffers.
-    public var droppedFrames: Int { sequenceGaps + errorFrames }
+    package var droppedFrames: Int { sequenceGaps + errorFrames }
 
     /// "/dev/video0 (HD Pro Webcam C920) MJPG 1920x1080@30, BT.601 full".
-    public var description: String {
+    package var description: String {
         [path, info.map { "(\($0.card))" }, mode.map { "\($0), \(signal.description)" }].compactMap { $0 }.joined(separator: " ")
     }
 
-    public func start() throws(RecError) {
+    package func start() throws(RecError) {
         guard stream == nil else { return }
         do { try open(path) } catch {
             stop()
@@ -103,7 +103,7 @@ public final class V4L2Camera: FrameSource {
     }
 
     /// Stops streaming, unmaps the buffers and closes the device; safe to call more than once.
-    public func stop() {
+    package func stop() {
         pending = nil
         stream?.close()
         stream = nil
@@ -116,7 +116,7 @@ public final class V4L2Camera: FrameSource {
     /// back (EBUSY, EIO, ETIMEDOUT, no permission yet) are retried until the deadline. Returns
     /// early, closed, as soon as `stop` is released, even mid-wait. Capture times and sequence
     /// numbers continue from before.
-    public func reopen(waitingUpTo seconds: Double = 10, stop stopping: Latch = Latch()) throws(RecError) {
+    package func reopen(waitingUpTo seconds: Double = 10, stop stopping: Latch = Latch()) throws(RecError) {
         stop()
         let target = info?.stablePath ?? path
         let deadline = system.monotonicMicroseconds() + Int64(seconds * 1_000_000)
@@ -157,16 +157,16 @@ public final class V4L2Camera: FrameSource {
 
 /// One compressed frame as the camera sent it (MJPEG), for presets that copy it into the file
 /// instead of re-encoding. Owns its bytes.
-public struct CompressedFrame: Sendable {
+package struct CompressedFrame: Sendable {
     /// One complete JPEG image.
-    public var data: [UInt8]
+    package var data: [UInt8]
     /// On the session timeline, as for `VideoFrame.captureTime`.
-    public var captureTime: Timestamp
-    public var sequence: Int64
+    package var captureTime: Timestamp
+    package var sequence: Int64
 
     /// The JPEG as a packet for a muxer (every JPEG is a keyframe), timed in microseconds on the
     /// session timeline; `frameDuration` is usually the camera's interval.
-    public func encodedPacket(frameDuration: Timestamp, streamIndex: Int = 0) -> EncodedPacket {
+    package func encodedPacket(frameDuration: Timestamp, streamIndex: Int = 0) -> EncodedPacket {
         let time = captureTime.rescaled(to: .microseconds).value
         return EncodedPacket(data: data, pts: time, dts: time, duration: frameDuration.rescaled(to: .microseconds).value,
                              timeBase: .microseconds, isKeyframe: true, streamIndex: streamIndex, captureTime: captureTime)

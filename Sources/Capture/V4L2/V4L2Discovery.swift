@@ -4,18 +4,18 @@ import RecCore
 import VideoDevices
 
 /// Finds the V4L2 capture devices on this machine: the data behind `rec devices`.
-public enum V4L2Discovery {
+package enum V4L2Discovery {
     /// Every /dev/video* node that can capture video (metadata and output-only nodes are skipped),
     /// with its stable /dev/v4l/by-id name and every format, size and frame interval it offers.
     /// Nodes that cannot be opened (busy, no permission) are skipped; `requireCameras` and
     /// `V4L2Camera` explain why.
-    public static func cameras(system: any VideoDeviceSystem = LibV4L2System()) -> [CameraInfo] {
+    package static func cameras(system: any VideoDeviceSystem = LibV4L2System()) -> [CameraInfo] {
         scan(system).cameras
     }
 
     /// `cameras(system:)`, or the error `rec devices` and `rec record` print when there are none:
     /// the permission advice when a node exists but could not be opened, else "no cameras found".
-    public static func requireCameras(system: any VideoDeviceSystem = LibV4L2System()) throws(RecError) -> [CameraInfo] {
+    package static func requireCameras(system: any VideoDeviceSystem = LibV4L2System()) throws(RecError) -> [CameraInfo] {
         let found = scan(system)
         guard found.cameras.isEmpty else { return found.cameras }
         if let denied = found.failures.first(where: { $0.errno == .accessDenied }) { throw CameraFault.accessDenied(denied.path) }

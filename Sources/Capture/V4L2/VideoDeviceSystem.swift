@@ -7,7 +7,7 @@ import VideoDevices
 /// idea): `LibV4L2System` goes to the kernel through libv4l2, and tests plug in a fake driver.
 ///
 /// One thread drives a seam at a time (the capture thread), so it need not be `Sendable`.
-public protocol VideoDeviceSystem: DeviceControl {
+package protocol VideoDeviceSystem: DeviceControl {
     /// Maps `length` bytes at `offset` of the device, shared and read-write; `v4l2_mmap`.
     func mmap(_ fd: Int32, length: Int, offset: Int64) -> Result<UnsafeMutableRawPointer, DeviceErrno>
     /// Unmaps a region from `mmap`; `v4l2_munmap`.

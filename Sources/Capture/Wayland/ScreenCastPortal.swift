@@ -12,12 +12,12 @@ import RecCore
 /// session whose caller left the bus, so no `Session.Close` is sent from `deinit`): keep it until
 /// the recording ends (`WaylandScreenSource` holds it); a session closed by the user ends the
 /// PipeWire stream.
-public final class ScreenCastPortal {
+package final class ScreenCastPortal {
     /// What Start granted: the PipeWire connection (owned by the caller) and the screen's node.
-    public struct Grant: Sendable {
-        public var descriptor: Int32
-        public var nodeID: UInt32
-        public var restoreToken: String?
+    package struct Grant: Sendable {
+        package var descriptor: Int32
+        package var nodeID: UInt32
+        package var restoreToken: String?
     }
 
     private let bus: PortalBus
@@ -27,13 +27,13 @@ public final class ScreenCastPortal {
 
     /// - Parameter deadlineSeconds: how long each request may take (the user picks a screen in
     ///   Start's dialog the first time).
-    public init(deadlineSeconds: Double = 120) throws(RecError) {
+    package init(deadlineSeconds: Double = 120) throws(RecError) {
         bus = try PortalBus()
         self.deadlineSeconds = deadlineSeconds
     }
 
     /// Runs the portal's dialogue up to a PipeWire connection for one monitor.
-    public func start(restoreToken: String?) throws(RecError) -> Grant {
+    package func start(restoreToken: String?) throws(RecError) -> Grant {
         try request("CreateSession", options: [
             ("session_handle_token", "s", { m throws(RecError) in try m.append("s", "rec\(getpid())") }),
         ]) { key, m throws(RecError) -> Bool in

@@ -8,9 +8,9 @@ import RecCore
 ///
 /// `pipewire:NODE` reads a node of the user's PipeWire by name or serial (what `pw-cli ls Node`
 /// shows). A portal session (`ScreenCastPortal`) hands over its own PipeWire connection and node.
-public final class WaylandScreenSource: FrameSource {
+package final class WaylandScreenSource: FrameSource {
     /// Where the frames come from.
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// A node of the user's PipeWire, by `node.name` or serial.
         case node(String)
         /// A screen cast the portal started: its PipeWire connection (owned by the source from here
@@ -26,7 +26,7 @@ public final class WaylandScreenSource: FrameSource {
     /// How long `start()` waits for the producer to agree on a format.
     private let startSeconds: Double
 
-    public init(origin: Origin, startSeconds: Double = 10) {
+    package init(origin: Origin, startSeconds: Double = 10) {
         self.origin = origin
         self.startSeconds = startSeconds
     }
@@ -35,11 +35,11 @@ public final class WaylandScreenSource: FrameSource {
         if case .portal(let fd, _) = origin { close(fd) }
     }
 
-    public var format: VideoFormat {
+    package var format: VideoFormat {
         stream?.format?.video ?? VideoFormat(width: 0, height: 0, pixelFormat: .none)
     }
-    public var nominalFrameRate: Rational? { stream?.format?.rate }
-    public var description: String {
+    package var nominalFrameRate: Rational? { stream?.format?.rate }
+    package var description: String {
         let what = switch origin {
         case .node(let name): "PipeWire node \(name)"
         case .portal(_, let id): "screen (portal, PipeWire node \(id))"
@@ -47,12 +47,12 @@ public final class WaylandScreenSource: FrameSource {
         guard let f = stream?.format else { return what }
         return "\(what) \(f.video.width)x\(f.video.height) \(f.spaName)"
     }
-    public var droppedFrames: Int { stream?.lost ?? 0 }
-    public var capabilities: SourceCapabilities { SourceCapabilities(isLive: true, interrupt: interrupt) }
+    package var droppedFrames: Int { stream?.lost ?? 0 }
+    package var capabilities: SourceCapabilities { SourceCapabilities(isLive: true, interrupt: interrupt) }
 
     /// Connects and waits until the producer streams in a format rec reads; throws if it has not
     /// within `startSeconds`.
-    public func start() throws(RecError) {
+    package func start() throws(RecError) {
         guard stream == nil else { return }
         let made = switch origin {
         case .node(let name): PipeWireStream(remote: .user, target: name)
@@ -84,13 +84,13 @@ public final class WaylandScreenSource: FrameSource {
         }
     }
 
-    public func nextFrame() throws(RecError) -> VideoFrame? {
+    package func nextFrame() throws(RecError) -> VideoFrame? {
         guard let stream else { return nil }
         return try stream.next(interrupt: interrupt)
     }
 
     /// Closes the stream (its format and counts stay readable).
-    public func stop() {
+    package func stop() {
         stream?.close()
     }
 }
@@ -99,14 +99,14 @@ extension WaylandScreenSource {
     /// The source, checked now: connected until the producer streams, then closed again, so a
     /// missing node or server fails before the recording starts. `Recorder` then starts it on its
     /// capture thread, the one thread a PipeWire loop may run on once entered.
-    public static func opened(_ origin: Origin, size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> WaylandScreenSource {
+    package static func opened(_ origin: Origin, size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> WaylandScreenSource {
         return try checked(WaylandScreenSource(origin: origin), size: size, fps: fps)
     }
 
     /// The screen through the ScreenCast portal: the user picks it the first time; the portal's
     /// restore token is kept in `$XDG_STATE_HOME/rec/screencast-restore-token` (default
     /// ~/.local/state) so the next start (rec@.service) does not ask again.
-    public static func openedThroughPortal(size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> WaylandScreenSource {
+    package static func openedThroughPortal(size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> WaylandScreenSource {
         let portal = try ScreenCastPortal()
         let tokenFile = restoreTokenPath()
         let saved = try? String(contentsOfFile: tokenFile, encoding: .utf8)

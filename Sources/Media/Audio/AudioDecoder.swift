@@ -8,17 +8,17 @@ import RecCore
 /// microseconds, which a source replaces with the session time it works out itself. Leading
 /// samples a container marks as priming (AAC's encoder delay, an MP4 edit list) are trimmed by
 /// libavcodec, which moves the frame's pts on by as much.
-public final class AudioDecoder {
+package final class AudioDecoder {
     private let context: CodecContext
     private let packet: PacketOwner
     /// The time base of the packets sent and of the frames' `pts`.
-    public let timeBase: Rational
+    package let timeBase: Rational
 
     /// A decoder for a demuxed audio stream. A stream whose channel order is unknown (a device's
     /// raw PCM says only how many channels it has) gets FFmpeg's default layout for that count.
     /// The corresponding C functions are `avcodec_find_decoder`, `avcodec_parameters_to_context`,
     /// `av_channel_layout_default` and `avcodec_open2`.
-    public init(parameters: CodecParameters) throws(FFmpegError) {
+    package init(parameters: CodecParameters) throws(FFmpegError) {
         context = try CodecContext(decoding: parameters)
         let c = context.pointer
         let layout = c.pointee.ch_layout
@@ -40,7 +40,7 @@ public final class AudioDecoder {
 
     /// What the frames hold: the decoder's sample format, rate and channel count (known once it
     /// is open; a few codecs settle them on the first frame, which then says so itself).
-    public var format: AudioFormat {
+    package var format: AudioFormat {
         AudioFormat(sampleFormat: context.pointer.pointee.sample_fmt.rawValue, sampleRate: Int(context.pointer.pointee.sample_rate),
                     channels: Int(context.pointer.pointee.ch_layout.nb_channels))
     }
@@ -49,7 +49,7 @@ public final class AudioDecoder {
     /// the decoder must give frames before it takes this packet (`EAGAIN`); send it again after
     /// receiving. The corresponding C functions are `av_packet_new_side_data` and `avcodec_send_packet`.
     @discardableResult
-    public func send(_ packet: EncodedPacket?) throws(FFmpegError) -> Bool {
+    package func send(_ packet: EncodedPacket?) throws(FFmpegError) -> Bool {
         // Side data carries the samples to skip: a codec's priming, an edit list's cut, the padding at the end.
         try DecoderSteps.send(packet, context: context.pointer, scratch: self.packet.pointer, timeBase: timeBase, sideData: true,
                               operation: "avcodec_send_packet(audio)")
@@ -58,7 +58,7 @@ public final class AudioDecoder {
     /// The next decoded frame, its `pts` set to the best-effort timestamp in `timeBase` and its
     /// `time` to that pts in microseconds (zero if unknown).
     /// The corresponding C function is `avcodec_receive_frame`.
-    public func receive() throws(FFmpegError) -> Received<AudioFrame> {
+    package func receive() throws(FFmpegError) -> Received<AudioFrame> {
         let timeBase = self.timeBase
         return try DecoderSteps.receive(context.pointer, operation: "avcodec_receive_frame(audio)") { frame in
             let pts = frame.pointer.pointee.pts

@@ -1,30 +1,30 @@
 import CFFmpeg
 
 /// What raw sound looks like: FFmpeg's sample format, the rate and the channel count.
-public struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
+package struct AudioFormat: Sendable, Equatable, CustomStringConvertible {
     /// An `AVSampleFormat` value (`AV_SAMPLE_FMT_S16`, `AV_SAMPLE_FMT_FLTP`, …).
-    public var sampleFormat: Int32
-    public var sampleRate: Int
-    public var channels: Int
+    package var sampleFormat: Int32
+    package var sampleRate: Int
+    package var channels: Int
 
-    public init(sampleFormat: Int32, sampleRate: Int, channels: Int) {
+    package init(sampleFormat: Int32, sampleRate: Int, channels: Int) {
         self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate
         self.channels = channels
     }
 
-    public static func s16(rate: Int, channels: Int) -> AudioFormat {
+    package static func s16(rate: Int, channels: Int) -> AudioFormat {
         AudioFormat(sampleFormat: AV_SAMPLE_FMT_S16.rawValue, sampleRate: rate, channels: channels)
     }
 
-    public static func floatPlanar(rate: Int, channels: Int) -> AudioFormat {
+    package static func floatPlanar(rate: Int, channels: Int) -> AudioFormat {
         AudioFormat(sampleFormat: AV_SAMPLE_FMT_FLTP.rawValue, sampleRate: rate, channels: channels)
     }
 
     /// FFmpeg's name for the sample format ("s16", "fltp").
-    public var sampleFormatName: String {
+    package var sampleFormatName: String {
         av_get_sample_fmt_name(AVSampleFormat(rawValue: sampleFormat)).map { String(cString: $0) } ?? "none"
     }
 
-    public var description: String { "\(sampleRate) Hz, \(channels) ch, \(sampleFormatName)" }
+    package var description: String { "\(sampleRate) Hz, \(channels) ch, \(sampleFormatName)" }
 }

@@ -19,7 +19,7 @@ import RecCore
 /// last packet's padding (`AV_PKT_DATA_SKIP_SAMPLES`), and flac ends with an empty packet, at
 /// the end position with duration 0, that carries only the final STREAMINFO
 /// (`AV_PKT_DATA_NEW_EXTRADATA`, which Matroska writes back into the header).
-public final class AudioPipeline {
+package final class AudioPipeline {
     private let encoder: AudioEncoder
     private let resampler: AudioResampler
     private let fifo: AudioFIFO
@@ -32,7 +32,7 @@ public final class AudioPipeline {
     private var finished = false
     /// The largest magnitude (0…1) among the last chunk's converted samples, for a level meter;
     /// 0 when the chunk gave none out (all dropped, or still in the resampler).
-    public private(set) var lastPeak: Float = 0
+    package private(set) var lastPeak: Float = 0
 
     /// Opens the resampler (`input` → the encoder's format) and the encoder.
     ///
@@ -40,7 +40,7 @@ public final class AudioPipeline {
     /// its own list: the input's if it takes it, else the closest (flac takes s16 or s32, aac
     /// fltp, libopus s16 or flt, pcm_s24le s32). An encoder with a list of rates (libopus: 48000,
     /// 24000, 16000, 12000, 8000; aac: the AAC rates) refuses any other rate.
-    public init(encoding: AudioEncoding, input: AudioFormat) throws(FFmpegError) {
+    package init(encoding: AudioEncoding, input: AudioFormat) throws(FFmpegError) {
         guard input.sampleRate > 0, (1...64).contains(input.channels) else {
             throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "audio input \(input) needs a sample rate and 1 to 64 channels")
         }
@@ -51,31 +51,31 @@ public final class AudioPipeline {
 
     /// Parameters for the muxer's stream: codec, rate, layout, extradata and `initial_padding`
     /// (`avcodec_parameters_from_context`), time base 1/rate.
-    public var parameters: CodecParameters { encoder.parameters }
+    package var parameters: CodecParameters { encoder.parameters }
 
     /// What the encoder takes (its sample format, the output rate and channels).
-    public var outputFormat: AudioFormat { encoder.format }
+    package var outputFormat: AudioFormat { encoder.format }
 
     /// Samples per encoder frame: 1024 for AAC and PCM, 960 for libopus at 48 kHz, 4608 for
     /// flac at 48 kHz.
-    public var frameSize: Int { encoder.frameSize }
+    package var frameSize: Int { encoder.frameSize }
 
     /// Sets where the first output sample lands on the output timeline (samples at the output
     /// rate since session time 0). Call before the first `encode`; 0 otherwise.
-    public func start(at position: Int64) {
+    package func start(at position: Int64) {
         precondition(converted == 0 && sent == 0 && resampler.delay == 0, "AudioPipeline.start(at:) after samples went in")
         origin = position
     }
 
     /// Where the next output sample will land: everything given so far, including what the
     /// resampler (`swr_get_delay`) and the FIFO still hold. After `finish`, the end of the stream.
-    public var position: Int64 { origin + converted + (finished ? 0 : resampler.delay) }
+    package var position: Int64 { origin + converted + (finished ? 0 : resampler.delay) }
 
     /// Encodes one chunk as `placement` says and hands every packet that is ready to `emit`:
     /// first `placement.silence` zero samples (output rate), then the chunk without its first
     /// `placement.drop` samples, with `swr_set_compensation(compensation, compensationDistance)`
     /// applied first when `compensation` is not 0 (a compensation in progress runs on otherwise).
-    public func encode(_ frame: AudioFrame, placement: AudioPlacement,
+    package func encode(_ frame: AudioFrame, placement: AudioPlacement,
                        emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         precondition(!finished, "AudioPipeline.encode after finish")
         guard frame.format == resampler.input else {
@@ -99,7 +99,7 @@ public final class AudioPipeline {
 
     /// Drains the resampler, the FIFO (the last short frame padded by libavcodec as the encoder
     /// needs) and the encoder. The pipeline takes no more chunks after this.
-    public func finish(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+    package func finish(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         guard !finished else { return }
         finished = true
         try resampler.convert(nil) { planes, count throws(FFmpegError) in try take(planes, count: count) }

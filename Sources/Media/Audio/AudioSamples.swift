@@ -55,7 +55,7 @@ struct SampleAccess {
 extension AudioFrame {
     /// Sets every sample from `value(sample, channel)` (full scale ±1, clipped), whatever the
     /// frame's sample format: how a tone or a test makes sound. The frame must be writable.
-    public func fill(_ value: (_ sample: Int, _ channel: Int) -> Float) {
+    package func fill(_ value: (_ sample: Int, _ channel: Int) -> Float) {
         let samples = SampleAccess(planes: pointer.pointee.extended_data, format: format, count: sampleCount)
         for c in 0..<format.channels {
             for i in 0..<sampleCount { samples[i, channel: c] = value(i, c) }
@@ -63,7 +63,7 @@ extension AudioFrame {
     }
 
     /// The largest magnitude among the frame's samples, 0…1.
-    public var peak: Float {
+    package var peak: Float {
         SampleAccess(planes: pointer.pointee.extended_data, format: format, count: sampleCount).peak
     }
 }

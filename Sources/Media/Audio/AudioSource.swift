@@ -8,7 +8,7 @@ import RecCore
 /// the device's capture timestamp mapped onto CLOCK_MONOTONIC and then onto the session timeline
 /// by `epoch`. The audio thread's `AudioClock` (RecCore) turns those noisy observations and the
 /// sample count into one timeline without drift; a source never corrects anything itself.
-public protocol AudioSource: AnyObject {
+package protocol AudioSource: AnyObject {
     /// One line for status: "pulse:default (48000 Hz, 2 ch)", "test tone (skew +0.2 %)".
     var description: String { get }
     /// What chunks come in, known after `start(epoch:)`.

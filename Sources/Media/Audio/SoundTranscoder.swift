@@ -22,14 +22,14 @@ import RecCore
 /// Output packets carry the input packet's `stream` and `streamIndex`, are all keyframes, and
 /// their `captureTime` is their pts moved by what the input's packets had between their
 /// `captureTime` and pts (just their pts when those had none).
-public final class SoundTranscoder {
+package final class SoundTranscoder {
     private let decoder: AudioDecoder
     private var pipeline: AudioPipeline
     /// What the pipeline was opened for: the decoder's sample format, rate and channels.
     private var inputFormat: AudioFormat
     private var continuity: SoundContinuity
     /// The encoding the output has: the preset's sound.
-    public let encoding: AudioEncoding
+    package let encoding: AudioEncoding
     private let outputTimeBase: Rational
     private var started = false
     private var finished = false
@@ -43,7 +43,7 @@ public final class SoundTranscoder {
     /// Opens the decoder for `input` (a demuxed stream's parameters: pcm_alaw, pcm_mulaw, opus,
     /// aac, mp3, adpcm_g726, …) and the encoder for `encoding` (e.g. AAC 48 kHz stereo), with a
     /// resampler between. Throws when FFmpeg has no decoder for the codec or no such encoder.
-    public init(input: CodecParameters, encoding: AudioEncoding) throws(FFmpegError) {
+    package init(input: CodecParameters, encoding: AudioEncoding) throws(FFmpegError) {
         guard input.isAudio else {
             throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "SoundTranscoder: \(input.codecName) is not a sound stream")
         }
@@ -66,22 +66,22 @@ public final class SoundTranscoder {
     /// `initial_padding` (AAC's 1024 priming samples), time base 1/output rate. The encoder is
     /// opened again, with the same encoding, only if a decoder's first frame contradicts the
     /// format it gave when it opened (HE-AAC's doubled rate), before any packet came out.
-    public var parameters: CodecParameters { pipeline.parameters }
+    package var parameters: CodecParameters { pipeline.parameters }
 
     /// Gaps filled with silence, the output samples they hold, input samples dropped as overlaps,
     /// and broken times (steps beyond an hour): for the log and `status`.
-    public var gaps: Int { continuity.gaps }
-    public var gapSamples: Int64 { continuity.gapSamples }
-    public var droppedSamples: Int64 { continuity.droppedSamples }
-    public var clockBreaks: Int { continuity.clockBreaks }
+    package var gaps: Int { continuity.gaps }
+    package var gapSamples: Int64 { continuity.gapSamples }
+    package var droppedSamples: Int64 { continuity.droppedSamples }
+    package var clockBreaks: Int { continuity.clockBreaks }
     /// Packets the decoder refused as damaged (`AVERROR_INVALIDDATA`): left out, so that their
     /// time becomes a gap like a lost packet's rather than ending the recording's sound.
-    public private(set) var damagedPackets = 0
+    package private(set) var damagedPackets = 0
 
     /// Decodes one input packet and hands `emit` every output packet that is ready (none until
     /// the encoder has a whole frame and its look-ahead).
     /// The corresponding C functions are `avcodec_send_packet` and `avcodec_receive_frame`.
-    public func transcode(_ packet: EncodedPacket, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+    package func transcode(_ packet: EncodedPacket, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         precondition(!finished, "SoundTranscoder.transcode after finish")
         stream = packet.stream
         streamIndex = packet.streamIndex
@@ -115,7 +115,7 @@ public final class SoundTranscoder {
 
     /// Drains the decoder and the pipeline (the last short frame padded as the encoder needs) and
     /// hands `emit` the rest. Takes no more packets after this; calling it again does nothing.
-    public func finish(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
+    package func finish(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         guard !finished else { return }
         _ = try send(nil)
         try decodeFrames(emit: emit)

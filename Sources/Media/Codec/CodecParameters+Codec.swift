@@ -4,7 +4,7 @@ import RecCore
 extension CodecParameters {
     /// Which codec the stream is in, from its `codec_id`: decisions switch on this, never on
     /// `codecName`, which is for people and messages.
-    public var codec: Codec {
+    package var codec: Codec {
         switch pointer.pointee.codec_id {
         case AV_CODEC_ID_H264: .h264
         case AV_CODEC_ID_HEVC: .hevc

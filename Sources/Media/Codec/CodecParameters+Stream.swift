@@ -6,12 +6,12 @@ import RecCore
 /// `AVCodecParameters`.
 extension CodecParameters {
     /// FFmpeg's profile number (`FF_PROFILE_*`), nil when unknown.
-    public var profile: Int? { pointer.pointee.profile < 0 ? nil : Int(pointer.pointee.profile) }
+    package var profile: Int? { pointer.pointee.profile < 0 ? nil : Int(pointer.pointee.profile) }
     /// FFmpeg's level number (H.264: 31 = 3.1; HEVC: 30 × level), nil when unknown.
-    public var level: Int? { pointer.pointee.level <= 0 ? nil : Int(pointer.pointee.level) }
+    package var level: Int? { pointer.pointee.level <= 0 ? nil : Int(pointer.pointee.level) }
     /// The colour description as AVCodecContext option values (`color_primaries`, `color_trc`,
     /// `colorspace`, `color_range`, `chroma_sample_location`): only those the source states.
-    public var colourOptions: [String: String] {
+    package var colourOptions: [String: String] {
         let p = pointer.pointee
         var out: [String: String] = [:]
         if p.color_primaries != AVCOL_PRI_UNSPECIFIED { out["color_primaries"] = "\(p.color_primaries.rawValue)" }
@@ -22,12 +22,12 @@ extension CodecParameters {
         return out
     }
     /// The sample (pixel) aspect ratio, nil when square or unknown.
-    public var sampleAspectRatio: Rational? {
+    package var sampleAspectRatio: Rational? {
         let r = pointer.pointee.sample_aspect_ratio
         return r.num > 0 && r.den > 0 && r.num != r.den ? Rational(r) : nil
     }
     /// Whether the stream is audio, video, subtitles or something else (`AVMEDIA_TYPE_*` name).
-    public var mediaType: String {
+    package var mediaType: String {
         switch pointer.pointee.codec_type {
         case AVMEDIA_TYPE_VIDEO: "video"
         case AVMEDIA_TYPE_AUDIO: "audio"
@@ -38,7 +38,7 @@ extension CodecParameters {
         }
     }
     /// What the stream carries, as a `StreamID` names it: subtitles, timecode and the rest are data.
-    public var streamKind: StreamKind {
+    package var streamKind: StreamKind {
         switch pointer.pointee.codec_type {
         case AVMEDIA_TYPE_VIDEO: .video
         case AVMEDIA_TYPE_AUDIO: .sound
@@ -46,7 +46,7 @@ extension CodecParameters {
         }
     }
     /// The four-character tag the container gave the stream ("tmcd" for a QuickTime timecode track).
-    public var codecTag: String {
+    package var codecTag: String {
         let t = pointer.pointee.codec_tag
         guard t != 0 else { return "" }
         return String(decoding: (0..<4).map { UInt8((t >> ($0 * 8)) & 0xFF) }, as: UTF8.self)

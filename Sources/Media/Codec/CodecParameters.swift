@@ -6,10 +6,10 @@ import RecCore
 ///
 /// `@unchecked Sendable` because it never changes after `init`: every initialiser makes a private
 /// copy (`avcodec_parameters_copy` / `avcodec_parameters_from_context`) and nothing writes it again.
-public final class CodecParameters: @unchecked Sendable {
+package final class CodecParameters: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<AVCodecParameters>
     /// The time base the packets that go with these parameters are stamped in.
-    public let timeBase: Rational
+    package let timeBase: Rational
 
     package init(copying source: UnsafePointer<AVCodecParameters>, timeBase: Rational) throws(FFmpegError) {
         let p = try allocated(avcodec_parameters_alloc(), "avcodec_parameters_alloc")
@@ -40,25 +40,25 @@ public final class CodecParameters: @unchecked Sendable {
         avcodec_parameters_free(&p)
     }
 
-    public var isVideo: Bool { pointer.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
-    public var width: Int { Int(pointer.pointee.width) }
-    public var height: Int { Int(pointer.pointee.height) }
+    package var isVideo: Bool { pointer.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+    package var width: Int { Int(pointer.pointee.width) }
+    package var height: Int { Int(pointer.pointee.height) }
     /// FFmpeg's short name for the codec: "h264", "hevc", "vp9", "ffv1", "mjpeg"; for people and
     /// messages (decide on the codec with `codec` or `isH264`, which read its id).
-    public var codecName: String { String(cString: avcodec_get_name(pointer.pointee.codec_id)) }
+    package var codecName: String { String(cString: avcodec_get_name(pointer.pointee.codec_id)) }
     /// An H.264 stream (`codec_id` is `AV_CODEC_ID_H264`).
-    public var isH264: Bool { codec == .h264 }
-    public var extradata: [UInt8] {
+    package var isH264: Bool { codec == .h264 }
+    package var extradata: [UInt8] {
         guard let d = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
         return Array(UnsafeBufferPointer(start: d, count: Int(pointer.pointee.extradata_size)))
     }
-    public var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
+    package var pixelFormat: PixelFormat { PixelFormat(rawValue: pointer.pointee.format) }
 }
 
 extension CodecParameters {
     /// Parameters for a stream rec did not encode itself: a camera's MJPEG, stored as it comes.
     /// The corresponding C function is `avcodec_parameters_alloc`.
-    public convenience init(codecName: String, width: Int, height: Int, pixelFormat: PixelFormat,
+    package convenience init(codecName: String, width: Int, height: Int, pixelFormat: PixelFormat,
                             timeBase: Rational) throws(FFmpegError) {
         guard let descriptor = avcodec_descriptor_get_by_name(codecName) else {
             throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "avcodec_descriptor_get_by_name(\(codecName))")

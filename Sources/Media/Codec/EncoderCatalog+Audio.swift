@@ -27,7 +27,7 @@ extension EncoderCatalog {
     /// The bitrates worth asking a lossy encoder for, nil for the others: aac from 6k to 6144 bits
     /// a channel per 1024-sample frame (where FFmpeg's encoder clamps: 288k a channel at 48 kHz),
     /// libopus from 6k to 256k a channel (libopus's own limit).
-    public static func audioBitrates(_ encoding: AudioEncoding) -> ClosedRange<Int>? {
+    package static func audioBitrates(_ encoding: AudioEncoding) -> ClosedRange<Int>? {
         switch encoding.encoder {
         case "aac": 6000...(6144 * encoding.sampleRate / 1024 * encoding.channels)
         case "libopus": 6000...(256_000 * encoding.channels)

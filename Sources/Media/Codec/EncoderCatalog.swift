@@ -5,10 +5,10 @@ import RecCore
 /// FFmpeg can make: that the encoder exists and is video, that the container holds its codec,
 /// that it takes the pixel format, that it has every option the preset sets, and that the sound
 /// encoder takes the preset's rate and bitrate (EncoderCatalog+Audio.swift).
-public enum EncoderCatalog {
+package enum EncoderCatalog {
     /// The names of every video encoder, sorted. The corresponding C functions are
     /// `av_codec_iterate` and `av_codec_is_encoder`.
-    public static func videoEncoderNames() -> [String] {
+    package static func videoEncoderNames() -> [String] {
         var names: [String] = []
         var state: UnsafeMutableRawPointer?
         while let codec = av_codec_iterate(&state) {
@@ -20,19 +20,19 @@ public enum EncoderCatalog {
     }
 
     /// Whether a video encoder of this name exists; `avcodec_find_encoder_by_name`.
-    public static func hasVideoEncoder(_ name: String) -> Bool {
+    package static func hasVideoEncoder(_ name: String) -> Bool {
         avcodec_find_encoder_by_name(name)?.pointee.type == AVMEDIA_TYPE_VIDEO
     }
 
     /// The codec family of an encoder ("libx264" → "h264"), as `avcodec_get_name` names its codec.
-    public static func codecFamily(of encoder: String) -> String? {
+    package static func codecFamily(of encoder: String) -> String? {
         guard let codec = avcodec_find_encoder_by_name(encoder) else { return nil }
         return String(cString: avcodec_get_name(codec.pointee.id))
     }
 
     /// The pixel formats an encoder takes (`AVCodec.pix_fmts`), in its order of preference;
     /// empty when it does not say, nil when there is no such encoder.
-    public static func pixelFormats(of encoder: String) -> [String]? {
+    package static func pixelFormats(of encoder: String) -> [String]? {
         guard let codec = avcodec_find_encoder_by_name(encoder) else { return nil }
         guard var p = codec.pointee.pix_fmts else { return [] }
         var names: [String] = []
@@ -46,7 +46,7 @@ public enum EncoderCatalog {
     /// Checks a parsed preset against this FFmpeg, its sound included (`validateAudio`). `origin`
     /// (a path or "built-in") goes into the message and the error's location. Throws
     /// `RecError.usage` saying what to change.
-    public static func validate(_ preset: Preset, origin: String = "built-in") throws(RecError) {
+    package static func validate(_ preset: Preset, origin: String = "built-in") throws(RecError) {
         let subject = "preset '\(preset.name)' (\(origin))"
         func fail(_ message: String) -> RecError { .usage("\(subject): \(message)", location: origin) }
         try validateAudio(preset, fail: fail)

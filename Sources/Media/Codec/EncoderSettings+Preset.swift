@@ -3,7 +3,7 @@ import RecCore
 extension EncoderSettings {
     /// The settings a preset describes, before the source is known: a zero size and `.none`
     /// pixel format mean "the source's" (see `EncodingPipeline`).
-    public init(preset: Preset, frameRate: Rational = Rational(30, 1)) {
+    package init(preset: Preset, frameRate: Rational = Rational(30, 1)) {
         let rate: RateControl = switch preset.rateControl {
         case .crf(let q)?: .crf(q)
         case .bitrate(let b)?: .bitrate(b)
@@ -21,7 +21,7 @@ extension EncoderSettings {
     /// `g`, `threads`, `bf`, the rate control (`crf` with `b`=0; `b`; or `flags`=+qscale with
     /// `global_quality`), `preset`, `tune`, then `options`. Empty for `copy`. With qscale the
     /// encoder also needs each frame's `quality` set, which `EncodingPipeline` does.
-    public var codecOptions: [(key: String, value: String)] {
+    package var codecOptions: [(key: String, value: String)] {
         guard !copiesInput else { return [] }
         var out: [(key: String, value: String)] = [("g", "\(max(1, keyframeInterval))"),
                                                    ("threads", threads == 0 ? "auto" : "\(threads)")]

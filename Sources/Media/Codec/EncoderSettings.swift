@@ -1,8 +1,8 @@
 import RecCore
 
 /// Everything a video encoder is opened with. Made from a preset plus the source's format.
-public struct EncoderSettings: Sendable, Equatable {
-    public enum RateControl: Sendable, Equatable {
+package struct EncoderSettings: Sendable, Equatable {
+    package enum RateControl: Sendable, Equatable {
         /// Constant quality (x264/x265 `crf`, libvpx `crf` with zero bitrate, SVT-AV1 `crf`).
         case crf(Double)
         /// Average bitrate in bits per second.
@@ -15,42 +15,42 @@ public struct EncoderSettings: Sendable, Equatable {
 
     /// libavcodec encoder name: "libx264", "libx265", "libvpx-vp9", "libsvtav1", "ffv1", "mjpeg";
     /// or `Preset.copyEncoder`, which is no encoder (`copiesInput`).
-    public var encoder: String
+    package var encoder: String
     /// No encoder: the source's own compressed frames (a camera's MJPEG) are stored as they come.
     /// Decided once, when the settings are made from the preset's encoder name; everything after
     /// asks this, not the name.
-    public let copiesInput: Bool
-    public var width: Int
-    public var height: Int
+    package let copiesInput: Bool
+    package var width: Int
+    package var height: Int
     /// The pixel format the encoder takes; frames in other formats are converted with libswscale.
-    public var pixelFormat: PixelFormat
+    package var pixelFormat: PixelFormat
     /// The encoder's time base. Capture times (microseconds) are rescaled into it once.
-    public var timeBase: Rational
+    package var timeBase: Rational
     /// The nominal frame rate, a hint for rate control; timestamps stay variable.
-    public var frameRate: Rational
+    package var frameRate: Rational
     /// A keyframe at least every this many frames (`gop_size`).
-    public var keyframeInterval: Int
-    public var rateControl: RateControl
+    package var keyframeInterval: Int
+    package var rateControl: RateControl
     /// Maximum consecutive B-frames (`max_b_frames`); nil keeps the encoder's default.
-    public var bFrames: Int?
+    package var bFrames: Int?
     /// Encoder speed preset ("veryfast") and tune ("zerolatency"), where the encoder has them.
-    public var speed: String?
-    public var tune: String?
+    package var speed: String?
+    package var tune: String?
     /// Passed through to the encoder with `av_opt_set` semantics (an AVDictionary for `avcodec_open2`).
-    public var options: [String: String]
+    package var options: [String: String]
     /// Extradata in the container's global header (MP4, Matroska) rather than in-band.
-    public var globalHeader: Bool
+    package var globalHeader: Bool
     /// Encoder threads; 0 lets the encoder choose.
-    public var threads: Int
+    package var threads: Int
     /// What the encoder tags its stream with (range, matrix, primaries, transfer, chroma siting,
     /// pixel aspect); `EncodingPipeline` sets it from the source (`ColourPolicy.target`).
-    public var colour: ColourDescription
+    package var colour: ColourDescription
     /// Interlaced pictures and their first field (true: top), from the source's first frame; nil
     /// for progressive. The stream says so (`field_order`: Matroska FieldOrder, MOV fiel), and
     /// x264 codes the fields as fields.
-    public var interlacedTopFirst: Bool?
+    package var interlacedTopFirst: Bool?
 
-    public init(encoder: String, width: Int, height: Int, pixelFormat: PixelFormat,
+    package init(encoder: String, width: Int, height: Int, pixelFormat: PixelFormat,
                 timeBase: Rational = Rational(1, 90_000), frameRate: Rational = Rational(30, 1),
                 keyframeInterval: Int = 30, rateControl: RateControl = .encoderDefault,
                 bFrames: Int? = nil, speed: String? = nil, tune: String? = nil,

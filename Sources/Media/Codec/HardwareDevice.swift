@@ -5,13 +5,13 @@ import RecCore
 /// Owns its reference; frames contexts take their own (`av_buffer_ref`).
 ///
 /// The corresponding C functions are `av_hwdevice_ctx_create` and `av_buffer_unref`.
-public final class HardwareDevice {
+package final class HardwareDevice {
     let reference: UnsafeMutablePointer<AVBufferRef>
-    public let api: HardwareAPI
+    package let api: HardwareAPI
 
     /// Opens the device: `path` is a render node for VAAPI ("/dev/dri/renderD128"), nil for the
     /// default device (CUDA device 0).
-    public init(_ api: HardwareAPI, path: String?) throws(FFmpegError) {
+    package init(_ api: HardwareAPI, path: String?) throws(FFmpegError) {
         let type: AVHWDeviceType = switch api {
         case .vaapi: AV_HWDEVICE_TYPE_VAAPI
         case .cuda: AV_HWDEVICE_TYPE_CUDA
@@ -34,7 +34,7 @@ public final class HardwareDevice {
 
     /// Whether the device opens (then closes it again): nil, or why not, for `rec presets` and
     /// a preset's check.
-    public static func probe(_ api: HardwareAPI, path: String?) -> String? {
+    package static func probe(_ api: HardwareAPI, path: String?) -> String? {
         do { _ = try HardwareDevice(api, path: path) } catch { return error.text }
         return nil
     }

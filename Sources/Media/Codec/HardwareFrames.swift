@@ -7,14 +7,14 @@ import RecCore
 /// `av_hwframe_ctx_alloc` on the device, `format` the hardware format, `sw_format` (nv12) what
 /// frames are uploaded from, then `av_hwframe_ctx_init`; per frame `av_hwframe_get_buffer` and
 /// `av_hwframe_transfer_data`. Owned by the encoder that uses it, on the encode thread.
-public final class HardwareFrames {
+package final class HardwareFrames {
     let reference: UnsafeMutablePointer<AVBufferRef>
     /// Kept so the device outlives the frames context built on it.
-    public let device: HardwareDevice
+    package let device: HardwareDevice
     /// The frame uploads go into, reused: unreferenced after each `send`.
     private let upload: FrameOwner
 
-    public init(device: HardwareDevice, width: Int, height: Int, softwareFormat: PixelFormat,
+    package init(device: HardwareDevice, width: Int, height: Int, softwareFormat: PixelFormat,
                 poolSize: Int32 = 20) throws(FFmpegError) {
         var ref: UnsafeMutablePointer<AVBufferRef>? = try allocated(av_hwframe_ctx_alloc(device.reference), "av_hwframe_ctx_alloc")
         do throws(FFmpegError) {
@@ -93,9 +93,9 @@ extension VideoEncoder {
 }
 
 /// Where the DRM render nodes are.
-public enum HardwareNodes {
+package enum HardwareNodes {
     /// "/dev/dri/renderD128", … in order; `directory` is for tests.
-    public static func renderNodes(directory: String = "/dev/dri") -> [String] {
+    package static func renderNodes(directory: String = "/dev/dri") -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasPrefix("renderD") }.sorted().map { directory + "/" + $0 }
     }

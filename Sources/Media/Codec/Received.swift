@@ -1,5 +1,5 @@
 /// What a receive call of an encoder or decoder gave: EAGAIN and EOF are results, not errors.
-public enum Received<Output> {
+package enum Received<Output> {
     case output(Output)
     /// The codec needs more input before it can give more output (`EAGAIN`).
     case needsInput

@@ -5,15 +5,15 @@ import RecCore
 ///
 /// Frames come out with `pts` (best effort) in the stream's time base. Frames whose packets the
 /// demuxer flagged as discarded (hidden by an MP4 edit list) are dropped by libavcodec itself.
-public final class VideoDecoder {
+package final class VideoDecoder {
     private let context: CodecContext
     private let packet: PacketOwner
     /// The time base of the packets sent and of the frames' `pts`.
-    public let timeBase: Rational
+    package let timeBase: Rational
 
     /// The corresponding C functions are `avcodec_find_decoder`, `avcodec_parameters_to_context`
     /// and `avcodec_open2`.
-    public init(parameters: CodecParameters, threads: Int = 0) throws(FFmpegError) {
+    package init(parameters: CodecParameters, threads: Int = 0) throws(FFmpegError) {
         context = try CodecContext(decoding: parameters)
         context.pointer.pointee.thread_count = Int32(threads)
         try context.open(name: "\(parameters.codecName) decoder")
@@ -26,14 +26,14 @@ public final class VideoDecoder {
     /// give frames before it takes this packet (`EAGAIN`); send it again after receiving.
     /// The corresponding C function is `avcodec_send_packet`.
     @discardableResult
-    public func send(_ packet: EncodedPacket?) throws(FFmpegError) -> Bool {
+    package func send(_ packet: EncodedPacket?) throws(FFmpegError) -> Bool {
         try DecoderSteps.send(packet, context: context.pointer, scratch: self.packet.pointer, timeBase: timeBase, sideData: false,
                               operation: "avcodec_send_packet")
     }
 
     /// The next decoded frame; its `pts` is the best-effort timestamp in `timeBase`, and its capture
     /// time that pts in microseconds. The corresponding C function is `avcodec_receive_frame`.
-    public func receive() throws(FFmpegError) -> Received<VideoFrame> {
+    package func receive() throws(FFmpegError) -> Received<VideoFrame> {
         let timeBase = self.timeBase
         return try DecoderSteps.receive(context.pointer, operation: "avcodec_receive_frame") { frame in
             let us = Timestamp(value: frame.pointer.pointee.pts, timeBase: timeBase).rescaled(to: .microseconds)

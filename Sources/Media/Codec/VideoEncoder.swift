@@ -5,11 +5,11 @@ import RecCore
 ///
 /// The corresponding C functions are `avcodec_alloc_context3`, `avcodec_open2`,
 /// `avcodec_send_frame`, `avcodec_receive_packet` and `avcodec_free_context`.
-public final class VideoEncoder {
+package final class VideoEncoder {
     private let context: CodecContext
-    public let settings: EncoderSettings
+    package let settings: EncoderSettings
     /// Parameters for the muxer's stream (codec, size, extradata); valid once the encoder is open.
-    public let parameters: CodecParameters
+    package let parameters: CodecParameters
     private let packet: PacketOwner
     /// What is sent: another reference to the caller's picture, with the encoder's own pts, so
     /// the caller's frame is never written to.
@@ -17,7 +17,7 @@ public final class VideoEncoder {
     /// GPU frames for a VAAPI encoder, which takes no system memory (HardwareFrames.swift).
     private let hardware: HardwareFrames?
 
-    public init(_ settings: EncoderSettings) throws(FFmpegError) {
+    package init(_ settings: EncoderSettings) throws(FFmpegError) {
         guard let codec = avcodec_find_encoder_by_name(settings.encoder) else {
             throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "avcodec_find_encoder_by_name(\(settings.encoder))")
         }
@@ -44,7 +44,7 @@ public final class VideoEncoder {
         self.settings = settings
     }
 
-    public var timeBase: Rational { Rational(context.pointer.pointee.time_base) }
+    package var timeBase: Rational { Rational(context.pointer.pointee.time_base) }
 
     /// Sets the context's colour fields, which encoders write into their bitstream (x264's VUI)
     /// and `avcodec_parameters_from_context` copies for the muxer.
@@ -60,7 +60,7 @@ public final class VideoEncoder {
     /// The pixel format an encoder should be given for input in `input`: that one if the encoder
     /// takes it, else the one it takes that loses least. The corresponding C function is
     /// `avcodec_find_best_pix_fmt_of_list`.
-    public static func bestPixelFormat(encoder name: String, for input: PixelFormat) -> PixelFormat {
+    package static func bestPixelFormat(encoder name: String, for input: PixelFormat) -> PixelFormat {
         guard let codec = avcodec_find_encoder_by_name(name), let list = codec.pointee.pix_fmts else { return input }
         var i = 0
         while list[i] != AV_PIX_FMT_NONE {
@@ -73,7 +73,7 @@ public final class VideoEncoder {
     /// Sends another reference to `frame`'s picture stamped `pts` (in the encoder's time base),
     /// as a keyframe when `keyframe` (else with no picture type forced) and, under `qscale`, the quality asked for: `frame` itself is
     /// not written to. The corresponding C functions are `av_frame_ref` and `avcodec_send_frame`.
-    public func send(_ frame: VideoFrame, pts: Int64, keyframe: Bool = false) throws(FFmpegError) {
+    package func send(_ frame: VideoFrame, pts: Int64, keyframe: Bool = false) throws(FFmpegError) {
         let f = input.pointer
         try check(av_frame_ref(f, frame.pointer), "av_frame_ref")
         defer { av_frame_unref(f) }
@@ -90,14 +90,14 @@ public final class VideoEncoder {
 
     /// Starts draining: the encoder gives what it still holds, then `.endOfStream`.
     /// The corresponding C function is `avcodec_send_frame` with no frame.
-    public func sendEnd() throws(FFmpegError) {
+    package func sendEnd() throws(FFmpegError) {
         try check(avcodec_send_frame(context.pointer, nil), "avcodec_send_frame(end)")
     }
 
     /// The next packet, stamped in the encoder's time base, holding the encoder's buffer and side
     /// data by reference (`PacketReference`): whoever writes it takes another reference, and no
     /// byte is copied. The corresponding C function is `avcodec_receive_packet`.
-    public func receive() throws(FFmpegError) -> Received<EncodedPacket> {
+    package func receive() throws(FFmpegError) -> Received<EncodedPacket> {
         let r = avcodec_receive_packet(context.pointer, packet.pointer)
         if r == FFmpegError.again { return .needsInput }
         if r == FFmpegError.eof { return .endOfStream }

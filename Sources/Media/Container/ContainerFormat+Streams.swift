@@ -6,7 +6,7 @@ extension ContainerFormat {
     /// streams (QuickTime timecode `tmcd`, GoPro telemetry) and codecs the muxer does not know
     /// are left out of a clip, as ffmpeg's default stream mapping leaves them out.
     /// The corresponding C function is `avformat_query_codec`.
-    public func cannotHold(_ stream: CodecParameters) -> String? {
+    package func cannotHold(_ stream: CodecParameters) -> String? {
         let kind = stream.mediaType
         let tag = stream.codecTag.isEmpty ? "" : " \(stream.codecTag)"
         guard kind == "audio" || kind == "subtitle" || kind == "video" else {

@@ -4,28 +4,28 @@ import RecCore
 
 /// Reads packets from any file libavformat opens, or from a FIFO as a live stream (`StreamInput`).
 /// Owned by one thread.
-public final class Demuxer {
-    public struct Stream: Sendable {
-        public var index: Int
+package final class Demuxer {
+    package struct Stream: Sendable {
+        package var index: Int
         /// The stream by kind and number among the file's streams of that kind (the file's
         /// second audio stream is `.sound(1)`); its packets carry it.
-        public var id = StreamID.video
-        public var parameters: CodecParameters
-        public var timeBase: Rational
+        package var id = StreamID.video
+        package var parameters: CodecParameters
+        package var timeBase: Rational
         /// The stream's average frame rate, if the container says.
-        public var frameRate: Rational?
+        package var frameRate: Rational?
         /// Start and duration in the stream's time base, if known.
-        public var startTime: Int64?
-        public var duration: Int64?
+        package var startTime: Int64?
+        package var duration: Int64?
         /// `AV_DISPOSITION_*` flags: the default track, forced, cover art, …
-        public var disposition: Int32 = 0
+        package var disposition: Int32 = 0
         /// How many frames decoding runs ahead of presentation at most (`video_delay`: the
         /// stream's declared reordering, 2 for x264's B-pyramid); 0 without B-frames.
-        public var reorderDepth = 0
+        package var reorderDepth = 0
     }
 
     /// How packets are read.
-    public enum Reading: Sendable, Equatable {
+    package enum Reading: Sendable, Equatable {
         /// libavformat's own I/O and parsers: any file.
         case normal
         /// Packets exactly as the container stores them (`AVFMT_FLAG_NOPARSE` once the stream
@@ -42,8 +42,8 @@ public final class Demuxer {
     private let input: StreamInput?
     /// The skimming I/O, when skimming; the format context keeps it until it is closed.
     private let skimmer: SkimmingInput?
-    public let path: String
-    public let streams: [Stream]
+    package let path: String
+    package let streams: [Stream]
 
     private var context: UnsafeMutablePointer<AVFormatContext> { format.pointer }
 
@@ -52,14 +52,14 @@ public final class Demuxer {
     /// Setting `interrupt` ends any call that waits (opening, reading) with `FFmpegError.exit`.
     /// The corresponding C functions are `avformat_open_input` (after setting the context's
     /// `interrupt_callback`) and `avformat_find_stream_info`.
-    public convenience init(path: String, interrupt: InterruptFlag? = nil, reading: Reading = .normal) throws(FFmpegError) {
+    package convenience init(path: String, interrupt: InterruptFlag? = nil, reading: Reading = .normal) throws(FFmpegError) {
         try self.init(url: path, name: path, interrupt: interrupt, reading: reading)
     }
 
     /// Opens a network URL (`rtsp://…`) or a file with libavformat `options` (`rtsp_transport`,
     /// `timeout`, …). `name` stands for the URL in every message and in `path`: a URL's
     /// credentials must not reach an error's text.
-    public init(url: String, name: String, options: [(String, String)] = [], interrupt: InterruptFlag? = nil,
+    package init(url: String, name: String, options: [(String, String)] = [], interrupt: InterruptFlag? = nil,
                 reading: Reading = .normal) throws(FFmpegError) {
         let path = url
         self.path = name
@@ -111,7 +111,7 @@ public final class Demuxer {
     }
 
     /// Whether `path` names a FIFO (after symbolic links), which is read as a live stream.
-    public static func isFIFO(_ path: String) -> Bool {
+    package static func isFIFO(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
     }
@@ -120,7 +120,7 @@ public final class Demuxer {
     /// places (a complete MP4/MOV sample table). False, and nothing changes, when one of them is
     /// not fully indexed (a fragmented MP4 indexes fragments as it reaches them) or this does not skim.
     /// The corresponding C functions are `avformat_index_get_entries_count` and `avformat_index_get_entry`.
-    public func skipSamples(of streams: [Int]) -> Bool {
+    package func skipSamples(of streams: [Int]) -> Bool {
         guard let skimmer else { return false }
         var ranges: [(start: Int64, end: Int64)] = []
         for s in streams {
@@ -146,30 +146,30 @@ public final class Demuxer {
     }
 
     /// Bytes read from the file so far, when skimming.
-    public var bytesRead: Int64? { skimmer?.file.bytesRead }
+    package var bytesRead: Int64? { skimmer?.file.bytesRead }
 
     /// Whether this reads a FIFO as a live stream (no seeking, no known duration).
-    public var isStream: Bool { input != nil }
+    package var isStream: Bool { input != nil }
 
     /// The container's short name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
-    public var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
+    package var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
 
     /// The wall-clock time of pts 0, in microseconds since the Unix epoch, when the source says:
     /// an RTSP camera's first RTCP sender report sets it (libavformat's `start_time_realtime`),
     /// so it is nil until one has arrived.
-    public var startTimeRealtime: Timestamp? {
+    package var startTimeRealtime: Timestamp? {
         let t = context.pointee.start_time_realtime
         return t == CFFMPEG_NOPTS || t <= 0 ? nil : .microseconds(t)
     }
 
     /// The file's duration in microseconds, if known.
-    public var duration: Timestamp? {
+    package var duration: Timestamp? {
         let d = context.pointee.duration
         return d == CFFMPEG_NOPTS ? nil : .microseconds(d)
     }
 
     /// The index of the best video stream; `av_find_best_stream`.
-    public var bestVideoStream: Int? {
+    package var bestVideoStream: Int? {
         let r = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         return r >= 0 ? Int(r) : nil
     }
@@ -179,11 +179,11 @@ public final class Demuxer {
     /// whose `pts` is unknown take their `dts` (and the other way round). The corresponding C
     /// function is `av_read_frame`. Packets of streams that appear after the file was opened
     /// (MPEG-TS can add them) are skipped.
-    public func read() throws(FFmpegError) -> EncodedPacket? { try next(payload: true) }
+    package func read() throws(FFmpegError) -> EncodedPacket? { try next(payload: true) }
 
     /// The next packet's times, flags and stream, without copying its bytes: what a cut plans
     /// from. `data` is empty.
-    public func readMetadata() throws(FFmpegError) -> EncodedPacket? { try next(payload: false) }
+    package func readMetadata() throws(FFmpegError) -> EncodedPacket? { try next(payload: false) }
 
     private func next(payload: Bool) throws(FFmpegError) -> EncodedPacket? {
         while true {
@@ -211,7 +211,7 @@ public final class Demuxer {
 
     /// Seeks so that the next packet read on `stream` is the keyframe at or before `time`.
     /// The corresponding C function is `avformat_seek_file`.
-    public func seek(stream: Int, toKeyframeBefore time: Timestamp) throws(FFmpegError) {
+    package func seek(stream: Int, toKeyframeBefore time: Timestamp) throws(FFmpegError) {
         let ts = time.rescaled(to: streams[stream].timeBase).value
         try check(avformat_seek_file(context, Int32(stream), Int64.min, ts, ts, AVSEEK_FLAG_BACKWARD),
                   "avformat_seek_file(\(path))")

@@ -3,30 +3,30 @@ import RecCore
 /// Decodes a file's video the way a player presents it (edit lists honoured, hidden frames dropped)
 /// and reports every frame: its time, whether it was a keyframe and the frame number stamped in it.
 /// Tests use it to check recordings and clips frame by frame; so can anyone checking a file.
-public enum FrameReader {
-    public struct Frame: Sendable, Equatable {
+package enum FrameReader {
+    package struct Frame: Sendable, Equatable {
         /// Presentation time in the stream's time base.
-        public var pts: Int64
-        public var timeBase: Rational
-        public var isKeyframe: Bool
+        package var pts: Int64
+        package var timeBase: Rational
+        package var isKeyframe: Bool
         /// The frame number drawn by the stand-in camera, if the picture has one.
-        public var stamp: Int?
+        package var stamp: Int?
 
-        public var time: Timestamp { Timestamp(value: pts, timeBase: timeBase) }
+        package var time: Timestamp { Timestamp(value: pts, timeBase: timeBase) }
     }
 
-    public struct Report: Sendable {
-        public var frames: [Frame]
-        public var codecName: String
-        public var width: Int
-        public var height: Int
+    package struct Report: Sendable {
+        package var frames: [Frame]
+        package var codecName: String
+        package var width: Int
+        package var height: Int
         /// Keyframe flags of the video packets in file order (what the container marks).
-        public var packetKeyframes: [Bool]
-        public var streamCount: Int
-        public var duration: Timestamp?
+        package var packetKeyframes: [Bool]
+        package var streamCount: Int
+        package var duration: Timestamp?
     }
 
-    public static func read(path: String) throws(FFmpegError) -> Report {
+    package static func read(path: String) throws(FFmpegError) -> Report {
         let demuxer = try Demuxer(path: path)
         guard let index = demuxer.bestVideoStream else {
             throw FFmpegError(code: -22, operation: "no video stream in \(path)")

@@ -9,17 +9,17 @@ import RecCore
 /// trailer, then closes the I/O context, then frees the format context, in FFmpeg mux.c's order.
 /// A muxer dropped without `finish()` closes its file as it stands (no trailer): that is what a
 /// crash would leave, and why recordings use formats that survive it.
-public final class Muxer {
+package final class Muxer {
     // `@exclusivity(unchecked)`: the state touched for every packet. This object is owned by one
     // thread and never lends that state across a call that could reach it again, so the runtime's
     // check of each access (~80 instructions under callgrind, several per packet) never fires.
     @exclusivity(unchecked) private var output: OutputContext
     private let packet: PacketOwner
     @exclusivity(unchecked) private var finished = false
-    public let path: String
+    package let path: String
     /// The stream time bases chosen by the muxer, by stream index.
-    public private(set) var streamTimeBases: [Rational] = []
-    @exclusivity(unchecked) public private(set) var bytesWritten: Int64 = 0
+    package private(set) var streamTimeBases: [Rational] = []
+    @exclusivity(unchecked) package private(set) var bytesWritten: Int64 = 0
 
     /// Creates the file (or connects to the server) and writes its header.
     /// - Parameters:
@@ -34,7 +34,7 @@ public final class Muxer {
     ///   - tags: the sample entry to write for a codec where the container has two
     ///     (`ContainerFormat.preferredTags`: H.265 in MP4 as `hvc1`, which Apple's players and
     ///     browsers take, not FFmpeg's default `hev1`).
-    public init(path: String, container: String?, streams: [CodecParameters],
+    package init(path: String, container: String?, streams: [CodecParameters],
                 options: [String: String] = [:], dispositions: [Int32] = [],
                 interrupt: InterruptFlag? = nil, tags: [Codec: String] = [:]) throws(FFmpegError) {
         self.path = path
@@ -74,7 +74,7 @@ public final class Muxer {
     /// Writes one packet (and its side data) to stream `packet.streamIndex`, interleaving by dts:
     /// another reference to the packet's buffer when FFmpeg made it, so no byte is copied.
     /// The corresponding C function is `av_interleaved_write_frame`.
-    public func write(_ packet: EncodedPacket) throws(FFmpegError) {
+    package func write(_ packet: EncodedPacket) throws(FFmpegError) {
         guard let c = context else { throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "write after finish") }
         let index = packet.streamIndex
         precondition(index >= 0 && index < streamTimeBases.count, "stream index \(index) out of range")
@@ -87,7 +87,7 @@ public final class Muxer {
     /// Throws the I/O error (a full disk, say) that any write since the last check met: libavformat
     /// buffers writes and keeps their first error in the I/O context rather than returning it.
     /// The corresponding C function is `avio_flush`.
-    public func flush() throws(FFmpegError) {
+    package func flush() throws(FFmpegError) {
         guard let pb = context?.pointee.pb else { return }
         avio_flush(pb)
         bytesWritten = avio_tell(pb)
@@ -97,7 +97,7 @@ public final class Muxer {
     /// Closes the file as it stands, without a trailer, ignoring I/O errors (after a write failed,
     /// the caller cuts the file back to its last complete fragment). The corresponding C function
     /// is `avio_closep`; the format context is freed with the muxer.
-    public func abandon() {
+    package func abandon() {
         guard !finished else { return }
         finished = true
         _ = output.closeIO()
@@ -105,7 +105,7 @@ public final class Muxer {
 
     /// Writes the trailer and closes the file. The corresponding C functions are `av_write_trailer`
     /// and `avio_closep`; the format context is freed with the muxer (`avformat_free_context`).
-    public func finish() throws(FFmpegError) {
+    package func finish() throws(FFmpegError) {
         guard let c = context else { return }
         finished = true
         let trailer = av_write_trailer(c)

@@ -5,7 +5,7 @@ import RecCore
 extension PacketSideData {
     /// The kind number of `AV_PKT_DATA_SKIP_SAMPLES`: samples a decoder drops from the start or
     /// end of the packet (libopus marks its last packet's padding so).
-    public static let skipSamplesKind = Int32(bitPattern: AV_PKT_DATA_SKIP_SAMPLES.rawValue)
+    package static let skipSamplesKind = Int32(bitPattern: AV_PKT_DATA_SKIP_SAMPLES.rawValue)
 
     /// Copies an `AVPacket`'s side data (`AVPacket.side_data`).
     static func copied(from p: UnsafePointer<AVPacket>) -> [PacketSideData] {

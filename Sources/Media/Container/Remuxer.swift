@@ -2,14 +2,14 @@ import Foundation
 import RecCore
 
 /// Copies every stream of a file into a new container without decoding (`ffmpeg -c copy`).
-public enum Remuxer {
+package enum Remuxer {
     /// Demuxers often leave packet durations empty (FFmpeg's MP4 demuxer does) and muxers take a
     /// stream's end from its packets' durations, so durations are filled on the way through.
     /// With `startAtZero`, every stream is shifted by the video stream's first pts (else the first
     /// packet's) so the presentation starts at 0 (a fragmented MP4 read back starts at the encoder
     /// delay instead). One shift for all streams keeps sound where it was against the pictures:
     /// a sound packet may then start before 0 (AAC's priming), which the MP4 edit list hides.
-    public static func remux(from input: String, to output: String, container: String?,
+    package static func remux(from input: String, to output: String, container: String?,
                              options: [String: String] = [:], startAtZero: Bool = false,
                              tags: [Codec: String] = [:]) throws(FFmpegError) {
         let demuxer = try Demuxer(path: input)

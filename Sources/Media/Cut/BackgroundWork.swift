@@ -7,9 +7,9 @@ import RecCore
 /// Work that must never take the CPU a live encoder needs: a save's clip is written on a thread
 /// of its own at a lower priority (nice +10 by default; Linux keeps the nice value per thread,
 /// and threads a codec starts from it inherit it), and the caller waits for it.
-public enum BackgroundWork {
+package enum BackgroundWork {
     /// Runs `body` on a new thread at `niceness` and returns what it returns.
-    public static func run<T: Sendable>(niceness: Int32 = 10,
+    package static func run<T: Sendable>(niceness: Int32 = 10,
                                         _ body: @escaping @Sendable () throws(RecError) -> T) throws(RecError) -> T {
         let outcome = Outcome<T>()
         let thread = Thread {
@@ -25,7 +25,7 @@ public enum BackgroundWork {
     }
 
     /// The calling thread's nice value (field 19 of /proc/thread-self/stat).
-    public static var currentNiceness: Int32? {
+    package static var currentNiceness: Int32? {
         guard let stat = try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")

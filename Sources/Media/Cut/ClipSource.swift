@@ -1,22 +1,22 @@
 import RecCore
 
 /// One track of what a clip is cut from: its parameters, and what its header should say.
-public struct ClipTrack: Sendable {
+package struct ClipTrack: Sendable {
     /// The stream this track is: its packets in `replay` name it.
-    public var stream: StreamID
-    public var parameters: CodecParameters
+    package var stream: StreamID
+    package var parameters: CodecParameters
     /// The stream's nominal frame rate, if known: a re-encoder writes it into its own headers.
-    public var frameRate: Rational?
+    package var frameRate: Rational?
     /// `AV_DISPOSITION_*` flags (default track, …), kept on the clip's stream.
-    public var disposition: Int32
+    package var disposition: Int32
     /// How many packets the cut may write at most (sizes the MP4 index kept at the front).
-    public var packetCount: Int
+    package var packetCount: Int
     /// A sound track's packets' times, in order, in the packets' time base (`soundTimeBase`):
     /// what `SoundCut` plans the sample-exact cut from. Empty for other tracks (cut by packet).
-    public var soundTimings: [PacketTiming] = []
-    public var soundTimeBase: Rational?
+    package var soundTimings: [PacketTiming] = []
+    package var soundTimeBase: Rational?
 
-    public init(stream: StreamID = .video, parameters: CodecParameters, frameRate: Rational? = nil, disposition: Int32 = 0,
+    package init(stream: StreamID = .video, parameters: CodecParameters, frameRate: Rational? = nil, disposition: Int32 = 0,
                 packetCount: Int = 0, soundTimings: [PacketTiming] = [], soundTimeBase: Rational? = nil) {
         self.stream = stream
         self.parameters = parameters
@@ -31,7 +31,7 @@ public struct ClipTrack: Sendable {
 /// What a clip is cut from, as the clip writer streams it: the planner reads only `timings`
 /// (packet metadata, no payloads); `replay` then hands every packet over once, so a cut holds at
 /// most what it re-encodes plus a bounded window, however long the clip.
-public protocol ClipInput: Sendable {
+package protocol ClipInput: Sendable {
     /// Every stream of the clip, in the order the clip lists them. The first is the video stream
     /// the cut is planned on (`timings`); each of the others is planned by its kind: sound to the
     /// sample (`SoundTrackCut`), anything else by packet.
@@ -50,21 +50,21 @@ public protocol ClipInput: Sendable {
 
 extension ClipInput {
     /// The track the cut is planned on: the first. Every input has one (a programmer error else).
-    public var video: ClipTrack { tracks[0] }
-    public var reorderDepth: Int { 0 }
+    package var video: ClipTrack { tracks[0] }
+    package var reorderDepth: Int { 0 }
 }
 
 /// A clip's source held in memory: the ring's packets (which the ring already holds: a snapshot
 /// shares their bytes), or packets a test made.
-public struct ClipSource: Sendable, ClipInput {
-    public struct Stream: Sendable {
-        public var id: StreamID
-        public var parameters: CodecParameters
-        public var packets: [EncodedPacket]
+package struct ClipSource: Sendable, ClipInput {
+    package struct Stream: Sendable {
+        package var id: StreamID
+        package var parameters: CodecParameters
+        package var packets: [EncodedPacket]
         /// The stream's nominal frame rate, if known: a re-encoder writes it into its own headers.
-        public var frameRate: Rational?
-        public var disposition: Int32
-        public init(id: StreamID, parameters: CodecParameters, packets: [EncodedPacket], frameRate: Rational? = nil,
+        package var frameRate: Rational?
+        package var disposition: Int32
+        package init(id: StreamID, parameters: CodecParameters, packets: [EncodedPacket], frameRate: Rational? = nil,
                     disposition: Int32 = 0) {
             self.id = id
             self.parameters = parameters
@@ -82,15 +82,15 @@ public struct ClipSource: Sendable, ClipInput {
     }
 
     /// The first is the video stream the cut is planned on.
-    public var streams: [Stream]
+    package var streams: [Stream]
 
-    public init(streams: [Stream]) {
+    package init(streams: [Stream]) {
         self.streams = streams
     }
 
     /// A ring snapshot's packets (every stream, interleaved) as the streams `described` lists,
     /// in that order; a stream with no packets in the range is left out, except the first.
-    public init(packets: [EncodedPacket], described: [StreamParameters]) {
+    package init(packets: [EncodedPacket], described: [StreamParameters]) {
         var byStream: [StreamID: [EncodedPacket]] = [:]
         for p in packets { byStream[p.stream, default: []].append(p) }
         self.streams = described.enumerated().compactMap { i, d in
@@ -99,12 +99,12 @@ public struct ClipSource: Sendable, ClipInput {
         }
     }
 
-    public var tracks: [ClipTrack] { streams.map(\.track) }
-    public var timings: [PacketTiming] { streams[0].packets.map(PacketTiming.init) }
-    public var timeBase: Rational { streams[0].packets.first?.timeBase ?? streams[0].parameters.timeBase }
+    package var tracks: [ClipTrack] { streams.map(\.track) }
+    package var timings: [PacketTiming] { streams[0].packets.map(PacketTiming.init) }
+    package var timeBase: Rational { streams[0].packets.first?.timeBase ?? streams[0].parameters.timeBase }
 
     /// The streams merged by decode time, each in its own order.
-    public func replay(_ body: (EncodedPacket) throws -> Void) throws {
+    package func replay(_ body: (EncodedPacket) throws -> Void) throws {
         let all = streams.map(\.packets)
         var next = [Int](repeating: 0, count: all.count)
         while true {

@@ -5,34 +5,34 @@ import RecCore
 /// container has no edit lists, other streams cut to the same range, into a temporary file that is
 /// renamed over `path` only once it is complete. Runs on whatever thread calls it (a save's own
 /// thread, never capture or encode).
-public enum ClipWriter {
-    public struct Report: Sendable {
-        public var path: String
-        public var plan: CutPlan
-        public var bytes: Int64
-        public var otherPackets: Int
+package enum ClipWriter {
+    package struct Report: Sendable {
+        package var path: String
+        package var plan: CutPlan
+        package var bytes: Int64
+        package var otherPackets: Int
         /// Streams of the source the clip's container cannot take, each with why.
-        public var leftOut: [String] = []
+        package var leftOut: [String] = []
         /// Whether the range's packets were read twice: a cut written as it read its range
         /// (`FileClipReader.cut`) whose final plan wrote something differently, written again.
-        public var readTwice = false
+        package var readTwice = false
         /// The most bytes of packets a cut written as it read its range held at once.
-        public var heldAtMost = 0
+        package var heldAtMost = 0
     }
 
     /// How a clip is written, beyond what it holds.
-    public struct Options {
+    package struct Options {
         /// Called now and then with the share of the clip's video written (0…1).
-        public var progress: ((Double) -> Void)?
+        package var progress: ((Double) -> Void)?
         /// The settings the source was encoded with, when rec encoded it (a session's ring or
         /// file): re-encoded frames use its encoder, speed and quality.
-        public var sessionEncoder: EncoderSettings?
+        package var sessionEncoder: EncoderSettings?
         /// Threads for the decoder and encoder of a whole-clip re-encode (`--reencode`); 0 lets
         /// libavcodec choose. A save inside a recording session takes 1, leaving the cores to the
         /// live encoder. The head and tail of a splice always take 1 (they are a GOP at most).
-        public var codecThreads: Int
+        package var codecThreads: Int
 
-        public init(progress: ((Double) -> Void)? = nil, sessionEncoder: EncoderSettings? = nil, codecThreads: Int = 0) {
+        package init(progress: ((Double) -> Void)? = nil, sessionEncoder: EncoderSettings? = nil, codecThreads: Int = 0) {
             self.progress = progress
             self.sessionEncoder = sessionEncoder
             self.codecThreads = codecThreads
@@ -42,13 +42,13 @@ public enum ClipWriter {
     /// - Parameters:
     ///   - reencode: settings for `--reencode` (the whole range encoded again); nil copies.
     ///   - progress: called now and then with the share of the clip's video written (0…1).
-    public static func write(_ source: any ClipInput, plan: CutPlan, to path: String, container: ContainerFormat,
+    package static func write(_ source: any ClipInput, plan: CutPlan, to path: String, container: ContainerFormat,
                              reencode: EncoderSettings? = nil,
                              progress: ((Double) -> Void)? = nil) throws(RecError) -> Report {
         try write(source, plan: plan, to: path, container: container, reencode: reencode, options: Options(progress: progress))
     }
 
-    public static func write(_ source: any ClipInput, plan: CutPlan, to path: String, container: ContainerFormat,
+    package static func write(_ source: any ClipInput, plan: CutPlan, to path: String, container: ContainerFormat,
                              reencode: EncoderSettings? = nil, options: Options) throws(RecError) -> Report {
         var plan = plan
         if reencode != nil, let whole = wholeRange(plan) {

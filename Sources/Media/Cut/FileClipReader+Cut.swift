@@ -4,7 +4,7 @@ extension FileClipReader {
     /// Bytes of packets a cut written as it reads holds at most before it gives that up and
     /// writes the clip from the final plan, reading the range again: 64 MiB, a GOP of 10 s at
     /// 50 Mb/s. Cuts hold a GOP or two.
-    public static let streamingWindow = 64 << 20
+    package static let streamingWindow = 64 << 20
 
     /// Cuts `[from, to)` (file timeline) into `path`, copying (no `--reencode`), reading the range
     /// once: where the scan must read the samples (Matroska, WebM, MPEG-TS, fragmented MP4) and
@@ -13,11 +13,11 @@ extension FileClipReader {
     /// (`read`, `ClipWriter.write`), reading its samples once too.
     /// Whether `cut` writes the clip of `[from, to)` as it reads the range: the scan must read
     /// the samples and the range looks longer than `FileClip.heldLimit`.
-    public func writesAsItReads(from: Timestamp, to: Timestamp) -> Bool {
+    package func writesAsItReads(from: Timestamp, to: Timestamp) -> Bool {
         reading == .normal && !likelyFits(from: from, to: to, limit: FileClip.heldLimit)
     }
 
-    public func cut(from: Timestamp, to: Timestamp, mode: CutPlan.Mode, strategy: CutPlan.Strategy, into path: String,
+    package func cut(from: Timestamp, to: Timestamp, mode: CutPlan.Mode, strategy: CutPlan.Strategy, into path: String,
                     container: ContainerFormat, options: ClipWriter.Options = .init(),
                     window: Int = streamingWindow) throws(RecError) -> ClipWriter.Report {
         guard writesAsItReads(from: from, to: to) else {

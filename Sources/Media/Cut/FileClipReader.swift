@@ -22,19 +22,19 @@ import RecCore
 ///   range as it reads it (`StreamingClip`), once.
 ///
 /// Times are on the file's timeline: 0 is the first video frame (the stream's start time).
-public struct FileClipReader {
-    public let path: String
-    public let demuxer: Demuxer
-    public let videoIndex: Int
+package struct FileClipReader {
+    package let path: String
+    package let demuxer: Demuxer
+    package let videoIndex: Int
     /// The video stream's start, in its time base; 0 on the file's timeline.
-    public let start: Timestamp
+    package let start: Timestamp
     /// The file's length from its first video frame, if the container knows it.
-    public let length: Timestamp?
+    package let length: Timestamp?
     /// How the scan reads: `.skimming` when the samples are skipped, else `.normal`.
-    public let reading: Demuxer.Reading
+    package let reading: Demuxer.Reading
 
     /// Opens `path`; `skim` false reads every byte of the range even where skimming would do.
-    public init(path: String, skim: Bool = true) throws(RecError) {
+    package init(path: String, skim: Bool = true) throws(RecError) {
         self.path = path
         do {
             if skim, Self.hasOneSampleTable(path), let d = try? Demuxer(path: path, reading: .skimming), Self.canSkim(d) {
@@ -61,7 +61,7 @@ public struct FileClipReader {
         }
     }
 
-    public var video: Demuxer.Stream { demuxer.streams[videoIndex] }
+    package var video: Demuxer.Stream { demuxer.streams[videoIndex] }
 
     /// Codecs whose MP4 samples are whole packets as they stand, so that reading them without
     /// libavformat's parsers gives what a decoder or muxer needs.
@@ -114,7 +114,7 @@ public struct FileClipReader {
     /// own timestamps, durations filled. Returns the clip's input and the range in stream time.
     /// Unless skimming, the range's packets are kept for the replay while their bytes come to at
     /// most `keeping`.
-    public func read(from: Timestamp, to: Timestamp,
+    package func read(from: Timestamp, to: Timestamp,
                      keeping limit: Int = FileClip.heldLimit) throws(RecError) -> (source: FileClip, from: Timestamp, to: Timestamp) {
         try read(from: from, to: to, keeping: limit, streaming: nil)
     }
@@ -251,8 +251,8 @@ public struct FileClipReader {
 }
 
 /// A cut's part of a file, scanned: what the planner needs, and the way back to the packets.
-public struct FileClip: ClipInput, Sendable {
-    public let path: String
+package struct FileClip: ClipInput, Sendable {
+    package let path: String
     /// How the replay reads: as the scan did, without skipping.
     let reading: Demuxer.Reading
     let seekStream: Int
@@ -264,7 +264,7 @@ public struct FileClip: ClipInput, Sendable {
     let held: [EncodedPacket]?
     /// How many bytes of packets a scan keeps for the replay, at most: 16 MiB, 16 s of 1080p at
     /// 8 Mb/s. A longer range's packets are read again.
-    public static let heldLimit = 16 << 20
+    package static let heldLimit = 16 << 20
     /// The same, with the packets `held` kept for the replay (nil: read again).
     func holding(_ held: [EncodedPacket]?) -> FileClip {
         FileClip(path: path, reading: reading, seekStream: seekStream, seekTime: seekTime, packetsToRead: packetsToRead,
@@ -272,17 +272,17 @@ public struct FileClip: ClipInput, Sendable {
     }
 
     /// The payload bytes kept for the replay (0 when it reads the file again).
-    public var heldBytes: Int { held?.reduce(0) { $0 + $1.size } ?? 0 }
+    package var heldBytes: Int { held?.reduce(0) { $0 + $1.size } ?? 0 }
     /// The file's stream index → the clip input's (0 video, 1… others).
     let clipIndex: [Int: Int]
-    public let tracks: [ClipTrack]
-    public let timings: [PacketTiming]
-    public let timeBase: Rational
-    public var reorderDepth = 0
+    package let tracks: [ClipTrack]
+    package let timings: [PacketTiming]
+    package let timeBase: Rational
+    package var reorderDepth = 0
 
     /// Hands over the packets the scan read, one at a time: those it kept, or else the same ones
     /// read again (the file opened again and sought as the scan did).
-    public func replay(_ body: (EncodedPacket) throws -> Void) throws {
+    package func replay(_ body: (EncodedPacket) throws -> Void) throws {
         var fillers = [Int: DurationFiller]()
         var videoCount = 0
         func take(_ packet: EncodedPacket) throws {

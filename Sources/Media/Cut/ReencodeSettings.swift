@@ -4,9 +4,9 @@ import RecCore
 /// can join packets copied from the source: the same codec family, size and pixel format, high
 /// quality, and — for H.264/HEVC — parameter sets in-band, since the copied packets' parameter
 /// sets stay in the container header.
-public enum ReencodeSettings {
+package enum ReencodeSettings {
     /// The libavcodec encoder rec uses for a codec, by FFmpeg's codec name.
-    public static func encoderName(forCodec codec: String) -> String? {
+    package static func encoderName(forCodec codec: String) -> String? {
         switch codec {
         case "h264": "libx264"
         case "hevc": "libx265"
@@ -28,7 +28,7 @@ public enum ReencodeSettings {
     /// With `session`, the settings rec encoded the source with (a session's ring or file), the
     /// frames are encoded as the rest were: its speed, tune, rate control and options, when it
     /// is the encoder rec splices this codec with (libx264 for H.264, …).
-    public static func splice(source: CodecParameters, frameRate: Rational? = nil,
+    package static func splice(source: CodecParameters, frameRate: Rational? = nil,
                               like session: EncoderSettings? = nil) throws(RecError) -> EncoderSettings {
         guard let name = encoderName(forCodec: source.codecName) else {
             throw .usage("rec cannot re-encode \(source.codecName) to make an exact cut; use --keyframe, or cut into MP4/MOV where an edit list makes it exact without re-encoding")

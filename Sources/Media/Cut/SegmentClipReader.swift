@@ -6,12 +6,12 @@ import RecCore
 /// `FileClipReader`, it keeps the packets it reads for the clip while they come to at most
 /// `FileClip.heldLimit` bytes, all files together; past that, they stream from the files again
 /// when the clip is written.
-public enum SegmentClipReader {
+package enum SegmentClipReader {
     /// One segment file and the session time at which its own timeline is 0.
-    public struct Part: Sendable {
-        public var path: String
-        public var start: Timestamp
-        public init(path: String, start: Timestamp) {
+    package struct Part: Sendable {
+        package var path: String
+        package var start: Timestamp
+        package init(path: String, start: Timestamp) {
             self.path = path
             self.start = start
         }
@@ -19,7 +19,7 @@ public enum SegmentClipReader {
 
     /// The video packets of `parts` (the segments holding `[from, to)`, oldest first) from the
     /// keyframe at or before `from` to the first one that decodes at or after `to`, in session time.
-    public static func read(_ parts: [Part], from: Timestamp, to: Timestamp) throws(RecError) -> SegmentClip {
+    package static func read(_ parts: [Part], from: Timestamp, to: Timestamp) throws(RecError) -> SegmentClip {
         var files: [FileClip] = []
         var timings: [PacketTiming] = []
         var video: ClipTrack?
@@ -57,13 +57,13 @@ public enum SegmentClipReader {
 }
 
 /// A cut's part of a segmented recording: the video of each file in turn, on one timeline.
-public struct SegmentClip: ClipInput, Sendable {
+package struct SegmentClip: ClipInput, Sendable {
     let files: [FileClip]
-    public let tracks: [ClipTrack]
-    public let timings: [PacketTiming]
-    public let timeBase: Rational
+    package let tracks: [ClipTrack]
+    package let timings: [PacketTiming]
+    package let timeBase: Rational
 
-    public func replay(_ body: (EncodedPacket) throws -> Void) throws {
+    package func replay(_ body: (EncodedPacket) throws -> Void) throws {
         var k = 0
         for file in files {
             try file.replay { packet in

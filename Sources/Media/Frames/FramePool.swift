@@ -12,19 +12,19 @@ import RecCore
 /// about three in flight (being drawn, queued or in the encoder, the snapshot slot's), so 4 covers
 /// it; more, made while the encoder lags, are freed when done rather than held for weeks
 /// (8 held 25 MB at 1080p after one lag).
-public final class FramePool {
-    public let format: VideoFormat
+package final class FramePool {
+    package let format: VideoFormat
     private var frames: [VideoFrame] = []
     private let capacity: Int
 
-    public init(format: VideoFormat, capacity: Int = 4) {
+    package init(format: VideoFormat, capacity: Int = 4) {
         self.format = format
         self.capacity = capacity
     }
 
     /// A frame with writable buffers of the pool's format, reused when one is free. The caller
     /// sets its capture time and sequence. The corresponding C function is `av_frame_is_writable`.
-    public func next() throws(FFmpegError) -> VideoFrame {
+    package func next() throws(FFmpegError) -> VideoFrame {
         for i in frames.indices where isKnownUniquelyReferenced(&frames[i]) && av_frame_is_writable(frames[i].pointer) != 0 {
             return frames[i]
         }

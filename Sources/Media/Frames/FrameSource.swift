@@ -11,7 +11,7 @@ import RecCore
 /// casting the source to a narrower type: a source that wraps another (a filter, a test double)
 /// forwards its inner source's capabilities in one line and keeps the camera's clock, its reconnect
 /// and its controls.
-public protocol FrameSource: AnyObject {
+package protocol FrameSource: AnyObject {
     /// What the source delivers, known after `start()`.
     var format: VideoFormat { get }
     /// The nominal frame rate (frames per second), if the source has one.
@@ -33,38 +33,38 @@ public protocol FrameSource: AnyObject {
 
 /// What a frame source is and can do beyond `nextFrame()`; nil where it cannot. Each capability
 /// is an object the source hands out (usually itself), read on the capture thread like the source.
-public struct SourceCapabilities {
+package struct SourceCapabilities {
     /// Whether frames arrive in real time by themselves (a camera), so the capture loop never
     /// paces them; the stand-in camera and files are paced with `--pace realtime`.
-    public var isLive: Bool
+    package var isLive: Bool
     /// A flag any thread may set to end a wait inside `start()` or `nextFrame()` at once (a file or
     /// FIFO waiting for its writer); `nextFrame()` then returns nil (the end of the source) and
     /// `start()` throws.
-    public var interrupt: InterruptFlag?
+    package var interrupt: InterruptFlag?
     /// The source's own clock: a camera whose driver stamps its buffers on CLOCK_MONOTONIC. The
     /// sound is put on the pictures' timeline from it.
-    public var clock: (any SourceClock)?
+    package var clock: (any SourceClock)?
     /// Frames handed over still compressed (an MJPEG camera), so a `copy` preset stores them as
     /// they come, at almost no CPU.
-    public var compressed: (any CompressedFrames)?
+    package var compressed: (any CompressedFrames)?
     /// A device that can go away and come back (a USB camera unplugged and plugged in again).
-    public var reconnection: (any Reconnection)?
+    package var reconnection: (any Reconnection)?
     /// Camera controls (brightness, exposure …), set on the capture thread between frames.
-    public var controls: (any ControllableSource)?
+    package var controls: (any ControllableSource)?
     /// Whether capture may wait for the encoder without losing anything (a regular file: it is
     /// read at rec's pace, as `ffmpeg -re` reads it). The recorder's queue then blocks instead of
     /// dropping late frames, and stays two frames deep: every decoded frame queued pins a buffer
     /// of the decoder's pool until the decoder closes, so a lag behind a 16-frame queue held ~31 MB
     /// at 1080p for the rest of a session (bench/README.md, core.sh).
-    public var waitsWithoutLoss: Bool
+    package var waitsWithoutLoss: Bool
     /// Sound the source brings itself, already encoded (a network camera's AAC): recorded as the
     /// first sound streams, before any `--audio` input.
-    public var sound: (any SourceSound)?
+    package var sound: (any SourceSound)?
     /// Whether pictures come unevenly (a screen: its changes, then one a second while nothing
     /// changes), so keyframes are placed by time (`KeyframeSchedule`), not by counting pictures.
-    public var keyframesByTime: Bool
+    package var keyframesByTime: Bool
 
-    public init(isLive: Bool = false, interrupt: InterruptFlag? = nil, clock: (any SourceClock)? = nil,
+    package init(isLive: Bool = false, interrupt: InterruptFlag? = nil, clock: (any SourceClock)? = nil,
                 compressed: (any CompressedFrames)? = nil, reconnection: (any Reconnection)? = nil,
                 controls: (any ControllableSource)? = nil, waitsWithoutLoss: Bool = false,
                 sound: (any SourceSound)? = nil, keyframesByTime: Bool = false) {
@@ -81,7 +81,7 @@ public struct SourceCapabilities {
 }
 
 /// A source's own clock: when session time 0 was on CLOCK_MONOTONIC.
-public protocol SourceClock: AnyObject {
+package protocol SourceClock: AnyObject {
     /// CLOCK_MONOTONIC nanoseconds of the first frame's timestamp; nil before it.
     var monotonicEpoch: UInt64? { get }
     /// The wall-clock time of session time 0 as the source's own clock tells it (a network
@@ -91,12 +91,12 @@ public protocol SourceClock: AnyObject {
 }
 
 extension SourceClock {
-    public var wallClockAtZero: Timestamp? { nil }
+    package var wallClockAtZero: Timestamp? { nil }
 }
 
 /// Sound packets a source reads beside its pictures (a network camera's own sound), timed on the
 /// session timeline like its frames. Read on the capture thread after each frame or packet.
-public protocol SourceSound: AnyObject {
+package protocol SourceSound: AnyObject {
     /// The sound streams' parameters, in stream order (`.sound(0)` first), known after `start()`.
     var soundParameters: [CodecParameters] { get }
     /// The sound packets read since the last call, in time order, each naming its stream.
@@ -104,7 +104,7 @@ public protocol SourceSound: AnyObject {
 }
 
 /// Frames as the device compressed them, read instead of `FrameSource.nextFrame()`, not with it.
-public protocol CompressedFrames: AnyObject {
+package protocol CompressedFrames: AnyObject {
     /// The compressed stream's parameters (codec, size), known after `start()`; nil when the mode
     /// the source runs in is not compressed.
     var compressedParameters: CodecParameters? { get }
@@ -113,7 +113,7 @@ public protocol CompressedFrames: AnyObject {
 }
 
 /// Waiting for a device that went away to return (`--on-unplug wait`).
-public protocol Reconnection: AnyObject {
+package protocol Reconnection: AnyObject {
     /// Whether an error from `nextFrame()`/`nextPacket()` means the device went away.
     func isDisconnect(_ error: RecError) -> Bool
     /// What happened, for status while waiting: "was unplugged", "stopped delivering frames".

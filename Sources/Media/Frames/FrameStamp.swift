@@ -2,9 +2,9 @@
 /// lossy encoders: a band across the top of the luma plane of 34 cells — a white start cell, 24
 /// bits of the number, 8 bits of check, a black end cell — each bright (235) for 1 and dark (16)
 /// for 0. Reading takes the mean of each cell's middle and rejects a band whose check fails.
-public enum FrameStamp {
+package enum FrameStamp {
     static let cells = 34
-    public static let maxValue = (1 << 24) - 1
+    package static let maxValue = (1 << 24) - 1
 
     /// The band's geometry for a picture width: cell size in pixels and band height.
     static func geometry(width: Int, height: Int) -> (cell: Int, bandHeight: Int)? {
@@ -28,7 +28,7 @@ public enum FrameStamp {
     }
 
     /// Draws `value` (mod 2^24) into an 8-bit luma plane.
-    public static func draw(_ value: Int, luma: UnsafeMutablePointer<UInt8>, bytesPerRow: Int, width: Int, height: Int) {
+    package static func draw(_ value: Int, luma: UnsafeMutablePointer<UInt8>, bytesPerRow: Int, width: Int, height: Int) {
         guard let g = geometry(width: width, height: height) else { return }
         for (i, bit) in bits(value).enumerated() {
             let level: UInt8 = bit ? 235 : 16
@@ -39,7 +39,7 @@ public enum FrameStamp {
     }
 
     /// Reads the number back from an 8-bit luma plane; nil if there is no valid stamp.
-    public static func read(luma: UnsafePointer<UInt8>, bytesPerRow: Int, width: Int, height: Int) -> Int? {
+    package static func read(luma: UnsafePointer<UInt8>, bytesPerRow: Int, width: Int, height: Int) -> Int? {
         guard let g = geometry(width: width, height: height) else { return nil }
         let margin = g.cell / 4
         var bits: [Bool] = []

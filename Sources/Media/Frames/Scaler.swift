@@ -7,12 +7,12 @@ import RecCore
 /// average each pair of chroma rows, not keep one and drop the other. Bicubic; from RGB (a
 /// screen's bgr0) the chroma is computed for every pixel and filtered down, as `flags(from:)`
 /// says; bench/README.md ("screen.sh") has the cost.
-public final class Scaler {
+package final class Scaler {
     private let context: OpaquePointer
-    public let input: VideoFormat
-    public let output: VideoFormat
+    package let input: VideoFormat
+    package let output: VideoFormat
     /// The colour the converter reads and writes, when the caller said (see `init`).
-    public let colour: (from: ColourDescription, to: ColourDescription)?
+    package let colour: (from: ColourDescription, to: ColourDescription)?
     /// The output pictures, reused once the encoder (or whoever took one) has let go: a new
     /// megabyte-sized frame for every picture is a fresh mmap whose pages fault in as libswscale
     /// writes them (a 1080p screen recording spent 2.7 times ffmpeg's libswscale time, and 4
@@ -25,14 +25,14 @@ public final class Scaler {
     /// pixels' chroma in plain C (its `*ToUV_half` input functions), which cost a 1080p screen
     /// 72 million instructions a picture (callgrind); with it, its SIMD input functions and the
     /// bicubic filter do the same 2:1 step for 37 million (ffmpeg's scale filter: 67 million).
-    public static func flags(from input: PixelFormat) -> Int32 {
+    package static func flags(from input: PixelFormat) -> Int32 {
         input.isRGB ? SWS_BICUBIC | SWS_FULL_CHR_H_INP : SWS_BICUBIC | SWS_ACCURATE_RND
     }
 
     /// - Parameter colour: the input frames' range and matrix and the ones to convert to. Without
     ///   it libswscale assumes limited-range BT.601, except for `yuvj*` formats (full range).
     /// The corresponding C functions are `sws_getContext` and `sws_setColorspaceDetails`.
-    public init(from input: VideoFormat, to output: VideoFormat,
+    package init(from input: VideoFormat, to output: VideoFormat,
                 colour: (from: ColourDescription, to: ColourDescription)? = nil) throws(FFmpegError) {
         guard let ctx = sws_getContext(Int32(input.width), Int32(input.height), input.pixelFormat.av,
                                        Int32(output.width), Int32(output.height), output.pixelFormat.av,
@@ -66,7 +66,7 @@ public final class Scaler {
     /// A frame in the output format (from the pool: one nobody holds any more, or a new one) with
     /// the same times and properties, and the output colour when one was given. The
     /// corresponding C functions are `sws_scale_frame` and `av_frame_copy_props`.
-    public func scale(_ frame: VideoFrame) throws(FFmpegError) -> VideoFrame {
+    package func scale(_ frame: VideoFrame) throws(FFmpegError) -> VideoFrame {
         let out = try pool.next()
         out.captureTime = frame.captureTime
         out.sequence = frame.sequence

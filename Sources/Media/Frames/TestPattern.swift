@@ -5,13 +5,13 @@ import RecCore
 /// moves, so encoders have real motion to work on, with the frame number stamped across the top
 /// (`FrameStamp`). YUV 4:2:0; the texture is made once and each frame copies a shifted window of
 /// it, so drawing 1080p costs about one memcpy of the picture.
-public final class TestPattern {
-    public let width: Int
-    public let height: Int
+package final class TestPattern {
+    package let width: Int
+    package let height: Int
     private let texture: [UInt8]        // luma texture, (width + pad) x height
     private let pad = 256
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = width
         self.height = height
         let w = width + pad
@@ -32,20 +32,20 @@ public final class TestPattern {
         self.texture = t
     }
 
-    public var format: VideoFormat { VideoFormat(width: width, height: height, pixelFormat: .yuv420p) }
+    package var format: VideoFormat { VideoFormat(width: width, height: height, pixelFormat: .yuv420p) }
 
     /// Where the picture marks a whole second of the session timeline: a block in the bottom-left
     /// corner, an eighth of the picture each way, bright (235) on the frame that starts a second,
     /// dark (16) on every other. The stand-in tone clicks at the same instants (`--audio test`),
     /// so sync can be measured from a recording alone.
-    public var secondMark: (x: Int, y: Int, width: Int, height: Int) {
+    package var secondMark: (x: Int, y: Int, width: Int, height: Int) {
         let w = max(2, width / 8 & ~1), h = max(2, height / 8 & ~1)
         return (0, height - h, w, h)
     }
 
     /// Draws picture `index` into a yuv420p frame of this pattern's size; `marksSecond` lights
     /// the second mark.
-    public func draw(_ index: Int, into frame: VideoFrame, marksSecond: Bool = false) {
+    package func draw(_ index: Int, into frame: VideoFrame, marksSecond: Bool = false) {
         guard let (y, ys) = frame.plane(0), let (u, us) = frame.plane(1), let (v, vs) = frame.plane(2) else { return }
         let shift = (index * 4) % pad
         let w = width + pad
@@ -78,7 +78,7 @@ public final class TestPattern {
 
 extension VideoFrame {
     /// The frame number stamped in the picture (`FrameStamp`), if it has one and is 8-bit YUV.
-    public func readStamp() -> Int? {
+    package func readStamp() -> Int? {
         guard let (y, ys) = plane(0) else { return nil }
         let f = format.pixelFormat
         guard f == .yuv420p || f == .yuvj420p || f == PixelFormat(name: "yuv422p") || f == PixelFormat(name: "yuv444p")

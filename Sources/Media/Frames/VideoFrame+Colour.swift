@@ -6,7 +6,7 @@ extension VideoFrame {
     /// `colorspace`, `color_primaries`, `color_trc`, `chroma_location` and `sample_aspect_ratio`,
     /// set by the decoder (from the bitstream or the container) or by the camera (from V4L2's
     /// colorspace and quantization).
-    public var colour: ColourDescription {
+    package var colour: ColourDescription {
         get {
             let f = pointer.pointee
             return ColourDescription(range: ColourDescription.Range(rawValue: Int32(f.color_range.rawValue)) ?? .unspecified,
@@ -28,7 +28,7 @@ extension VideoFrame {
     /// second frame over the same pictures (`av_frame_clone`: no pixel is copied) with those two
     /// fields changed (see `ColourPolicy.plainFormats`) — or the frame itself for any other format.
     /// This frame is not written to.
-    public func plainJPEGFormat() throws(FFmpegError) -> VideoFrame {
+    package func plainJPEGFormat() throws(FFmpegError) -> VideoFrame {
         guard let plain = PixelFormat(rawValue: pointer.pointee.format).plainForJPEG else { return self }
         let copy = try clone()
         copy.pointer.pointee.format = plain.rawValue
@@ -39,13 +39,13 @@ extension VideoFrame {
 
 extension PixelFormat {
     /// The plain format a `yuvj*` one is relabelled to, or nil for any other format.
-    public var plainForJPEG: PixelFormat? {
+    package var plainForJPEG: PixelFormat? {
         ColourPolicy.plainFormat(forJPEG: name).flatMap { PixelFormat(name: $0) }
     }
 
     /// Whether the format holds RGB rather than YUV or grey. The corresponding C function is
     /// `av_pix_fmt_desc_get`.
-    public var isRGB: Bool {
+    package var isRGB: Bool {
         guard let d = av_pix_fmt_desc_get(av) else { return false }
         return d.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0
     }

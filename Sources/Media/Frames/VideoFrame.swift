@@ -9,18 +9,18 @@ import RecCore
 /// touch one frame at once, and nothing writes to it after it is queued: the encode path reads it
 /// and gives the encoder and filter graph their own references (`av_frame_ref`) to stamp, and a
 /// relabelled copy (`plainJPEGFormat()`) when its format needs one.
-public final class VideoFrame: @unchecked Sendable {
+package final class VideoFrame: @unchecked Sendable {
     private let frame: FrameOwner
     /// The owned frame, within the package only. Borrow it for the length of a call; never keep it.
     package var pointer: UnsafeMutablePointer<AVFrame> { frame.pointer }
     /// When the frame was captured, on the session timeline (0 = the first frame), in microseconds.
-    public var captureTime: Timestamp
+    package var captureTime: Timestamp
     /// The source's sequence number for the frame (0, 1, 2, …; gaps are frames the source dropped).
-    public var sequence: Int64
+    package var sequence: Int64
 
     /// A frame with freshly allocated, writable picture buffers.
     /// The corresponding C functions are `av_frame_alloc` and `av_frame_get_buffer`.
-    public init(format: VideoFormat, captureTime: Timestamp = .zero, sequence: Int64 = 0) throws(FFmpegError) {
+    package init(format: VideoFormat, captureTime: Timestamp = .zero, sequence: Int64 = 0) throws(FFmpegError) {
         let frame = try FrameOwner()
         let f = frame.pointer
         f.pointee.width = Int32(format.width)
@@ -44,13 +44,13 @@ public final class VideoFrame: @unchecked Sendable {
         self.init(owning: FrameOwner(taking: frame), captureTime: captureTime, sequence: sequence)
     }
 
-    public var format: VideoFormat {
+    package var format: VideoFormat {
         VideoFormat(width: Int(pointer.pointee.width), height: Int(pointer.pointee.height),
                     pixelFormat: PixelFormat(rawValue: pointer.pointee.format))
     }
 
     /// Plane `i`'s base address and bytes per row.
-    public func plane(_ i: Int) -> (base: UnsafeMutablePointer<UInt8>, bytesPerRow: Int)? {
+    package func plane(_ i: Int) -> (base: UnsafeMutablePointer<UInt8>, bytesPerRow: Int)? {
         let data = withUnsafeBytes(of: pointer.pointee.data) { $0.bindMemory(to: UnsafeMutablePointer<UInt8>?.self)[i] }
         let linesize = withUnsafeBytes(of: pointer.pointee.linesize) { $0.bindMemory(to: Int32.self)[i] }
         guard let data else { return nil }
@@ -60,7 +60,7 @@ public final class VideoFrame: @unchecked Sendable {
     /// A second frame over the same reference-counted pictures (no pixels are copied), with its
     /// own fields: what a second reader gets, so neither writes through the other's frame.
     /// The corresponding C function is `av_frame_clone`.
-    public func clone() throws(FFmpegError) -> VideoFrame {
+    package func clone() throws(FFmpegError) -> VideoFrame {
         let copy = try allocated(av_frame_clone(pointer), "av_frame_clone")
         return VideoFrame(taking: copy, captureTime: captureTime, sequence: sequence)
     }

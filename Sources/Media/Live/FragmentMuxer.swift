@@ -11,23 +11,23 @@ import RecCore
 /// The corresponding C functions are `avio_open_dyn_buf` and `avio_close_dyn_buf`,
 /// `avformat_write_header` with `movflags=empty_moov+default_base_moof+frag_custom`,
 /// `av_write_frame`, and `av_write_frame(ctx, NULL)` to close each fragment.
-public final class FragmentMuxer {
+package final class FragmentMuxer {
     private var output: OutputContext
     private let packet: PacketOwner
     /// The muxer's time base for the pictures, and for the sound when it is carried.
     private let timeBases: [Rational]
     /// ftyp + moov: what every viewer gets first.
-    public let initSegment: [UInt8]
+    package let initSegment: [UInt8]
     /// Whether a sound track is carried (the session's first sound goes to it).
-    public let hasSound: Bool
+    package let hasSound: Bool
     /// The streams carried, in track order: the session's pictures, and its first sound.
-    public let streams: [StreamID]
+    package let streams: [StreamID]
     /// Whether a fragment was made. libavformat moves the first packet's time to 0 and every
     /// other by as much, so the first fragment's first packet must be the earliest.
-    public private(set) var started = false
+    package private(set) var started = false
 
     /// `sound`: the session's sound encoder's parameters, to carry it as a second track.
-    public init(parameters: CodecParameters, sound: CodecParameters? = nil) throws(FFmpegError) {
+    package init(parameters: CodecParameters, sound: CodecParameters? = nil) throws(FFmpegError) {
         var output = try OutputContext(format: "mp4", url: nil)
         let c = output.pointer
         for track in [parameters] + (sound.map { [$0] } ?? []) {
@@ -53,7 +53,7 @@ public final class FragmentMuxer {
     /// Packets as one moof + mdat fragment: the sound that came before a picture, then the
     /// picture. Each stream's packets must come in decode order; sound is left out when the
     /// muxer carries none.
-    public func fragment(_ packets: [EncodedPacket]) throws(FFmpegError) -> [UInt8] {
+    package func fragment(_ packets: [EncodedPacket]) throws(FFmpegError) -> [UInt8] {
         let c = output.pointer
         for encoded in packets {
             guard let index = streams.firstIndex(of: encoded.stream), index < timeBases.count else { continue }

@@ -2,10 +2,10 @@ import RecCore
 
 /// A keyframe packet decoded on its own and encoded as a small JPEG: the live page's timeline
 /// thumbnails. Runs on the caller's thread with its own decoder (never capture's or encode's).
-public enum KeyframePicture {
+package enum KeyframePicture {
     /// The corresponding C functions are `avcodec_send_packet` / `avcodec_receive_frame`, then
     /// libavcodec's MJPEG encoder (see `JPEGWriter.encode`).
-    public static func jpeg(_ keyframe: EncodedPacket, parameters: CodecParameters, width: Int) throws(FFmpegError) -> [UInt8] {
+    package static func jpeg(_ keyframe: EncodedPacket, parameters: CodecParameters, width: Int) throws(FFmpegError) -> [UInt8] {
         let decoder = try VideoDecoder(parameters: parameters, threads: 1)
         var packet = keyframe
         packet.isHidden = false

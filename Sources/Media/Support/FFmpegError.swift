@@ -3,36 +3,36 @@ import RecCore
 
 /// A failure returned by an FFmpeg function: the code, the operation that returned it and
 /// `av_strerror`'s text. Converted to a `RecError` (with advice) where the user would see it.
-public struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
-    public var code: Int32
-    public var operation: String
+package struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
+    package var code: Int32
+    package var operation: String
     /// FFmpeg's own last error line on this thread, which usually says why ("moov atom not found").
-    public var reason: String?
+    package var reason: String?
 
-    public init(code: Int32, operation: String) {
+    package init(code: Int32, operation: String) {
         self.code = code
         self.operation = operation
         self.reason = FFmpegLog.takeLastError()
     }
 
     /// `av_strerror`'s text for the code.
-    public var text: String {
+    package var text: String {
         var buffer = [CChar](repeating: 0, count: 256)
         cffmpeg_strerror(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
-    public var description: String { "\(operation): \(text)" + (reason.map { " (FFmpeg says: \($0))" } ?? "") }
+    package var description: String { "\(operation): \(text)" + (reason.map { " (FFmpeg says: \($0))" } ?? "") }
 
-    public static let eof = CFFMPEG_AVERROR_EOF
-    public static let again = CFFMPEG_EAGAIN
+    package static let eof = CFFMPEG_AVERROR_EOF
+    package static let again = CFFMPEG_EAGAIN
     /// `AVERROR_EXIT`: an interrupt callback ended a blocking call (FFERRTAG('E','X','I','T')).
-    public static let exit: Int32 = -(0x45 | 0x58 << 8 | 0x49 << 16 | 0x54 << 24)
+    package static let exit: Int32 = -(0x45 | 0x58 << 8 | 0x49 << 16 | 0x54 << 24)
     /// `AVERROR_INVALIDDATA`: damaged input a decoder or demuxer could not read (FFERRTAG('I','N','D','A')).
-    public static let invalidData: Int32 = -(0x49 | 0x4E << 8 | 0x44 << 16 | 0x41 << 24)
+    package static let invalidData: Int32 = -(0x49 | 0x4E << 8 | 0x44 << 16 | 0x41 << 24)
 
     /// A runtime `RecError` that keeps this error as its cause.
-    public func recError(_ message: String, location: String? = nil) -> RecError {
+    package func recError(_ message: String, location: String? = nil) -> RecError {
         .runtime(message, cause: description, location: location)
     }
 }
@@ -40,19 +40,19 @@ public struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable {
 /// Throws when an FFmpeg call returned a negative code; returns the value otherwise.
 @discardableResult
 @inline(__always)
-public func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
+package func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(FFmpegError) -> Int32 {
     if result < 0 { throw FFmpegError(code: result, operation: operation()) }
     return result
 }
 
 /// Throws `ENOMEM` for a NULL from an FFmpeg allocator.
 @inline(__always)
-public func allocated<T>(_ pointer: T?, _ operation: @autoclosure () -> String) throws(FFmpegError) -> T {
+package func allocated<T>(_ pointer: T?, _ operation: @autoclosure () -> String) throws(FFmpegError) -> T {
     guard let pointer else { throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: operation()) }
     return pointer
 }
 
 extension Rational {
-    public init(_ r: AVRational) { self.init(r.num, r.den) }
-    public var av: AVRational { AVRational(num: num, den: den) }
+    package init(_ r: AVRational) { self.init(r.num, r.den) }
+    package var av: AVRational { AVRational(num: num, den: den) }
 }

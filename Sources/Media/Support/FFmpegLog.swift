@@ -6,8 +6,8 @@ import Synchronization
 /// (or nothing, under tests); `REC_FFMPEG_LOG=info` brings their chatter back for debugging.
 /// Whatever is printed, the last error line FFmpeg logs on each thread is kept, and an
 /// `FFmpegError` made on that thread carries it as the reason.
-public enum FFmpegLog {
-    public static func quiet() {
+package enum FFmpegLog {
+    package static func quiet() {
         cffmpeg_log_capture()
         if let level = getenv("REC_FFMPEG_LOG").map({ String(cString: $0) }), !level.isEmpty {
             switch level {
@@ -48,7 +48,7 @@ public enum FFmpegLog {
 
 /// av_log's lines, from the C trampoline in shim.h.
 @_cdecl("rec_ffmpeg_log_line")
-public func recFFmpegLogLine(_ level: Int32, _ line: UnsafePointer<CChar>?) {
+package func recFFmpegLogLine(_ level: Int32, _ line: UnsafePointer<CChar>?) {
     guard let line else { return }
     FFmpegLog.record(String(cString: line))
 }

@@ -11,14 +11,14 @@ import Glibc
 /// reads directly, about 2,000 times a second while a network camera is read.
 /// `@unchecked Sendable`: `state` is touched only through the shim's atomic builtins, and the
 /// pipe's descriptors never change.
-public final class InterruptFlag: @unchecked Sendable {
+package final class InterruptFlag: @unchecked Sendable {
     private let state: UnsafeMutablePointer<cffmpeg_interrupt>
     /// The pipe's read end, for `poll(2)`; -1 if no pipe could be made (readers then poll with a
     /// timeout and check `isSet`).
-    public let wakeDescriptor: Int32
+    package let wakeDescriptor: Int32
     private let writeDescriptor: Int32
 
-    public init() {
+    package init() {
         state = .allocate(capacity: 1)
         state.initialize(to: cffmpeg_interrupt(set: 0, passed: 0, calls: 0, deadline: 0))
         var fds: [Int32] = [-1, -1]
@@ -38,10 +38,10 @@ public final class InterruptFlag: @unchecked Sendable {
         state.deallocate()
     }
 
-    public var isSet: Bool { cffmpeg_interrupt_is_set(state) != 0 }
+    package var isSet: Bool { cffmpeg_interrupt_is_set(state) != 0 }
 
     /// Sets the flag and wakes whoever polls `wakeDescriptor`; later calls do nothing.
-    public func set() {
+    package func set() {
         guard cffmpeg_interrupt_set(state) == 0 else { return }
         var byte: UInt8 = 1
         if writeDescriptor >= 0 { _ = write(writeDescriptor, &byte, 1) }
@@ -52,12 +52,12 @@ public final class InterruptFlag: @unchecked Sendable {
     /// with `FFmpegError.exit` instead of waiting for a TCP timeout. nil clears it. The clock is
     /// CLOCK_MONOTONIC_COARSE (the kernel's last tick: a few milliseconds behind at most, plenty
     /// for deadlines of seconds).
-    public func expire(after seconds: Double?) {
+    package func expire(after seconds: Double?) {
         cffmpeg_interrupt_expire(state, seconds.map { cffmpeg_coarse_now() + UInt64(max(0, $0) * 1e9) } ?? 0)
     }
 
     /// Whether the deadline set by `expire(after:)` has passed.
-    public var hasExpired: Bool { cffmpeg_interrupt_expired(state) != 0 }
+    package var hasExpired: Bool { cffmpeg_interrupt_expired(state) != 0 }
 
     /// The callback for a format context's `interrupt_callback`; the caller keeps `self` alive
     /// while the context lives. The corresponding C function is `cffmpeg_interrupt_callback`.

@@ -6,9 +6,9 @@ import Glibc
 /// arenas under glibc's defaults, which grow the mmap threshold after every large free. Two arenas
 /// and a fixed 1 MiB mmap threshold (big blocks go back to the kernel when freed) cut the
 /// session's resident memory by about 175 MB with no measurable cost.
-public enum MemoryPolicy {
+package enum MemoryPolicy {
     /// Applies the settings unless the user set `MALLOC_ARENA_MAX` / `MALLOC_MMAP_THRESHOLD_`.
-    public static func apply() {
+    package static func apply() {
         if getenv("MALLOC_ARENA_MAX") == nil { cffmpeg_malloc_arena_max(2) }
         if getenv("MALLOC_MMAP_THRESHOLD_") == nil { cffmpeg_malloc_mmap_threshold(1 << 20) }
     }
@@ -18,5 +18,5 @@ public enum MemoryPolicy {
     /// allocated on one thread and freed on another a ring's length later, and the ring frees
     /// whole GOPs between live packets; measured (gdb, 2026-12-03) on a copy session with a 20 s
     /// ring, 7.1 MB of its 25.4 MB private memory were such free pages.
-    public static func trim() { cffmpeg_malloc_trim() }
+    package static func trim() { cffmpeg_malloc_trim() }
 }

@@ -7,12 +7,12 @@ import Glibc
 ///
 /// `load` opens the library once per call site's cache (a `static let`) and never closes it:
 /// the functions it hands out stay valid for the life of the process.
-public struct SharedLibrary {
+package struct SharedLibrary {
     private let handle: UnsafeMutableRawPointer
-    public let file: String
+    package let file: String
 
     /// Opens `file` (a soname such as `libavfilter.so.8`). The corresponding C function is `dlopen`.
-    public init(_ file: String) throws(FFmpegError) {
+    package init(_ file: String) throws(FFmpegError) {
         guard let handle = dlopen(file, RTLD_NOW | RTLD_GLOBAL) else {
             throw Self.failure("dlopen(\(file))")
         }
@@ -22,7 +22,7 @@ public struct SharedLibrary {
 
     /// The function `name`, as the C function type `type` (its typedef in CFFmpeg's shim.h).
     /// The corresponding C function is `dlsym`.
-    public func function<F>(_ name: String, as type: F.Type) throws(FFmpegError) -> F {
+    package func function<F>(_ name: String, as type: F.Type) throws(FFmpegError) -> F {
         guard let address = dlsym(handle, name) else { throw Self.failure("dlsym(\(file), \(name))") }
         precondition(MemoryLayout<F>.size == MemoryLayout<UnsafeMutableRawPointer>.size, "\(F.self) is not a C function type")
         return unsafeBitCast(address, to: type)

@@ -16,20 +16,20 @@ import RecCore
 /// there and plays, and nothing is left beside it. Matroska needs no rewrite: its trailer (cues,
 /// duration) is the finish.
 /// Owned by the encode thread.
-public final class AssetWriter {
-    public let path: String
-    public let container: ContainerFormat
+package final class AssetWriter {
+    package let path: String
+    package let container: ContainerFormat
     // `@exclusivity(unchecked)`: the state touched for every packet. This object is owned by one
     // thread and never lends that state across a call that could reach it again, so the runtime's
     // check of each access (~80 instructions under callgrind, several per packet) never fires.
     @exclusivity(unchecked) private var muxer: Muxer?
     @exclusivity(unchecked) private var clock = FragmentClock()
-    @exclusivity(unchecked) public private(set) var packetsWritten = 0
-    @exclusivity(unchecked) public private(set) var lastPacketEnd: Timestamp?
+    @exclusivity(unchecked) package private(set) var packetsWritten = 0
+    @exclusivity(unchecked) package private(set) var lastPacketEnd: Timestamp?
     /// Bytes of the file known to be complete and handed to the OS.
-    @exclusivity(unchecked) public private(set) var durableBytes: Int64 = 0
+    @exclusivity(unchecked) package private(set) var durableBytes: Int64 = 0
     /// The write error that ended the file early, if one did.
-    @exclusivity(unchecked) public private(set) var failure: FFmpegError?
+    @exclusivity(unchecked) package private(set) var failure: FFmpegError?
 
     private let extradataSize: Int
     /// The file's streams: each one's output index is its place in this list (searched, not
@@ -47,7 +47,7 @@ public final class AssetWriter {
     ///   - streams: every stream of the file, in the order the file lists them; packets of other
     ///     streams are left out.
     ///   - fragmentLength: the longest a fragment (cluster) grows; see `FragmentClock`.
-    public init(path: String, container: ContainerFormat, streams: [StreamParameters],
+    package init(path: String, container: ContainerFormat, streams: [StreamParameters],
                 fragmentLength: Timestamp = FragmentClock.defaultLength) throws(FFmpegError) {
         self.path = path
         self.extradataSize = streams.reduce(0) { $0 + $1.parameters.extradata.count }
@@ -72,15 +72,15 @@ public final class AssetWriter {
         self.durableBytes = muxer.bytesWritten
     }
 
-    public var bytesWritten: Int64 { muxer?.bytesWritten ?? durableBytes }
+    package var bytesWritten: Int64 { muxer?.bytesWritten ?? durableBytes }
 
     /// Presentation time before which every frame is in a complete fragment on disk (nil before
     /// the first fragment is out).
-    public var completeBefore: Timestamp? { clock.completeBefore }
+    package var completeBefore: Timestamp? { clock.completeBefore }
 
     /// Writes one packet of any of the file's streams; throws the write error after cutting the
     /// file back (see the type). The muxer interleaves the streams by decode time.
-    public func append(_ packet: consuming EncodedPacket) throws(FFmpegError) {
+    package func append(_ packet: consuming EncodedPacket) throws(FFmpegError) {
         guard let muxer, let index = streamIDs.firstIndex(of: packet.stream) else { return }
         var p = packet
         p.streamIndex = index
@@ -105,7 +105,7 @@ public final class AssetWriter {
     }
 
     /// Finishes the file; see the type's description. Safe to call once; later calls do nothing.
-    public func finish() throws(FFmpegError) {
+    package func finish() throws(FFmpegError) {
         guard let muxer else { return }
         self.muxer = nil
         do throws(FFmpegError) {

@@ -3,11 +3,11 @@ import Foundation
 import RecCore
 
 /// Writes one frame as a JPEG file with libavcodec's MJPEG encoder (`rec snapshot`).
-public enum JPEGWriter {
+package enum JPEGWriter {
     /// Encodes `frame` (any format; converted to full-range 4:2:0) at quality `qscale` (2 best …
     /// 31 worst) into `path`, through a temporary file renamed into place.
     @discardableResult
-    public static func write(_ frame: VideoFrame, to path: String, qscale: Double = 2) throws(FFmpegError) -> Int {
+    package static func write(_ frame: VideoFrame, to path: String, qscale: Double = 2) throws(FFmpegError) -> Int {
         let data = try encode(frame, qscale: qscale)
         let temporary = OutputPath.temporarySibling(of: path)
         guard FileManager.default.createFile(atPath: temporary, contents: Data(data)) else {
@@ -23,7 +23,7 @@ public enum JPEGWriter {
 
     /// The JPEG bytes of `frame`, scaled to `width` (height in proportion, even) when given:
     /// the live page's snapshots and timeline thumbnails.
-    public static func encode(_ frame: VideoFrame, width: Int? = nil, qscale: Double = 2) throws(FFmpegError) -> [UInt8] {
+    package static func encode(_ frame: VideoFrame, width: Int? = nil, qscale: Double = 2) throws(FFmpegError) -> [UInt8] {
         let w = width.map { min($0, frame.format.width) & ~1 } ?? frame.format.width
         let h = width == nil ? frame.format.height : max(2, (frame.format.height * w / max(1, frame.format.width)) & ~1)
         let format = VideoFormat(width: w, height: h, pixelFormat: .yuvj420p)

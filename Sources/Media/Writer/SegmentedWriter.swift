@@ -9,8 +9,8 @@ import RecCore
 /// `SegmentFinisher` thread for its trailer and MP4 rewrite, and retention (`--keep`,
 /// `--max-disk`) runs there after each one is finished: deleting only files in the catalog, never
 /// the newest. Owned by the encode thread.
-public final class SegmentedWriter {
-    public let container: ContainerFormat
+package final class SegmentedWriter {
+    package let container: ContainerFormat
     private let streams: [StreamParameters]
     /// The stream whose keyframes start segments: the first video stream.
     private let timeline: StreamID?
@@ -42,7 +42,7 @@ public final class SegmentedWriter {
     /// One file at `path` when `catalog` is nil; else segments named by `naming`.
     /// - Parameter onProblem: called (on the finisher thread) when finishing or deleting an old
     ///   segment fails; the recording goes on.
-    public init(path: String, container: ContainerFormat, streams: [StreamParameters],
+    package init(path: String, container: ContainerFormat, streams: [StreamParameters],
                 naming: SegmentNaming? = nil, catalog: SegmentCatalog? = nil, wallClockAtZero: Date = Date(),
                 fragmentLength: Timestamp = FragmentClock.defaultLength, observer: (any RecordingFileObserver)? = nil,
                 onProblem: @escaping @Sendable (String) -> Void = { _ in }) throws(FFmpegError) {
@@ -73,16 +73,16 @@ public final class SegmentedWriter {
     }
 
     /// The file being written.
-    public var path: String { current.path }
-    public var bytesWritten: Int64 { current.bytesWritten }
+    package var path: String { current.path }
+    package var bytesWritten: Int64 { current.bytesWritten }
     /// Bytes of the current file complete on disk (see `AssetWriter`).
-    public var durableBytes: Int64 { current.durableBytes }
+    package var durableBytes: Int64 { current.durableBytes }
     /// The write error that ended the current file early, if one did.
-    public var failure: FFmpegError? { current.failure }
+    package var failure: FFmpegError? { current.failure }
 
     /// Session time before which the files hold every frame on disk (the current segment's line,
     /// moved from its own timeline back onto the session's).
-    public var completeBefore: Timestamp? {
+    package var completeBefore: Timestamp? {
         // Asked after every packet; the line moves once a fragment: worked out again only then.
         let line = current.completeBefore
         if let known = lastComplete, known.line == line, known.start == start { return known.result }
@@ -93,14 +93,14 @@ public final class SegmentedWriter {
     }
 
     /// Writes a packet of any of the file's streams, on the session timeline.
-    public func append(_ packet: consuming EncodedPacket) throws(FFmpegError) {
+    package func append(_ packet: consuming EncodedPacket) throws(FFmpegError) {
         guard streams.count > 1 else { return try write(packet) }
         held.add(packet)
         while let next = held.next(maxHeld: Self.maxHeld) { try write(next) }
     }
 
     /// `stream` has ended early (its source failed): the others are written without waiting for it.
-    public func ended(_ stream: StreamID) {
+    package func ended(_ stream: StreamID) {
         held.end(stream)
     }
 
@@ -125,7 +125,7 @@ public final class SegmentedWriter {
 
     /// Finishes the current file here and waits for the finisher to finish the older ones; the
     /// observer hears of the last file after the older ones.
-    public func finish() throws(FFmpegError) {
+    package func finish() throws(FFmpegError) {
         var failure: FFmpegError?
         do {
             while let next = held.next(maxHeld: 0, draining: true) { try write(next) }

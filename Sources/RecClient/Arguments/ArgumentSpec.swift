@@ -5,35 +5,35 @@
 /// in an `ArgumentSpec` extension); a command lists those in `static let arguments: [ArgumentSpec]`,
 /// the parser reads the command line against that list, and the command reads typed values back
 /// through the same constants (`values.require(.buffer)`), so a name is never spelled twice.
-public struct ArgumentSpec: Sendable, Equatable {
-    public enum Kind: Sendable, Equatable {
+package struct ArgumentSpec: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case option
         case flag
         case positional
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The long name without dashes (`"source"` is `--source`), or a positional argument's name.
-    public var name: String
+    package var name: String
     /// A one-letter alias: `"o"` makes `-o` mean `--output`.
-    public var short: Character?
+    package var short: Character?
     /// What help shows for the value: `"time"` gives `--from <time>`.
-    public var valueName: String
+    package var valueName: String
     /// One sentence ending with a period.
-    public var help: String
+    package var help: String
     /// The value used when the option is absent; help shows it as `(default: …)`.
-    public var defaultValue: String?
+    package var defaultValue: String?
     /// The only values accepted, if not empty; help shows them as `(values: …)`.
-    public var choices: [String]
-    public var isRequired: Bool
+    package var choices: [String]
+    package var isRequired: Bool
     /// Whether the option may be given more than once (`--filter a --filter b`).
-    public var isRepeatable: Bool
+    package var isRepeatable: Bool
     /// Left out of help, man pages and completions: plumbing for scripts, such as
     /// `--generate-manual`.
-    public var isHidden = false
+    package var isHidden = false
 
     /// An option that takes a value: `--name <value>`, `--name=<value>` or `-s <value>`.
-    public static func option(
+    package static func option(
         _ name: String,
         short: Character? = nil,
         value: String? = nil,
@@ -50,7 +50,7 @@ public struct ArgumentSpec: Sendable, Equatable {
     }
 
     /// A switch without a value: `--force`; read it with `ParsedValues.flag(_:)`.
-    public static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {
+    package static func flag(_ name: String, short: Character? = nil, help: String) -> ArgumentSpec {
         ArgumentSpec(
             kind: .flag, name: name, short: short, valueName: name, help: help,
             defaultValue: nil, choices: [], isRequired: false, isRepeatable: true
@@ -59,7 +59,7 @@ public struct ArgumentSpec: Sendable, Equatable {
 
     /// A positional argument, matched in declaration order: `rec trim <input>`. A repeatable one
     /// (last in the list) takes every remaining argument: `rec control <setting> ...`.
-    public static func positional(
+    package static func positional(
         _ name: String,
         optional: Bool = false,
         repeatable: Bool = false,
@@ -72,14 +72,14 @@ public struct ArgumentSpec: Sendable, Equatable {
     }
 
     /// The same argument, left out of help, man pages and completions.
-    public func hidden() -> ArgumentSpec {
+    package func hidden() -> ArgumentSpec {
         var copy = self
         copy.isHidden = true
         return copy
     }
 
     /// How the argument is written in messages: `--source`, `-o` alone never, `<input>`.
-    public var displayName: String {
+    package var displayName: String {
         kind == .positional ? "<\(name)>" : "--\(name)"
     }
 

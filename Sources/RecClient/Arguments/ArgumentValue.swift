@@ -1,7 +1,7 @@
 /// A type that can be read from one command-line value, as `Int` reads `--fps 30`.
 ///
 /// Conform your own types to read them directly: `try values.value(.from, as: TimeSpec.self)`.
-public protocol ArgumentValue: Sendable {
+package protocol ArgumentValue: Sendable {
     /// The value parsed from `argument`, or `nil` if it does not convert.
     init?(argument: String)
     /// What a valid value looks like, for the error message: "an integer".
@@ -9,32 +9,32 @@ public protocol ArgumentValue: Sendable {
 }
 
 extension String: ArgumentValue {
-    public init?(argument: String) { self = argument }
-    public static var expectedValue: String { "a string" }
+    package init?(argument: String) { self = argument }
+    package static var expectedValue: String { "a string" }
 }
 
 extension Int: ArgumentValue {
-    public init?(argument: String) { self.init(argument) }
-    public static var expectedValue: String { "an integer" }
+    package init?(argument: String) { self.init(argument) }
+    package static var expectedValue: String { "an integer" }
 }
 
 extension Int64: ArgumentValue {
-    public init?(argument: String) { self.init(argument) }
-    public static var expectedValue: String { "an integer" }
+    package init?(argument: String) { self.init(argument) }
+    package static var expectedValue: String { "an integer" }
 }
 
 extension Double: ArgumentValue {
-    public init?(argument: String) {
+    package init?(argument: String) {
         guard let value = Double(argument), value.isFinite else { return nil }
         self = value
     }
-    public static var expectedValue: String { "a number" }
+    package static var expectedValue: String { "a number" }
 }
 
 /// String enums read their raw value: `enum Pace: String, CaseIterable, ArgumentValue { case realtime, off }`.
 extension ArgumentValue where Self: RawRepresentable, Self.RawValue == String, Self: CaseIterable {
-    public init?(argument: String) { self.init(rawValue: argument) }
-    public static var expectedValue: String { "one of " + allValueStrings.joined(separator: ", ") }
+    package init?(argument: String) { self.init(rawValue: argument) }
+    package static var expectedValue: String { "one of " + allValueStrings.joined(separator: ", ") }
     /// Every accepted value, for `ArgumentSpec.option(_:choices:…)`.
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    package static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

@@ -2,8 +2,8 @@ import RecCore
 
 /// Finds the subcommand a command line names, then parses, validates and runs it, turning every
 /// `RecError` into `rec: <message>` on stderr and its exit status.
-public enum CommandRunner {
-    public static func run(_ arguments: [String], root: any ParsableCommand.Type, context: CommandContext) -> Int32 {
+package enum CommandRunner {
+    package static func run(_ arguments: [String], root: any ParsableCommand.Type, context: CommandContext) -> Int32 {
         let console = context.console
         var path: [any ParsableCommand.Type] = [root]
         let command: any ParsableCommand

@@ -1,12 +1,12 @@
 /// Renders help in swift-argument-parser's layout: `OVERVIEW:`, `USAGE:`, `ARGUMENTS:`,
 /// `OPTIONS:`, `SUBCOMMANDS:` and `EXAMPLES:`, with aligned columns wrapped at 80.
-public enum HelpFormatter {
+package enum HelpFormatter {
     static let width = 80
     /// The column where help text starts after a label.
     static let helpColumn = 26
 
     /// The full help text for the last command of `path`, ending in a newline.
-    public static func help(for path: [any ParsableCommand.Type]) -> String {
+    package static func help(for path: [any ParsableCommand.Type]) -> String {
         let command = path[path.count - 1]
         let config = command.configuration
         let specs = command.arguments.filter { !$0.isHidden }

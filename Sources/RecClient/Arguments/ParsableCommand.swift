@@ -5,7 +5,7 @@ import RecCore
 /// The runner parses the command line against `arguments`, builds the command with
 /// `init(_:)` (where it reads typed values), calls `validate()`, then `run(_:)`.
 /// Usage errors from parsing, `init` and `validate` are printed with a usage hint.
-public protocol ParsableCommand: Sendable {
+package protocol ParsableCommand: Sendable {
     static var configuration: CommandConfiguration { get }
     /// Options, flags and positional arguments, in the order help lists them.
     static var arguments: [ArgumentSpec] { get }
@@ -23,13 +23,13 @@ public protocol ParsableCommand: Sendable {
 }
 
 extension ParsableCommand {
-    public static var arguments: [ArgumentSpec] { [] }
-    public static var readsConfig: Bool { false }
-    public func validate() throws(RecError) {}
+    package static var arguments: [ArgumentSpec] { [] }
+    package static var readsConfig: Bool { false }
+    package func validate() throws(RecError) {}
 
     /// Parses `arguments` (without the command names) into this command, as the runner does,
     /// and validates it. For tests: `try TrimCommand.parse(["in.mkv", "--from", "1s"])`.
-    public static func parse(_ arguments: [String], config: UserConfig? = nil,
+    package static func parse(_ arguments: [String], config: UserConfig? = nil,
                              environment: [String: String] = [:]) throws(RecError) -> Self {
         var values = try ArgumentParser.parse(arguments, specs: Self.arguments)
         if let config { try values.apply(config, environment: environment) }
@@ -40,17 +40,17 @@ extension ParsableCommand {
 }
 
 /// What help shows about a command and which subcommands it has.
-public struct CommandConfiguration: Sendable {
+package struct CommandConfiguration: Sendable {
     /// The word typed on the command line: `trim`.
-    public var name: String
+    package var name: String
     /// One sentence ending with a period, shown as `OVERVIEW:` and in the parent's subcommand list.
-    public var abstract: String
+    package var abstract: String
     /// Longer explanation shown under the overview; may be empty.
-    public var discussion: String
-    public var examples: [Example]
-    public var subcommands: [any ParsableCommand.Type]
+    package var discussion: String
+    package var examples: [Example]
+    package var subcommands: [any ParsableCommand.Type]
 
-    public init(
+    package init(
         name: String,
         abstract: String,
         discussion: String = "",
@@ -66,24 +66,24 @@ public struct CommandConfiguration: Sendable {
 }
 
 /// A worked example for help's `EXAMPLES:` section.
-public struct Example: Sendable, Equatable {
+package struct Example: Sendable, Equatable {
     /// What the example does, one sentence: "Cut seconds 12 to 15 of a recording."
-    public var summary: String
+    package var summary: String
     /// The full command line: "rec trim in.mkv --from 12s --to 15s -o clip.mkv".
-    public var command: String
+    package var command: String
 
-    public init(_ summary: String, _ command: String) {
+    package init(_ summary: String, _ command: String) {
         self.summary = summary
         self.command = command
     }
 }
 
 /// What a running command may use: the console and the process environment.
-public struct CommandContext: Sendable {
-    public var console: Console
-    public var environment: [String: String]
+package struct CommandContext: Sendable {
+    package var console: Console
+    package var environment: [String: String]
 
-    public init(console: Console, environment: [String: String]) {
+    package init(console: Console, environment: [String: String]) {
         self.console = console
         self.environment = environment
     }

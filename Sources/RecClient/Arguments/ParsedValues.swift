@@ -3,17 +3,17 @@ import RecCore
 /// The values given on the command line for one command, read back with a type through the
 /// declarations themselves: `values.value(.source)` for `static let source = ArgumentSpec.option("source", …)`,
 /// so each name is written once, where it is declared.
-public struct ParsedValues: Sendable {
+package struct ParsedValues: Sendable {
     let specs: [ArgumentSpec]
     /// The raw strings given for each name, in command-line order; flags store one "" per use.
     var given: [String: [String]]
     /// Values from the configuration file for options not given, with the line that set them.
     var configured: [String: (value: String, line: Int)] = [:]
     /// The configuration file `configured` came from.
-    public internal(set) var configPath: String?
+    package internal(set) var configPath: String?
     /// The configured `output` pattern, `~` expanded and its time fields left in: what
     /// `rec start` names the clips it saves on SIGUSR1 with.
-    public private(set) var outputPattern: String?
+    package private(set) var outputPattern: String?
 
     init(specs: [ArgumentSpec], given: [String: [String]] = [:]) {
         self.specs = specs
@@ -21,23 +21,23 @@ public struct ParsedValues: Sendable {
     }
 
     /// Whether the flag was given (or set to true in the configuration file).
-    public func flag(_ spec: ArgumentSpec) -> Bool {
+    package func flag(_ spec: ArgumentSpec) -> Bool {
         given[spec.name] != nil || configured[spec.name]?.value == "true"
     }
 
     /// Whether the option or argument was given on the command line (its default does not count).
-    public func isSet(_ spec: ArgumentSpec) -> Bool {
+    package func isSet(_ spec: ArgumentSpec) -> Bool {
         given[spec.name] != nil
     }
 
     /// The value of an option or positional argument, its default if absent, or `nil`.
-    public func value<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> T? {
+    package func value<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> T? {
         guard let text = given[spec.name]?.last ?? configured[spec.name]?.value ?? spec.defaultValue else { return nil }
         return try convert(text, for: spec)
     }
 
     /// Like `value(_:as:)`, but a missing value is a usage error.
-    public func require<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> T {
+    package func require<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> T {
         guard let value = try value(spec, as: type) else {
             let what = spec.kind == .positional ? "argument" : "option"
             throw .usage("missing \(what) '\(spec.synopsis)'")
@@ -46,7 +46,7 @@ public struct ParsedValues: Sendable {
     }
 
     /// Every value of a repeatable option in command-line order, or its default, or none.
-    public func values<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> [T] {
+    package func values<T: ArgumentValue>(_ spec: ArgumentSpec, as type: T.Type = T.self) throws(RecError) -> [T] {
         let texts = given[spec.name] ?? (configured[spec.name]?.value ?? spec.defaultValue).map { [$0] } ?? []
         var result: [T] = []
         for text in texts { result.append(try convert(text, for: spec)) }
@@ -55,7 +55,7 @@ public struct ParsedValues: Sendable {
 
     /// Where the value of `spec` comes from: the command line, the configuration file's line, or
     /// the built-in default (`rec config` prints it).
-    public func origin(_ spec: ArgumentSpec) -> String {
+    package func origin(_ spec: ArgumentSpec) -> String {
         if given[spec.name] != nil { return "command line" }
         if let entry = configured[spec.name], let configPath { return "\(configPath):\(entry.line)" }
         return "built-in"

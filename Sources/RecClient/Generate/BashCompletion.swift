@@ -2,8 +2,8 @@
 /// option values (choices, files, and session, preset and camera names that the script asks
 /// `rec --complete sessions|presets|cameras` for). It needs plain bash, not the bash-completion
 /// package: it reads COMP_WORDS and COMP_CWORD and fills COMPREPLY.
-public enum BashCompletion {
-    public static func script(_ tree: CommandTree) -> String {
+package enum BashCompletion {
+    package static func script(_ tree: CommandTree) -> String {
         let program = tree.root.path[0]
         let fn = "_" + program
         var out = [

@@ -2,29 +2,29 @@
 /// names that lead to it, and what each argument's value can be completed with. Everything is
 /// derived from the declarations (`configuration`, `arguments`), so an option added to a command
 /// appears in help, man pages and completions at once.
-public struct CommandTree: Sendable {
+package struct CommandTree: Sendable {
     /// One command and the words that lead to it: `["rec", "presets", "show"]`.
-    public struct Node: Sendable {
-        public var path: [String]
-        public var command: any ParsableCommand.Type
+    package struct Node: Sendable {
+        package var path: [String]
+        package var command: any ParsableCommand.Type
         /// The declared arguments, hidden ones left out.
-        public var arguments: [ArgumentSpec] { command.arguments.filter { !$0.isHidden } }
-        public var options: [ArgumentSpec] { arguments.filter { $0.kind != .positional } }
-        public var positionals: [ArgumentSpec] { arguments.filter { $0.kind == .positional } }
+        package var arguments: [ArgumentSpec] { command.arguments.filter { !$0.isHidden } }
+        package var options: [ArgumentSpec] { arguments.filter { $0.kind != .positional } }
+        package var positionals: [ArgumentSpec] { arguments.filter { $0.kind == .positional } }
         /// The subcommand names, plus `help` at the root as the runner accepts it.
-        public var subcommandNames: [String] {
+        package var subcommandNames: [String] {
             let names = command.configuration.subcommands.map { $0.configuration.name }
             return path.count == 1 && !names.isEmpty ? names + ["help"] : names
         }
         /// `rec presets show` → `rec-presets-show`, the man page's name.
-        public var pageName: String { path.joined(separator: "-") }
-        public var commandLine: String { path.joined(separator: " ") }
+        package var pageName: String { path.joined(separator: "-") }
+        package var commandLine: String { path.joined(separator: " ") }
     }
 
     /// Every command, the root first, parents before their subcommands.
-    public let nodes: [Node]
+    package let nodes: [Node]
 
-    public init(root: any ParsableCommand.Type) {
+    package init(root: any ParsableCommand.Type) {
         func walk(_ command: any ParsableCommand.Type, _ parent: [String]) -> [Node] {
             let path = parent + [command.configuration.name]
             return [Node(path: path, command: command)] + command.configuration.subcommands.flatMap { walk($0, path) }
@@ -32,13 +32,13 @@ public struct CommandTree: Sendable {
         nodes = walk(root, [])
     }
 
-    public var root: Node { nodes[0] }
+    package var root: Node { nodes[0] }
 }
 
 /// What a value can be completed with, read from the argument's declaration: its choices, or
 /// what its name or value name says it holds (`--session <name>`, `--preset <name>`,
 /// `--source <source>`, `-o <file>`, a positional `<input>`).
-public enum ValueCompletion: Sendable, Equatable {
+package enum ValueCompletion: Sendable, Equatable {
     case none
     case choices([String])
     case files
@@ -50,9 +50,9 @@ public enum ValueCompletion: Sendable, Equatable {
     case sources
 
     /// The dynamic lists `rec --complete` answers.
-    public static let dynamicKinds = ["sessions", "presets", "cameras"]
+    package static let dynamicKinds = ["sessions", "presets", "cameras"]
 
-    public init(_ spec: ArgumentSpec, in node: CommandTree.Node) {
+    package init(_ spec: ArgumentSpec, in node: CommandTree.Node) {
         if !spec.choices.isEmpty {
             self = .choices(spec.choices)
         } else if spec.kind == .flag {

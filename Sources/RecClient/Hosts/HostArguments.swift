@@ -3,7 +3,7 @@ import RecCore
 
 extension ArgumentSpec {
     /// `--host` of the session commands (docs/OFFSITE.md, "Several boxes").
-    public static let host = option(
+    package static let host = option(
         "host", value: "box", repeatable: true,
         help: "Act on the sessions of this box instead: ssh://user@box[:port] through ssh, or local for this one."
     )

@@ -2,8 +2,8 @@ import Foundation
 
 /// Every `--json` output: one line (or `pretty`), keys sorted and in snake_case, so scripts see
 /// the same conventions from every command as from the control protocol.
-public enum JSONText {
-    public static func encode<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
+package enum JSONText {
+    package static func encode<T: Encodable>(_ value: T, pretty: Bool = false) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted] : [.sortedKeys]
         encoder.keyEncodingStrategy = .convertToSnakeCase

@@ -4,26 +4,26 @@ import SessionControl
 
 /// Output paths: resolved against the command's working folder, never overwritten without
 /// `--force`, and with an extension that names a container rec writes.
-public enum OutputFile {
+package enum OutputFile {
     /// An absolute path for `path`, resolved against the current folder.
-    public static func absolute(_ path: String) -> String {
+    package static func absolute(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         let cwd = FileManager.default.currentDirectoryPath
         return URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.path
     }
 
     /// `rec-YYYYMMDD-HHMMSS.<ext>` in the current folder, for recordings without `-o`.
-    public static func defaultName(container: Container, prefix: String = "rec", date: Date = Date()) -> String {
+    package static func defaultName(container: Container, prefix: String = "rec", date: Date = Date()) -> String {
         defaultName(extension: container.rawValue, prefix: prefix, date: date)
     }
 
     /// `PREFIX-YYYYMMDD-HHMMSS.EXT`, local time.
-    public static func defaultName(extension ext: String, prefix: String, date: Date = Date()) -> String {
+    package static func defaultName(extension ext: String, prefix: String, date: Date = Date()) -> String {
         "\(prefix)-\(ISOTimeText.local(date, format: "%Y%m%d-%H%M%S")).\(ext)"
     }
 
     /// The container for `path` from its extension, or the preset's when it has none we know.
-    public static func container(for path: String, presetContainer: Container) throws(RecError) -> Container {
+    package static func container(for path: String, presetContainer: Container) throws(RecError) -> Container {
         if let c = Container(path: path) { return c }
         let ext = (path as NSString).pathExtension
         if ext.isEmpty { return presetContainer }

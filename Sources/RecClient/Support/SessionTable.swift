@@ -4,28 +4,28 @@ import SessionControl
 
 /// One line of `rec status --all`: a session as it answered its status, or why it did not.
 /// `--json` prints an array of these with numbers as numbers.
-public struct SessionRow: Sendable, Equatable, Codable {
+package struct SessionRow: Sendable, Equatable, Codable {
     /// The box the session runs on, when the command asked several (`--host`).
-    public var box: String?
-    public var session: String
+    package var box: String?
+    package var session: String
     /// The session's state (`recording`, `starting`, `stopping`, `failed`), or `not-answering`
     /// (its status did not come), or `stale` (left by a session that crashed).
-    public var state: String
+    package var state: String
     /// The frame source as the session reports it, never with a URL's credentials.
-    public var source: String?
-    public var frames: Int?
+    package var source: String?
+    package var frames: Int?
     /// The session times of the ring's first and last packet, in seconds.
-    public var ringStart: Double?
-    public var ringEnd: Double?
+    package var ringStart: Double?
+    package var ringEnd: Double?
     /// Frames dropped, late and by the source.
-    public var dropped: Int?
+    package var dropped: Int?
     /// The last error the session survived, or why it did not answer.
-    public var lastError: String?
+    package var lastError: String?
 
-    public static let notAnswering = "not-answering"
-    public static let stale = "stale"
+    package static let notAnswering = "not-answering"
+    package static let stale = "stale"
 
-    public init(session: String, state: String, source: String? = nil, frames: Int? = nil, ringStart: Double? = nil,
+    package init(session: String, state: String, source: String? = nil, frames: Int? = nil, ringStart: Double? = nil,
                 ringEnd: Double? = nil, dropped: Int? = nil, lastError: String? = nil) {
         self.session = session
         self.state = state
@@ -39,7 +39,7 @@ public struct SessionRow: Sendable, Equatable, Codable {
 
     /// The row for a session folder, from the answer to its status (nil when it was not asked:
     /// a stale folder).
-    public init(_ listing: SessionListing, answer: Result<ControlReply, RecError>?) {
+    package init(_ listing: SessionListing, answer: Result<ControlReply, RecError>?) {
         let name = listing.folder.name
         switch (listing.presence, answer) {
         case (.stale(let reason), _):
@@ -67,8 +67,8 @@ public struct SessionRow: Sendable, Equatable, Codable {
 }
 
 /// `rec status --all` as text: a header and one aligned line per session.
-public enum SessionTable {
-    public static func text(_ rows: [SessionRow]) -> String {
+package enum SessionTable {
+    package static func text(_ rows: [SessionRow]) -> String {
         if rows.isEmpty { return "no sessions are running; start one with 'rec start'" }
         // A BOX column first when the rows come from several boxes.
         let boxes = rows.contains { $0.box != nil }

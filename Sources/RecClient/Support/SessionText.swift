@@ -3,10 +3,10 @@ import RecCore
 import SessionControl
 
 /// `rec status` output.
-public enum StatusText {
-    public static func json(_ s: StatusBody) -> String { JSONText.encode(s) }
+package enum StatusText {
+    package static func json(_ s: StatusBody) -> String { JSONText.encode(s) }
 
-    public static func text(_ s: StatusBody) -> String {
+    package static func text(_ s: StatusBody) -> String {
         var lines = ["session '\(s.session ?? "?")': \(s.state)",
                      "  source   \(s.source ?? "?"), \(s.mode ?? "?")",
                      "  uptime   \(TimeText.clock(s.uptime ?? 0)), \(s.frames ?? 0) frames, \(String(format: "%.2f", s.fps ?? 0)) fps",
@@ -40,10 +40,10 @@ public enum StatusText {
 }
 
 /// `rec save` output.
-public enum SaveText {
-    public static func json(_ r: SaveReport) -> String { JSONText.encode(r) }
+package enum SaveText {
+    package static func json(_ r: SaveReport) -> String { JSONText.encode(r) }
 
-    public static func text(_ r: SaveReport) -> String {
+    package static func text(_ r: SaveReport) -> String {
         let req = r.requested.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
         let saved = r.saved.map { "\(TimeText.clock($0.from))–\(TimeText.clock($0.to))" } ?? "?"
         var lines = ["saved \(r.path)",
@@ -60,13 +60,13 @@ public enum SaveText {
 }
 
 /// `rec stop`'s summary, for people and for scripts.
-public struct StopText {
+package struct StopText {
     var summary: StopSummary
-    public init(_ summary: StopSummary) { self.summary = summary }
+    package init(_ summary: StopSummary) { self.summary = summary }
 
-    public var json: String { JSONText.encode(summary) }
+    package var json: String { JSONText.encode(summary) }
 
-    public var text: String {
+    package var text: String {
         var lines = ["stopped; recorded \(summary.path ?? "no file (ring only)")",
                      "  \(summary.frames ?? 0) frames in \(TimeText.clock(summary.duration ?? 0)), dropped \(summary.dropped ?? 0)"
                         + (summary.bytes.map { ", \(StatusLine.bytes(Int64($0)))" } ?? "")]

@@ -19,23 +19,23 @@
 /// Units: `observed` in any time base (rescaled to µs, saturating); `samples` and `drop` in
 /// input samples; `position`, `silence`, `compensation`, `compensationDistance` and `start` in
 /// output samples, counted from session time 0 (time base 1/`outputRate`).
-public struct AudioClock: Sendable {
-    public let outputRate: Int
-    public let inputRate: Int
-    public let policy: Policy
+package struct AudioClock: Sendable {
+    package let outputRate: Int
+    package let inputRate: Int
+    package let policy: Policy
 
     /// Silences inserted for gaps, and the output samples they hold.
-    public private(set) var gaps = 0
-    public private(set) var gapSamples: Int64 = 0
+    package private(set) var gaps = 0
+    package private(set) var gapSamples: Int64 = 0
     /// Leading input samples dropped because they overlapped what was already placed.
-    public private(set) var droppedSamples: Int64 = 0
+    package private(set) var droppedSamples: Int64 = 0
     /// Steps beyond `Policy.maximumJump`: timestamps that broke, after which the line restarted.
-    public private(set) var clockBreaks = 0
+    package private(set) var clockBreaks = 0
 
     /// `driftPPM` stays nil until the fit's window holds this much sound (seconds): a slope's
     /// standard error grows as the window's span to the −1.5; with ±5 ms of jitter in
     /// 1024-sample chunks it is about 45 ppm at 10 s, and 9 ppm over the full 30 s.
-    public static let measuredAfter = 10.0
+    package static let measuredAfter = 10.0
 
     private var fit: DriftFit
     private var steps = StepDetector()
@@ -49,7 +49,7 @@ public struct AudioClock: Sendable {
     /// Output samples per input sample.
     private let ratio: Double
 
-    public init(outputRate: Int, inputRate: Int, policy: Policy = .standard) {
+    package init(outputRate: Int, inputRate: Int, policy: Policy = .standard) {
         self.outputRate = max(1, outputRate)
         self.inputRate = max(1, inputRate)
         self.policy = policy
@@ -59,7 +59,7 @@ public struct AudioClock: Sendable {
 
     /// The device's rate against the session clock, in parts per million: positive when it
     /// delivers more samples per session second than its nominal rate. nil until measured.
-    public var driftPPM: Double? {
+    package var driftPPM: Double? {
         fit.drift(afterSpan: Int64(Self.measuredAfter * Double(inputRate))).map { $0 * 1e6 }
     }
 
@@ -71,7 +71,7 @@ public struct AudioClock: Sendable {
     /// dropped (a chunk entirely before it is dropped whole, and the next one starts instead);
     /// a chunk later than a gap after session time 0 starts it at 0 with silence before it.
     /// A zero-length chunk changes nothing.
-    public mutating func place(observed: Timestamp, samples: Int, position: Int64?) -> AudioPlacement {
+    package mutating func place(observed: Timestamp, samples: Int, position: Int64?) -> AudioPlacement {
         guard samples > 0 else { return .asIs }
         let time = Double(observed.rescaled(to: .microseconds).value)
         guard started, let position else { return begin(at: time, samples: samples) }

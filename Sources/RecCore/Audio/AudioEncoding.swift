@@ -1,16 +1,16 @@
 /// How a recording's sound is encoded: made from a preset's audio keys (docs/PRESETS.md).
 /// Pure: Media turns it into an encoder.
-public struct AudioEncoding: Sendable, Equatable {
+package struct AudioEncoding: Sendable, Equatable {
     /// A libavcodec audio encoder name: "aac" (FFmpeg's native AAC), "libopus", "flac", "pcm_s16le",
     /// "pcm_s24le".
-    public var encoder: String
+    package var encoder: String
     /// Samples per second of the encoded stream (and of the session's audio timeline).
-    public var sampleRate: Int
-    public var channels: Int
+    package var sampleRate: Int
+    package var channels: Int
     /// Bits per second for lossy encoders; nil for the encoder's default (and for FLAC/PCM).
-    public var bitrate: Int?
+    package var bitrate: Int?
 
-    public init(encoder: String, sampleRate: Int = 48_000, channels: Int = 2, bitrate: Int? = nil) {
+    package init(encoder: String, sampleRate: Int = 48_000, channels: Int = 2, bitrate: Int? = nil) {
         self.encoder = encoder
         self.sampleRate = sampleRate
         self.channels = channels
@@ -22,7 +22,7 @@ public struct AudioEncoding: Sendable, Equatable {
     /// FFmpeg 5.1 writes without its experimental flag: FLAC in Matroska, 24-bit PCM in MOV (its
     /// mov muxer refuses FLAC); MP4 (FLAC only experimental) and WebM (Opus or Vorbis only) keep
     /// their lossy default.
-    public static func standard(for container: Container, lossless: Bool = false) -> AudioEncoding {
+    package static func standard(for container: Container, lossless: Bool = false) -> AudioEncoding {
         switch container {
         case .mkv where lossless: return AudioEncoding(encoder: "flac")
         case .mov where lossless: return AudioEncoding(encoder: "pcm_s24le")

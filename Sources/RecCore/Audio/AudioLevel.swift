@@ -7,21 +7,21 @@ import Foundation // log10 only
 /// Peaks are magnitudes of full scale: 0 is silence, 1 is full scale (a float sample beyond 1
 /// counts as 1, a NaN as 0). The window slides with the sound fed, not with a clock: the meter
 /// holds the last second of samples, whatever their rates.
-public struct AudioLevel: Sendable {
+package struct AudioLevel: Sendable {
     /// The window, in nanoseconds of sound.
-    public let window: Int64
+    package let window: Int64
     /// Chunks that may still be the peak: their peaks strictly decrease from the oldest, each
     /// with the instant (ns of sound fed) its chunk ended.
     private var candidates: [(peak: Float, end: Int64)] = []
     private var fed: Int64 = 0
 
-    public init(window: Double = 1) {
+    package init(window: Double = 1) {
         self.window = max(1, Int64((window * 1e9).rounded()))
     }
 
     /// Adds a chunk of `samples` samples at `rate` samples per second whose largest magnitude
     /// is `peak`. A chunk with no samples, or no rate, is ignored.
-    public mutating func add(peak: Float, samples: Int, rate: Int) {
+    package mutating func add(peak: Float, samples: Int, rate: Int) {
         guard samples > 0, rate > 0 else { return }
         let level = peak.isNaN ? 0 : min(1, max(0, peak))
         let length = Int64(samples).multipliedReportingOverflow(by: 1_000_000_000)
@@ -32,23 +32,23 @@ public struct AudioLevel: Sendable {
     }
 
     /// The loudest peak of the window, 0…1.
-    public var peak: Float { candidates.first?.peak ?? 0 }
+    package var peak: Float { candidates.first?.peak ?? 0 }
 
     /// The peak in dB of full scale, −∞ < dBFS ≤ 0; nil for silence (a peak of exactly 0).
-    public var peakDBFS: Double? { Self.dbfs(peak) }
+    package var peakDBFS: Double? { Self.dbfs(peak) }
 
     /// 20 log10 of a magnitude; nil for 0.
-    public static func dbfs(_ magnitude: Float) -> Double? {
+    package static func dbfs(_ magnitude: Float) -> Double? {
         guard magnitude > 0 else { return nil }
         return 20 * log10(Double(min(1, magnitude)))
     }
 
     /// The lowest level the bar shows: −60 dBFS and below is an empty bar.
-    public static let meterFloor = -60.0
+    package static let meterFloor = -60.0
 
     /// A terminal meter, `[#######-----] -12 dBFS`: `width` cells filled in proportion from
     /// −60 to 0 dBFS, and the level in whole dB; silence (nil) is an empty bar and `-inf dBFS`.
-    public static func bar(_ dbfs: Double?, width: Int) -> String {
+    package static func bar(_ dbfs: Double?, width: Int) -> String {
         let cells = max(0, width)
         var filled = 0
         var label = "-inf"

@@ -3,28 +3,28 @@
 ///
 /// Units: samples of the output rate (the encoded stream's), except `drop`, which counts the
 /// chunk's own (input) samples.
-public struct AudioPlacement: Sendable, Equatable {
+package struct AudioPlacement: Sendable, Equatable {
     /// Silence to write before the chunk: a gap the device left (an overrun, a stall), so that
     /// everything after it stays in sync. Filled with zeros, never by repeating video frames.
-    public var silence: Int
+    package var silence: Int
     /// Leading samples of the chunk to leave out: the chunk starts before the end of what was
     /// already placed by more than the clock tolerates (the device's time went back).
-    public var drop: Int
+    package var drop: Int
     /// How many samples more (positive) or fewer (negative) the resampler should make of the
     /// chunk than plain rate conversion would: `swr_set_compensation(delta, distance)` with
     /// `distance` = `compensationDistance`. 0 when the clocks agree.
-    public var compensation: Int
+    package var compensation: Int
     /// The output samples the compensation is spread over (at least the chunk's length, so the
     /// stretch stays far below what an ear hears).
-    public var compensationDistance: Int
+    package var compensationDistance: Int
     /// Set only on the placement that starts the timeline (the first chunk placed): the output
     /// sample, counted from session time 0 at the output rate, at which the chunk's first kept
     /// sample goes. It is the pipeline's first pts (time base 1/output rate) and never negative:
     /// sound from before the first picture is left out with `drop`, and sound that starts more than a
     /// gap after it starts at 0 behind `silence`. nil on every other placement.
-    public var start: Int64?
+    package var start: Int64?
 
-    public init(silence: Int = 0, drop: Int = 0, compensation: Int = 0, compensationDistance: Int = 0,
+    package init(silence: Int = 0, drop: Int = 0, compensation: Int = 0, compensationDistance: Int = 0,
                 start: Int64? = nil) {
         self.silence = silence
         self.drop = drop
@@ -34,5 +34,5 @@ public struct AudioPlacement: Sendable, Equatable {
     }
 
     /// Nothing to do: the chunk goes on right after the last one, as it is.
-    public static let asIs = AudioPlacement()
+    package static let asIs = AudioPlacement()
 }

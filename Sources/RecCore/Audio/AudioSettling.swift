@@ -15,11 +15,11 @@
 /// `bounds.upperBound` seconds of sound. Counted in sound rather than wall-clock time: a device
 /// delivers it in real time, and a server that took a second to send its first chunk has not
 /// thereby settled.
-public struct AudioSettling: Sendable, Equatable {
+package struct AudioSettling: Sendable, Equatable {
     /// Seconds of sound since the first chunk (see above).
-    public let bounds: ClosedRange<Double>
+    package let bounds: ClosedRange<Double>
     /// Seconds of sound delivered so far.
-    public private(set) var delivered = 0.0
+    package private(set) var delivered = 0.0
     private var recent: [Chunk] = []
 
     private struct Chunk: Sendable, Equatable {
@@ -31,26 +31,26 @@ public struct AudioSettling: Sendable, Equatable {
     static let span = 0.5
     static let tolerance = 0.005
 
-    public init(bounds: ClosedRange<Double>) {
+    package init(bounds: ClosedRange<Double>) {
         self.bounds = bounds
     }
 
     /// One more chunk: its observed time and its length, in seconds.
-    public mutating func add(time: Double, length: Double) {
+    package mutating func add(time: Double, length: Double) {
         delivered += length
         recent.append(Chunk(time: time, length: length))
         while recent.count > 1, recent[recent.count - 1].time - recent[0].time > Self.span { recent.removeFirst() }
     }
 
     /// Whether the last chunk's time can be trusted.
-    public var isSettled: Bool {
+    package var isSettled: Bool {
         // Within a microsecond: a sum of chunk lengths in seconds is rarely exact.
         guard !recent.isEmpty, delivered + 1e-6 >= bounds.lowerBound else { return false }
         return isSteady || delivered + 1e-6 >= bounds.upperBound
     }
 
     /// The recent chunks' times advanced by as much as their lengths, over at least 0.4 s.
-    public var isSteady: Bool {
+    package var isSteady: Bool {
         guard let first = recent.first, let last = recent.last, last.time - first.time >= Self.span - 0.1 else { return false }
         let played = recent.dropLast().reduce(0) { $0 + $1.length }
         return abs((last.time - first.time) - played) <= Self.tolerance
@@ -58,7 +58,7 @@ public struct AudioSettling: Sendable, Equatable {
 
     /// The start times of chunks of `lengths` read back to back, the last of which starts at
     /// `last` (all in µs): each ends where the next begins, as no sample is lost between them.
-    public static func backdated(lengths: [Int64], last: Int64) -> [Int64] {
+    package static func backdated(lengths: [Int64], last: Int64) -> [Int64] {
         guard !lengths.isEmpty else { return [] }
         var times = Array(repeating: last, count: lengths.count)
         for i in lengths.indices.dropLast().reversed() {

@@ -1,6 +1,6 @@
 /// What `--audio` names: no sound, a sound server's or ALSA's input, the source file's own sound,
 /// or the stand-in tone. Parsed here (pure); Capture opens it through libavdevice.
-public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
+package enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
     /// `none`: silent video (the default: a camera session records only what it was asked to).
     case none
     /// `default`: the sound server's default input (PulseAudio or PipeWire's pulse server).
@@ -21,7 +21,7 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
     /// also turns the correction off, to show what it hides.
     case test(skew: Double, uncorrected: Bool = false)
 
-    public static func parse(_ text: String?) throws(RecError) -> AudioSpec {
+    package static func parse(_ text: String?) throws(RecError) -> AudioSpec {
         guard let text, !text.isEmpty, text != "none" else { return .none }
         if text == "default" || text == "pulse" { return .pulse(device: nil) }
         if text.hasPrefix("pulse:") {
@@ -49,15 +49,15 @@ public enum AudioSpec: Sendable, Equatable, CustomStringConvertible {
         throw .usage("unknown audio source '\(text)'; use none, default, desktop, pulse:NAME, alsa:DEVICE, source, file or test (see 'rec devices')")
     }
 
-    public var isNone: Bool { self == .none }
+    package var isNone: Bool { self == .none }
 
     /// Whether the clock model corrects drift (always, except the stand-in's test knob).
-    public var correctsDrift: Bool {
+    package var correctsDrift: Bool {
         if case .test(_, true) = self { return false }
         return true
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .none: return "none"
         case .pulse(let d): return "pulse:\(d ?? "default")"

@@ -1,7 +1,7 @@
 /// What a recording does with a source's own sound (a network camera's, a file's) when it copies
 /// the pictures: copy the packets into the ring and the file as they came, re-encode them to the
 /// preset's codec (Media's `SoundTranscoder`), or leave the sound out, saying why. Pure.
-public enum SoundPlan: Sendable, Equatable {
+package enum SoundPlan: Sendable, Equatable {
     /// The packets go in untouched.
     case copy
     /// Decoded and encoded again with this encoding, on the packets' own timeline.
@@ -19,7 +19,7 @@ public enum SoundPlan: Sendable, Equatable {
     /// - Matroska takes aac, opus and mp3, and G.711 as `A_MS/ACM` (WAVE format 6 and 7), which all
     ///   three read back; G.726 and G.722 are re-encoded like everywhere else, for one rule.
     /// - webm takes only opus (and vorbis, which no camera sends).
-    public static func copied(into container: Container) -> Set<Codec> {
+    package static func copied(into container: Container) -> Set<Codec> {
         switch container {
         case .mp4: [.aac, .opus, .mp3]
         case .mov: [.aac, .mp3, .pcmALaw, .pcmMuLaw]
@@ -34,7 +34,7 @@ public enum SoundPlan: Sendable, Equatable {
     /// does not (G.711 into MP4 becomes AAC), dropped when there is no sound to record or `encoding`
     /// does not fit the container either. Whether FFmpeg can decode the codec is Media's to find
     /// out: a `SoundTranscoder` that cannot open its decoder says so.
-    public static func forCamera(codec: Codec, container: Container, encoding: AudioEncoding?) -> SoundPlan {
+    package static func forCamera(codec: Codec, container: Container, encoding: AudioEncoding?) -> SoundPlan {
         guard let encoding else { return .drop(reason: "the preset records no sound (\"audio\": \"none\")") }
         // The families rec writes are FFmpeg's names in a table (`Container.audioFamilies`, shared
         // with the presets), looked up, not decided on.

@@ -29,24 +29,24 @@
 /// A run without a time (`start` nil) follows the one before. Units: `start`, `position`,
 /// `silence`, `compensation`, `compensationDistance` and `gapSamples` in output samples (time base
 /// 1/`outputRate`, on the input's timeline); `samples`, `drop` and `droppedSamples` in input samples.
-public struct SoundContinuity: Sendable, Equatable {
-    public let inputRate: Int
-    public let outputRate: Int
+package struct SoundContinuity: Sendable, Equatable {
+    package let inputRate: Int
+    package let outputRate: Int
     /// The most the resampler may stretch or squeeze a run, as `AudioClock.Policy.maximumStretch`:
     /// 0.5 % (8.6 cents while it lasts), ten times the slew a network source allows itself.
-    public var maximumStretch = 0.005
+    package var maximumStretch = 0.005
     /// Seconds a small error takes to decay (the proportional correction's time constant).
-    public var settle = 1.0
+    package var settle = 1.0
     /// Seconds: a step larger than this is a broken time (as `AudioClock.Policy.maximumJump`).
-    public var maximumJump = 3_600.0
+    package var maximumJump = 3_600.0
 
     /// Silences inserted for gaps, and the output samples they hold.
-    public private(set) var gaps = 0
-    public private(set) var gapSamples: Int64 = 0
+    package private(set) var gaps = 0
+    package private(set) var gapSamples: Int64 = 0
     /// Input samples dropped because they covered time already placed.
-    public private(set) var droppedSamples: Int64 = 0
+    package private(set) var droppedSamples: Int64 = 0
     /// Steps beyond `maximumJump`, after which times are taken as moved by the step.
-    public private(set) var clockBreaks = 0
+    package private(set) var clockBreaks = 0
     /// Output samples later runs' times are moved back by, after breaks.
     private var offset: Int64 = 0
     /// The part of the correction asked for that rounding to whole samples left out, asked for
@@ -54,7 +54,7 @@ public struct SoundContinuity: Sendable, Equatable {
     /// a dead band (at most half a sample either way).
     private var carry = 0.0
 
-    public init(inputRate: Int, outputRate: Int) {
+    package init(inputRate: Int, outputRate: Int) {
         self.inputRate = max(1, inputRate)
         self.outputRate = max(1, outputRate)
     }
@@ -62,7 +62,7 @@ public struct SoundContinuity: Sendable, Equatable {
     /// Where the run of `samples` input samples whose first sample's time is `start` goes, when
     /// the pipeline's next output sample lands at `position` (what the resampler and the encoder's
     /// FIFO hold included). The first run is not placed here: it starts the pipeline at its time.
-    public mutating func place(start: Int64?, samples: Int, position: Int64) -> AudioPlacement {
+    package mutating func place(start: Int64?, samples: Int, position: Int64) -> AudioPlacement {
         guard samples > 0, let start else { return .asIs }
         let ratio = Double(outputRate) / Double(inputRate)
         let length = Double(samples) * ratio

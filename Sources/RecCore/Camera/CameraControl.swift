@@ -1,15 +1,15 @@
 /// One camera control as the driver describes it (`VIDIOC_QUERY_EXT_CTRL`, `VIDIOC_QUERYMENU`) with
 /// its current value: brightness, exposure, focus, white balance…
-public struct CameraControl: Sendable, Hashable {
+package struct CameraControl: Sendable, Hashable {
     /// The control types rec shows (`V4L2_CTRL_TYPE_*`); only integer, boolean, menu and integer
     /// menu controls can be set from the command line.
-    public enum Kind: String, Sendable, Hashable {
+    package enum Kind: String, Sendable, Hashable {
         case integer, boolean, menu
         case integerMenu = "intmenu"
         case button, integer64 = "int64", string, bitmask, other
 
         /// v4l2-ctl's short name for the type: "int", "bool", "menu", "intmenu"….
-        public var shortName: String {
+        package var shortName: String {
             switch self {
             case .integer: "int"
             case .boolean: "bool"
@@ -19,56 +19,56 @@ public struct CameraControl: Sendable, Hashable {
         }
 
         /// Whether `name=value` can set it.
-        public var isSettable: Bool { [.integer, .boolean, .menu, .integerMenu].contains(self) }
+        package var isSettable: Bool { [.integer, .boolean, .menu, .integerMenu].contains(self) }
     }
 
     /// One entry of a menu control: its index (the value to set) and its name ("Manual Mode"),
     /// or for an integer menu the number it stands for, as text.
-    public struct MenuItem: Sendable, Hashable {
-        public var index: Int64
-        public var name: String
+    package struct MenuItem: Sendable, Hashable {
+        package var index: Int64
+        package var name: String
 
-        public init(index: Int64, name: String) {
+        package init(index: Int64, name: String) {
             self.index = index
             self.name = name
         }
     }
 
     /// The state bits of `V4L2_CTRL_FLAG_*` that matter to a user.
-    public struct Flags: OptionSet, Sendable, Hashable {
-        public var rawValue: UInt32
-        public init(rawValue: UInt32) { self.rawValue = rawValue }
+    package struct Flags: OptionSet, Sendable, Hashable {
+        package var rawValue: UInt32
+        package init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// V4L2_CTRL_FLAG_READ_ONLY: it reports, it cannot be set.
-        public static let readOnly = Flags(rawValue: 1 << 0)
+        package static let readOnly = Flags(rawValue: 1 << 0)
         /// V4L2_CTRL_FLAG_INACTIVE: another control (an auto mode) governs it now.
-        public static let inactive = Flags(rawValue: 1 << 1)
+        package static let inactive = Flags(rawValue: 1 << 1)
         /// V4L2_CTRL_FLAG_GRABBED: cannot change while streaming.
-        public static let grabbed = Flags(rawValue: 1 << 2)
+        package static let grabbed = Flags(rawValue: 1 << 2)
         /// V4L2_CTRL_FLAG_WRITE_ONLY: it has no value to read.
-        public static let writeOnly = Flags(rawValue: 1 << 3)
+        package static let writeOnly = Flags(rawValue: 1 << 3)
         /// V4L2_CTRL_FLAG_VOLATILE: the hardware changes it by itself (e.g. gain under auto).
-        public static let volatile = Flags(rawValue: 1 << 4)
+        package static let volatile = Flags(rawValue: 1 << 4)
     }
 
     /// The control's id (`V4L2_CID_*`).
-    public var id: UInt32
+    package var id: UInt32
     /// The name as v4l2-ctl prints it: "exposure_time_absolute".
-    public var name: String
+    package var name: String
     /// The driver's own name: "Exposure Time, Absolute".
-    public var label: String
-    public var kind: Kind
-    public var minimum: Int64
-    public var maximum: Int64
-    public var step: Int64
-    public var defaultValue: Int64
+    package var label: String
+    package var kind: Kind
+    package var minimum: Int64
+    package var maximum: Int64
+    package var step: Int64
+    package var defaultValue: Int64
     /// The current value; nil when it cannot be read (write-only, buttons, strings).
-    public var value: Int64?
-    public var flags: Flags
+    package var value: Int64?
+    package var flags: Flags
     /// Menu entries in index order (menus and integer menus only; indices may have gaps).
-    public var menu: [MenuItem]
+    package var menu: [MenuItem]
 
-    public init(id: UInt32, label: String, kind: Kind, minimum: Int64 = 0, maximum: Int64 = 0, step: Int64 = 1,
+    package init(id: UInt32, label: String, kind: Kind, minimum: Int64 = 0, maximum: Int64 = 0, step: Int64 = 1,
                 defaultValue: Int64 = 0, value: Int64? = nil, flags: Flags = [], menu: [MenuItem] = []) {
         self.id = id
         self.name = Self.variableName(label)
@@ -86,7 +86,7 @@ public struct CameraControl: Sendable, Hashable {
     /// v4l2-ctl's spelling of a driver's control name: letters and digits lower-cased, every run
     /// of anything else one underscore, none at the ends ("Focus, Automatic Continuous" →
     /// "focus_automatic_continuous").
-    public static func variableName(_ label: String) -> String {
+    package static func variableName(_ label: String) -> String {
         var out = ""
         var pendingUnderscore = false
         for character in label {
@@ -102,10 +102,10 @@ public struct CameraControl: Sendable, Hashable {
     }
 
     /// The menu entry's name for a value, if this is a menu and it has one.
-    public func menuName(_ value: Int64) -> String? { menu.first { $0.index == value }?.name }
+    package func menuName(_ value: Int64) -> String? { menu.first { $0.index == value }?.name }
 
     /// A value as the user would write it: a menu entry's name, true/false, or the number.
-    public func describe(_ value: Int64) -> String {
+    package func describe(_ value: Int64) -> String {
         switch kind {
         case .boolean: value != 0 ? "true" : "false"
         case .menu, .integerMenu: menuName(value) ?? "\(value)"
@@ -114,7 +114,7 @@ public struct CameraControl: Sendable, Hashable {
     }
 
     /// "min=0 max=255 step=1 default=128", the range part of a listing.
-    public var rangeText: String {
+    package var rangeText: String {
         switch kind {
         case .boolean: "default=\(describe(defaultValue))"
         case .menu, .integerMenu:

@@ -1,9 +1,9 @@
 /// Camera controls as `rec devices` and `rec control` print them: one line per control in
 /// v4l2-ctl's manner (name, type, range, default, value, state), menu entries beneath; or JSON.
-public enum ControlListFormatter {
+package enum ControlListFormatter {
     /// "    brightness              int     min=0 max=255 step=1 default=128 value=128", menu
     /// entries indented below their control; `indent` spaces before each line.
-    public static func lines(_ controls: [CameraControl], indent: Int = 4) -> [String] {
+    package static func lines(_ controls: [CameraControl], indent: Int = 4) -> [String] {
         let pad = String(repeating: " ", count: indent)
         let width = controls.map(\.name.count).max() ?? 0
         var out: [String] = []
@@ -33,16 +33,16 @@ public enum ControlListFormatter {
 /// One control as `--json` output and the control protocol carry it: v4l2-ctl's name, the
 /// driver's label, the type, range and default (settable types only), the value and its menu name
 /// or true/false, menu entries, and whether it is read-only or inactive.
-public struct ControlState: Codable, Sendable, Equatable {
-    public struct Item: Codable, Sendable, Equatable { public var value: Int64, name: String }
-    public var name: String, label: String, type: String
-    public var min: Int64?, max: Int64?, step: Int64?, `default`: Int64?, value: Int64?
+package struct ControlState: Codable, Sendable, Equatable {
+    package struct Item: Codable, Sendable, Equatable { public var value: Int64, name: String }
+    package var name: String, label: String, type: String
+    package var min: Int64?, max: Int64?, step: Int64?, `default`: Int64?, value: Int64?
     /// The value as a menu entry's name or true/false.
-    public var valueName: String?
-    public var menu: [Item]?
-    public var readOnly: Bool, inactive: Bool
+    package var valueName: String?
+    package var menu: [Item]?
+    package var readOnly: Bool, inactive: Bool
 
-    public init(_ c: CameraControl) {
+    package init(_ c: CameraControl) {
         (name, label, type) = (c.name, c.label, c.kind.rawValue)
         if c.kind.isSettable { (min, max, step, `default`) = (c.minimum, c.maximum, c.step, c.defaultValue) }
         value = c.value
@@ -52,7 +52,7 @@ public struct ControlState: Codable, Sendable, Equatable {
     }
 
     /// The control back, for printing (its id is not carried, so 0).
-    public var control: CameraControl {
+    package var control: CameraControl {
         var flags: CameraControl.Flags = []
         if readOnly { flags.insert(.readOnly) }
         if inactive { flags.insert(.inactive) }

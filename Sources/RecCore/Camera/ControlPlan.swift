@@ -1,9 +1,9 @@
 /// A setting checked against the camera's description: the control and the number to set it to.
-public struct ResolvedControl: Sendable, Equatable {
-    public var control: CameraControl
-    public var value: Int64
+package struct ResolvedControl: Sendable, Equatable {
+    package var control: CameraControl
+    package var value: Int64
 
-    public init(control: CameraControl, value: Int64) {
+    package init(control: CameraControl, value: Int64) {
         self.control = control
         self.value = value
     }
@@ -13,11 +13,11 @@ public struct ResolvedControl: Sendable, Equatable {
 /// description (ranges, steps, menus by name, booleans), the order to apply them in (auto
 /// controls first, so `exposure_time_absolute=250 auto_exposure=manual` works in either order),
 /// and the advice when a manual control is inactive because its auto control is on.
-public enum ControlPlan {
+package enum ControlPlan {
     /// Checks every setting against `controls` and orders them auto controls first (otherwise
     /// as given). `hint` prefixes the advice in messages: "--control " on the command line.
     /// Throws `RecError.usage` naming the valid range or menu entries.
-    public static func resolve(_ settings: [ControlSetting], against controls: [CameraControl], camera: String,
+    package static func resolve(_ settings: [ControlSetting], against controls: [CameraControl], camera: String,
                                hint: String = "--control ") throws(RecError) -> [ResolvedControl] {
         var seen: Set<String> = []
         var resolved: [ResolvedControl] = []
@@ -32,7 +32,7 @@ public enum ControlPlan {
     }
 
     /// The control called `name`, or a usage error with the nearest name and the list.
-    public static func find(_ name: String, in controls: [CameraControl], camera: String) throws(RecError) -> CameraControl {
+    package static func find(_ name: String, in controls: [CameraControl], camera: String) throws(RecError) -> CameraControl {
         if let control = controls.first(where: { $0.name == name }) { return control }
         guard !controls.isEmpty else {
             throw .usage("\(camera) has no controls rec can set; leave out \(name)")
@@ -44,7 +44,7 @@ public enum ControlPlan {
 
     /// The number to set for `text`: a menu entry by name or index, a boolean as
     /// true/false/1/0/on/off, an integer within the range and on the step.
-    public static func value(_ text: String, for c: CameraControl, hint: String = "--control ") throws(RecError) -> Int64 {
+    package static func value(_ text: String, for c: CameraControl, hint: String = "--control ") throws(RecError) -> Int64 {
         guard c.kind.isSettable else {
             throw .usage("\(c.name) is a \(c.kind.rawValue) control, which rec cannot set; leave it out")
         }
@@ -101,7 +101,7 @@ public enum ControlPlan {
 
     /// Whether setting this control can switch others between manual and automatic (its name
     /// says auto): such controls are applied first.
-    public static func isAuto(_ c: CameraControl) -> Bool { c.name.contains("auto") }
+    package static func isAuto(_ c: CameraControl) -> Bool { c.name.contains("auto") }
 
     /// Manual controls and the auto controls that govern them, by v4l2-ctl name (old and new
     /// kernel spellings).
@@ -121,7 +121,7 @@ public enum ControlPlan {
 
     /// The auto control that makes `control` inactive, from the table, else an auto control
     /// sharing its first word ("focus_…").
-    public static func governor(of control: CameraControl, in controls: [CameraControl]) -> CameraControl? {
+    package static func governor(of control: CameraControl, in controls: [CameraControl]) -> CameraControl? {
         for name in governors[control.name] ?? [] {
             if let found = controls.first(where: { $0.name == name }) { return found }
         }
@@ -131,7 +131,7 @@ public enum ControlPlan {
 
     /// The error for setting a control the driver flags inactive: which auto control holds it,
     /// at what value, and the setting that frees it.
-    public static func inactiveError(_ control: CameraControl, controls: [CameraControl],
+    package static func inactiveError(_ control: CameraControl, controls: [CameraControl],
                                      hint: String = "--control ") -> RecError {
         guard let auto = governor(of: control, in: controls) else {
             return .usage("\(control.name) is inactive on this camera now (another control governs it); `rec devices` shows which controls are set to auto")
@@ -141,7 +141,7 @@ public enum ControlPlan {
     }
 
     /// The value of an auto control that hands over to manual: false, or the menu's "Manual" entry.
-    public static func manualValue(of auto: CameraControl) -> String {
+    package static func manualValue(of auto: CameraControl) -> String {
         if auto.kind == .boolean { return "false" }
         if let manual = auto.menu.first(where: { $0.name.lowercased().contains("manual") }) { return shortName(manual, in: auto) }
         return "\(auto.minimum)"

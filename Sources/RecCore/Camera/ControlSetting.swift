@@ -1,19 +1,19 @@
 /// One `name=value` a user asked for: from `--control`, a preset's `controls` or `rec control`.
 /// The value is kept as written; `ControlPlan` reads it against the camera's description.
-public struct ControlSetting: Sendable, Equatable, Codable {
+package struct ControlSetting: Sendable, Equatable, Codable {
     /// The control's v4l2-ctl name, e.g. "exposure_time_absolute".
-    public var name: String
+    package var name: String
     /// As written: "250", "manual", "true".
-    public var value: String
+    package var value: String
 
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }
 
     /// Parses "name=value" (spaces around either side are dropped; the name is lower-cased, so
     /// "Brightness=10" works); a usage error says what the form is.
-    public static func parse(_ text: String) throws(RecError) -> ControlSetting {
+    package static func parse(_ text: String) throws(RecError) -> ControlSetting {
         guard let equals = text.firstIndex(of: "=") else {
             throw .usage("'\(text)' is not a control setting; write NAME=VALUE, e.g. brightness=128 or auto_exposure=manual (`rec devices` lists the controls)")
         }
@@ -30,7 +30,7 @@ public struct ControlSetting: Sendable, Equatable, Codable {
 
     /// `lower` with `upper` on top, name by name: a command line's setting replaces the preset's
     /// setting of the same control, keeping the order in which each first appeared.
-    public static func merged(_ lower: [ControlSetting], _ upper: [ControlSetting]) -> [ControlSetting] {
+    package static func merged(_ lower: [ControlSetting], _ upper: [ControlSetting]) -> [ControlSetting] {
         var out = lower
         for setting in upper {
             if let i = out.firstIndex(where: { $0.name == setting.name }) { out[i] = setting } else { out.append(setting) }
@@ -38,7 +38,7 @@ public struct ControlSetting: Sendable, Equatable, Codable {
         return out
     }
 
-    public var description: String { "\(name)=\(value)" }
+    package var description: String { "\(name)=\(value)" }
 }
 
 extension Substring {

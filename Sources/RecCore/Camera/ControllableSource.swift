@@ -1,6 +1,6 @@
 /// A source with camera controls (a V4L2 camera). Like the rest of a source it is driven by the
 /// capture thread alone: a running session reaches it through the recorder's `ControlMailbox`.
-public protocol ControllableSource: AnyObject {
+package protocol ControllableSource: AnyObject {
     /// Every control with its current value.
     func cameraControls() throws(RecError) -> [CameraControl]
     /// Checks `settings` against the controls, applies them auto controls first, and returns the

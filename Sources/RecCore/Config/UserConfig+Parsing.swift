@@ -2,7 +2,7 @@ import Foundation
 
 extension UserConfig {
     /// Parses and checks a configuration text; every error names `path:line:column` and what to write.
-    public static func parse(_ text: String, path: String) throws(RecError) -> UserConfig {
+    package static func parse(_ text: String, path: String) throws(RecError) -> UserConfig {
         let parsed: (value: JSONValue, keys: [String: JSONPosition])
         do {
             parsed = try JSONParser.parseLocated(text)

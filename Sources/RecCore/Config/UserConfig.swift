@@ -12,22 +12,22 @@ import Foundation
 ///
 /// Parsed with the strict `JSONParser`, so mistakes are reported with their line and column.
 /// A value applies to every command that declares the option; the command line overrides it.
-public struct UserConfig: Sendable, Equatable {
+package struct UserConfig: Sendable, Equatable {
     /// One value from the file: the option's text, and where in the file it was set.
-    public struct Entry: Sendable, Equatable {
-        public var value: String
-        public var line: Int
+    package struct Entry: Sendable, Equatable {
+        package var value: String
+        package var line: Int
     }
 
     /// A key the file may hold, its type and what it means.
-    public struct Key: Sendable, Equatable {
-        public enum Kind: Sendable, Equatable { case text, time, bytes, number, flag, pattern }
-        public var name: String
-        public var kind: Kind
-        public var help: String
+    package struct Key: Sendable, Equatable {
+        package enum Kind: Sendable, Equatable { case text, time, bytes, number, flag, pattern }
+        package var name: String
+        package var kind: Kind
+        package var help: String
     }
 
-    public static let keys: [Key] = [
+    package static let keys: [Key] = [
         Key(name: "source", kind: .text, help: "Where frames come from: a camera such as /dev/video0, 'test', or a file."),
         Key(name: "preset", kind: .text, help: "The encoding preset; 'rec presets' lists them."),
         Key(name: "size", kind: .text, help: "The frame size to capture, such as 1280x720."),
@@ -43,19 +43,19 @@ public struct UserConfig: Sendable, Equatable {
     ]
 
     /// The file's path (whether or not it exists).
-    public var path: String
+    package var path: String
     /// Whether the file was found; a missing file is an empty configuration.
-    public var exists: Bool
-    public var top: [String: Entry]
-    public var sessions: [String: [String: Entry]]
+    package var exists: Bool
+    package var top: [String: Entry]
+    package var sessions: [String: [String: Entry]]
     /// `"hosts"`: the boxes `rec status --all` and `rec save --all` act on when no `--host` is
     /// given (docs/OFFSITE.md, "Several boxes"), as written; checked when the file is read.
-    public var hosts: [String] = []
+    package var hosts: [String] = []
 
     /// The key of the boxes' list.
-    public static let hostsKey = "hosts"
+    package static let hostsKey = "hosts"
 
-    public init(path: String, exists: Bool = false, top: [String: Entry] = [:], sessions: [String: [String: Entry]] = [:]) {
+    package init(path: String, exists: Bool = false, top: [String: Entry] = [:], sessions: [String: [String: Entry]] = [:]) {
         self.path = path
         self.exists = exists
         self.top = top
@@ -63,13 +63,13 @@ public struct UserConfig: Sendable, Equatable {
     }
 
     /// `$XDG_CONFIG_HOME/rec/config.json` when that is an absolute path, else `$HOME/.config/rec/config.json`.
-    public static func path(environment: [String: String]) -> String {
+    package static func path(environment: [String: String]) -> String {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return xdg + "/rec/config.json" }
         return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/rec/config.json"
     }
 
     /// Reads and checks the configuration file; a missing file is an empty configuration.
-    public static func load(environment: [String: String]) throws(RecError) -> UserConfig {
+    package static func load(environment: [String: String]) throws(RecError) -> UserConfig {
         let path = path(environment: environment)
         guard FileManager.default.fileExists(atPath: path) else { return UserConfig(path: path) }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
@@ -79,19 +79,19 @@ public struct UserConfig: Sendable, Equatable {
     }
 
     /// The values that apply to `session`: its own section over the top level.
-    public func entries(session: String) -> [String: Entry] {
+    package func entries(session: String) -> [String: Entry] {
         top.merging(sessions[session] ?? [:]) { _, own in own }
     }
 
     /// `~/…` with the home folder in place of `~`.
-    public static func expandTilde(_ path: String, environment: [String: String]) -> String {
+    package static func expandTilde(_ path: String, environment: [String: String]) -> String {
         guard path == "~" || path.hasPrefix("~/") else { return path }
         return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
     }
 
     /// A file name from an `output` pattern at `date`: time fields filled in (or the time added
     /// before the extension when there are none), and `-1`, `-2`… added if the file exists.
-    public static func fileName(pattern: String, date: Date = Date(), exists: (String) -> Bool = FileManager.default.fileExists(atPath:))
+    package static func fileName(pattern: String, date: Date = Date(), exists: (String) -> Bool = FileManager.default.fileExists(atPath:))
         throws(RecError) -> String {
         SegmentNaming.unique(try SegmentNaming(path: pattern).expand(date), exists: exists)
     }

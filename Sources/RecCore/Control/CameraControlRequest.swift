@@ -1,12 +1,12 @@
 /// The fields of a `control` request: camera controls to set on the session's camera, in order
 /// (it applies auto controls first); none asks for every control's current value.
-public struct CameraControlRequest: Sendable, Equatable, Codable {
-    public var settings: [ControlSetting]
+package struct CameraControlRequest: Sendable, Equatable, Codable {
+    package var settings: [ControlSetting]
 
     /// The most settings one request may carry.
-    public static let maxSettings = 64
+    package static let maxSettings = 64
 
-    public init(settings: [ControlSetting] = []) {
+    package init(settings: [ControlSetting] = []) {
         self.settings = settings
     }
 
@@ -14,13 +14,13 @@ public struct CameraControlRequest: Sendable, Equatable, Codable {
         case settings
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         settings = try c.decodeIfPresent([ControlSetting].self, forKey: .settings) ?? []
     }
 
     /// The checks JSON decoding cannot make; nil when the request makes sense.
-    public func problem() -> String? {
+    package func problem() -> String? {
         if settings.count > Self.maxSettings { return "at most \(Self.maxSettings) settings per request, not \(settings.count)" }
         for s in settings {
             guard let parsed = try? ControlSetting.parse("\(s.name)=\(s.value)"), parsed.name == s.name else {
@@ -32,10 +32,10 @@ public struct CameraControlRequest: Sendable, Equatable, Codable {
 }
 
 /// The answer to `control`: the controls set, as they now are, or every control when none was set.
-public struct CameraControlReport: Sendable, Equatable, Codable {
-    public var controls: [ControlState]
+package struct CameraControlReport: Sendable, Equatable, Codable {
+    package var controls: [ControlState]
 
-    public init(controls: [ControlState]) {
+    package init(controls: [ControlState]) {
         self.controls = controls
     }
 }

@@ -9,15 +9,15 @@
 /// - At most `maxSlowRequests` (`save`, `snapshot`, `control`, a `status` that waits) run at once, fewer than `maxClients`, so some
 ///   connections are always idle or on a quick request (`hello`, `status`, `stop`): a `status` or
 ///   `stop` always finds a connection to evict and gets in.
-public struct ClientSlots: Sendable {
+package struct ClientSlots: Sendable {
     /// The limits; the defaults suit a session.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Connections open at once.
-        public var maxClients: Int
+        package var maxClients: Int
         /// `save`, `snapshot`, `control` and waiting `status` requests running at once.
-        public var maxSlowRequests: Int
+        package var maxSlowRequests: Int
 
-        public init(maxClients: Int = 32, maxSlowRequests: Int = 28) {
+        package init(maxClients: Int = 32, maxSlowRequests: Int = 28) {
             precondition(maxClients > 0 && maxSlowRequests > 0, "client limits must be positive")
             self.maxClients = maxClients
             self.maxSlowRequests = min(maxSlowRequests, maxClients)
@@ -25,7 +25,7 @@ public struct ClientSlots: Sendable {
     }
 
     /// What a connection is doing.
-    public enum Activity: Sendable, Equatable {
+    package enum Activity: Sendable, Equatable {
         /// Waiting for its next request: may be evicted.
         case idle
         /// Answering `hello`, `status` or `stop`.
@@ -35,35 +35,35 @@ public struct ClientSlots: Sendable {
     }
 
     /// The answer to a new connection.
-    public enum Admission: Sendable, Equatable {
+    package enum Admission: Sendable, Equatable {
         /// Serve it as `id`; first close `evicting`, if given, which was idle longest.
         case admitted(id: UInt64, evicting: UInt64?)
         /// Refuse it with this error.
         case refused(ControlError)
     }
 
-    public let limits: Limits
+    package let limits: Limits
     /// The session's name, for messages.
-    public let session: String
+    package let session: String
     /// Open connections in the order they arrived (or last went idle), oldest first.
     private var clients: [(id: UInt64, activity: Activity)] = []
     private var lastID: UInt64 = 0
 
-    public init(limits: Limits = Limits(), session: String) {
+    package init(limits: Limits = Limits(), session: String) {
         self.limits = limits
         self.session = session
     }
 
     /// Connections open now.
-    public var count: Int { clients.count }
+    package var count: Int { clients.count }
 
     /// What `id` is doing, or nil when it is not open.
-    public func activity(of id: UInt64) -> Activity? {
+    package func activity(of id: UInt64) -> Activity? {
         clients.first { $0.id == id }?.activity
     }
 
     /// A new connection: admitted (perhaps evicting the longest-idle one) or refused.
-    public mutating func admit() -> Admission {
+    package mutating func admit() -> Admission {
         var evicting: UInt64?
         if clients.count >= limits.maxClients {
             guard let oldest = clients.firstIndex(where: { $0.activity == .idle }) else {
@@ -78,7 +78,7 @@ public struct ClientSlots: Sendable {
 
     /// `id` starts answering a request; a slow one beyond the limit is refused with this error
     /// (the connection stays open and idle).
-    public mutating func begin(_ id: UInt64, slow: Bool) -> ControlError? {
+    package mutating func begin(_ id: UInt64, slow: Bool) -> ControlError? {
         guard let index = clients.firstIndex(where: { $0.id == id }) else { return nil }
         if slow && clients.count(where: { $0.activity == .slow }) >= limits.maxSlowRequests {
             return ControlError(.runtime, "session '\(session)' is already busy with \(limits.maxSlowRequests) clips, snapshots or waits; try again when one finishes")
@@ -88,14 +88,14 @@ public struct ClientSlots: Sendable {
     }
 
     /// `id` has answered its request and waits for the next: it becomes the newest idle one.
-    public mutating func end(_ id: UInt64) {
+    package mutating func end(_ id: UInt64) {
         guard let index = clients.firstIndex(where: { $0.id == id }) else { return }
         clients.remove(at: index)
         clients.append((id, .idle))
     }
 
     /// `id` is closed.
-    public mutating func remove(_ id: UInt64) {
+    package mutating func remove(_ id: UInt64) {
         clients.removeAll { $0.id == id }
     }
 }
@@ -103,7 +103,7 @@ public struct ClientSlots: Sendable {
 extension ControlCommand {
     /// True for requests that may take long (they write files, wait for the capture thread, or
     /// wait for a condition), which `ClientSlots` bounds.
-    public var isSlow: Bool {
+    package var isSlow: Bool {
         switch self {
         case .save, .snapshot, .control: true
         case .status(let request): request.wait != nil

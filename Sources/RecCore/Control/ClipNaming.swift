@@ -6,17 +6,17 @@
 ///   `output` pattern's), with `-SESSION` before its extension.
 ///
 /// Any other `-o` names one file, which several clips cannot share: a usage error.
-public enum ClipNaming: Sendable, Equatable {
+package enum ClipNaming: Sendable, Equatable {
     case folder(String)
     case pattern(String)
     case suffixed(String)
 
     /// The extension of clips written into a folder.
-    public static let folderExtension = Container.mp4.rawValue
+    package static let folderExtension = Container.mp4.rawValue
 
     /// The naming `-o` asks for; `isFolder` says whether it names an existing folder (the caller
     /// looks, so this stays free of I/O).
-    public init(output: String, isFolder: Bool) throws(RecError) {
+    package init(output: String, isFolder: Bool) throws(RecError) {
         if isFolder || output.hasSuffix("/") {
             self = .folder(output.hasSuffix("/") ? String(output.dropLast()) : output)
         } else if output.contains("%s") {
@@ -28,7 +28,7 @@ public enum ClipNaming: Sendable, Equatable {
     }
 
     /// The clip's path for session `name`.
-    public func path(for name: String) -> String {
+    package func path(for name: String) -> String {
         switch self {
         case .folder(let folder):
             return folder + "/" + name + "." + Self.folderExtension

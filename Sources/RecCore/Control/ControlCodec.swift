@@ -6,12 +6,12 @@ import Foundation
 
 /// Turns control messages into lines of JSON and back; every way a request can be wrong becomes
 /// an error reply here, so the server never has to think about malformed input.
-public enum ControlCodec {
+package enum ControlCodec {
     /// The protocol version this build speaks (`"v"` in every message).
-    public static let version = 1
+    package static let version = 1
 
     /// The outcome of reading one request line.
-    public enum RequestDecoding: Sendable, Equatable {
+    package enum RequestDecoding: Sendable, Equatable {
         /// A well-formed request for the handler.
         case request(ControlRequest)
         /// A bad request: send this reply and read on.
@@ -19,7 +19,7 @@ public enum ControlCodec {
     }
 
     /// One request as a line of JSON, newline included.
-    public static func encode(_ request: ControlRequest) throws(RecError) -> [UInt8] {
+    package static func encode(_ request: ControlRequest) throws(RecError) -> [UInt8] {
         do {
             return line(try encoder().encode(request))
         } catch {
@@ -29,19 +29,19 @@ public enum ControlCodec {
 
     /// One reply as a line of JSON, newline included. A body that cannot be encoded (a NaN
     /// counter, say) becomes a runtime error reply with the same id instead.
-    public static func encode(_ response: ControlResponse) -> [UInt8] {
+    package static func encode(_ response: ControlResponse) -> [UInt8] {
         if let data = try? encoder().encode(response) { return line(data) }
         let fallback = ControlResponse(id: response.id, reply: .runtime("the session built a reply it could not encode (a counter is not a finite number)"))
         return line((try? encoder().encode(fallback)) ?? Data(#"{"v":1,"id":null,"ok":false,"error":{"code":"runtime","message":"unencodable reply"}}"#.utf8))
     }
 
     /// The reply to a line longer than the framer's limit.
-    public static func oversized(limit: Int) -> ControlResponse {
+    package static func oversized(limit: Int) -> ControlResponse {
         ControlResponse(id: nil, reply: .protocolError("message longer than \(limit) bytes; it was discarded up to its newline"))
     }
 
     /// Reads one reply line (client side).
-    public static func decodeResponse(_ line: some Collection<UInt8>) throws(RecError) -> ControlResponse {
+    package static func decodeResponse(_ line: some Collection<UInt8>) throws(RecError) -> ControlResponse {
         do {
             let response = try JSONDecoder().decode(ControlResponse.self, from: Data(line))
             guard response.version == version else {
@@ -56,7 +56,7 @@ public enum ControlCodec {
     }
 
     /// Reads one request line (server side): a request, or the error reply to send instead.
-    public static func decodeRequest(_ line: some Collection<UInt8>) -> RequestDecoding {
+    package static func decodeRequest(_ line: some Collection<UInt8>) -> RequestDecoding {
         // The JSON decoder recurses once per level: 30,000 '[' overflow a thread's stack.
         guard !nestsDeeper(than: maxNesting, line) else {
             return reject(nil, "a request may nest arrays and objects at most \(maxNesting) levels deep")
@@ -115,7 +115,7 @@ public enum ControlCodec {
     }
 
     /// The deepest nesting of arrays and objects a request may have (real ones have 2).
-    public static let maxNesting = 16
+    package static let maxNesting = 16
 
     // MARK: - Helpers
 

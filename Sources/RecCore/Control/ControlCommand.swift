@@ -1,5 +1,5 @@
 /// What a client asks a session to do: the `type` of a request and its fields.
-public enum ControlCommand: Sendable, Equatable {
+package enum ControlCommand: Sendable, Equatable {
     /// Greeting: answered by the server itself with its protocol version, session name and pid.
     case hello
     /// The session's state and counters, now or once a condition holds (`StatusRequest.wait`).
@@ -14,7 +14,7 @@ public enum ControlCommand: Sendable, Equatable {
     case control(CameraControlRequest)
 
     /// The wire name, the request's `type`.
-    public var type: String {
+    package var type: String {
         switch self {
         case .hello: "hello"
         case .status: "status"
@@ -26,15 +26,15 @@ public enum ControlCommand: Sendable, Equatable {
     }
 
     /// Every wire name, in documentation order.
-    public static let types = ["hello", "status", "save", "snapshot", "stop", "control"]
+    package static let types = ["hello", "status", "save", "snapshot", "stop", "control"]
 }
 
 /// One request: a command and the `id` its reply will carry.
-public struct ControlRequest: Sendable, Equatable {
-    public var id: ControlID
-    public var command: ControlCommand
+package struct ControlRequest: Sendable, Equatable {
+    package var id: ControlID
+    package var command: ControlCommand
 
-    public init(id: ControlID, command: ControlCommand) {
+    package init(id: ControlID, command: ControlCommand) {
         self.id = id
         self.command = command
     }

@@ -1,10 +1,10 @@
 /// The `id` a client puts in a request and finds again in the reply: a JSON string or integer,
 /// echoed exactly as sent.
-public enum ControlID: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum ControlID: Sendable, Hashable, Codable, CustomStringConvertible {
     case number(Int64)
     case string(String)
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let n = try? container.decode(Int64.self) {
             self = .number(n)
@@ -16,7 +16,7 @@ public enum ControlID: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .number(let n): try container.encode(n)
@@ -24,7 +24,7 @@ public enum ControlID: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .number(let n): String(n)
         case .string(let s): s

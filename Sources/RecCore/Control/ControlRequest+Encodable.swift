@@ -5,7 +5,7 @@ extension ControlRequest: Encodable {
         case v, id, type
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(ControlCodec.version, forKey: .v)
         try c.encode(id, forKey: .id)

@@ -5,7 +5,7 @@ extension ControlResponse: Codable {
         case v, id, ok, error, hello, status, save, snapshot, stop, control
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         version = try c.decode(Int.self, forKey: .v)
         id = try c.decodeIfPresent(ControlID.self, forKey: .id)
@@ -31,7 +31,7 @@ extension ControlResponse: Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(version, forKey: .v)
         if let id { try c.encode(id, forKey: .id) } else { try c.encodeNil(forKey: .id) }

@@ -4,7 +4,7 @@
 /// command line would (`"-30s"`, `"14:03:05"`, `"00:01:10.5"`), or structured:
 /// a number is seconds on the session's timeline (0 = first frame), `{"ago": 12.5}` is seconds
 /// before the request arrived, `{"unix": 1764424985.25}` is a wall-clock time.
-public enum ControlTime: Sendable, Equatable, Codable {
+package enum ControlTime: Sendable, Equatable, Codable {
     /// rec's time syntax, unparsed: the session parses it.
     case text(String)
     /// Seconds since the session's first frame (JSON number).
@@ -18,7 +18,7 @@ public enum ControlTime: Sendable, Equatable, Codable {
         case ago, unix
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         if let container = try? decoder.singleValueContainer() {
             if let text = try? container.decode(String.self) {
                 self = .text(text)
@@ -41,7 +41,7 @@ public enum ControlTime: Sendable, Equatable, Codable {
         }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         switch self {
         case .text(let text):
             var c = encoder.singleValueContainer()
@@ -59,13 +59,13 @@ public enum ControlTime: Sendable, Equatable, Codable {
     }
 
     /// The most seconds a timeline time, an `ago` or a `last` may be: about 31 years.
-    public static let maxSeconds: Double = 1e9
+    package static let maxSeconds: Double = 1e9
     /// The latest `unix` time accepted: 10^10 s, in the year 2286.
-    public static let maxUnixSeconds: Double = 1e10
+    package static let maxUnixSeconds: Double = 1e10
 
     /// Why this time is out of range (`field` names it in the message), or nil. Every number is
     /// checked here, before any arithmetic, so no value can overflow a `Timestamp`.
-    public func rangeProblem(field: String) -> String? {
+    package func rangeProblem(field: String) -> String? {
         let (value, form, limit): (Double, String, Double)
         switch self {
         case .text: return nil
@@ -78,7 +78,7 @@ public enum ControlTime: Sendable, Equatable, Codable {
     }
 
     /// True for the forms that can mean a length of time (`last`): text and plain seconds.
-    public var isDuration: Bool {
+    package var isDuration: Bool {
         switch self {
         case .text, .seconds: true
         case .ago, .unix: false

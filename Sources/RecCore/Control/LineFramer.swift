@@ -5,9 +5,9 @@
 /// `.oversized` as soon as it passes the limit, and the framer then discards bytes up to the next
 /// newline, so the stream stays in sync and the next line is read normally. Empty lines are
 /// skipped. Pure state machine: no I/O, no threads.
-public struct LineFramer: Sendable {
+package struct LineFramer: Sendable {
     /// What one `feed` produced, in stream order.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// A complete line, without its terminator.
         case line([UInt8])
         /// A line passed `maxLineBytes`; it is being discarded up to the next newline.
@@ -15,23 +15,23 @@ public struct LineFramer: Sendable {
     }
 
     /// The longest line accepted, in bytes, not counting the newline.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     private var buffer: [UInt8] = []
     private var discarding = false
 
     /// The control protocol's limit: 64 KiB per message.
-    public static let defaultMaxLineBytes = 64 * 1024
+    package static let defaultMaxLineBytes = 64 * 1024
 
-    public init(maxLineBytes: Int = LineFramer.defaultMaxLineBytes) {
+    package init(maxLineBytes: Int = LineFramer.defaultMaxLineBytes) {
         precondition(maxLineBytes > 0, "a line limit must be positive")
         self.maxLineBytes = maxLineBytes
     }
 
     /// True when bytes of an unfinished line are held (or being discarded).
-    public var hasPartialLine: Bool { !buffer.isEmpty || discarding }
+    package var hasPartialLine: Bool { !buffer.isEmpty || discarding }
 
     /// Takes the next bytes of the stream and returns the lines (and oversize reports) they complete.
-    public mutating func feed(_ bytes: some Collection<UInt8>) -> [Event] {
+    package mutating func feed(_ bytes: some Collection<UInt8>) -> [Event] {
         var events: [Event] = []
         var rest = bytes[...]
         while !rest.isEmpty {
@@ -58,7 +58,7 @@ public struct LineFramer: Sendable {
     }
 
     /// Called at end of stream: a last line that lacked its newline is still delivered.
-    public mutating func finish() -> Event? {
+    package mutating func finish() -> Event? {
         defer { discarding = false }
         if discarding { return nil }
         return takeLine().map(Event.line)

@@ -2,16 +2,16 @@
 ///
 /// The server reads the peer's uid with `getsockopt(SO_PEERCRED)` and asks this policy; the
 /// comparison lives here, apart from the socket, so it can be tested with any uid.
-public struct PeerPolicy: Sendable, Equatable {
+package struct PeerPolicy: Sendable, Equatable {
     /// The uid allowed to connect, normally the session's own (`getuid()`).
-    public var allowedUID: UInt32
+    package var allowedUID: UInt32
 
-    public init(allowedUID: UInt32) {
+    package init(allowedUID: UInt32) {
         self.allowedUID = allowedUID
     }
 
     /// Nil when `peerUID` may connect, else the error sent to the peer before the socket is closed.
-    public func check(peerUID: UInt32) -> ControlError? {
+    package func check(peerUID: UInt32) -> ControlError? {
         if peerUID == allowedUID { return nil }
         return ControlError(.runtime, "permission denied: this session belongs to uid \(allowedUID) and you are uid \(peerUID); run rec as that user")
     }

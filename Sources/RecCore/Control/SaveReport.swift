@@ -1,35 +1,35 @@
 /// The answer to `save`: what was asked for and what was written.
-public struct SaveReport: Sendable, Equatable, Codable {
+package struct SaveReport: Sendable, Equatable, Codable {
     /// The file written.
-    public var path: String
+    package var path: String
     /// The range asked for, on the session's timeline.
-    public var requested: ControlSpan?
+    package var requested: ControlSpan?
     /// The range actually written (it can start earlier on a keyframe, or be shorter than the ring holds).
-    public var saved: ControlSpan?
+    package var saved: ControlSpan?
     /// Frames written.
-    public var frames: Int?
+    package var frames: Int?
     /// Frames missing inside the saved range (dropped late or by the driver).
-    public var droppedInRange: Int?
+    package var droppedInRange: Int?
     /// Seconds of the saved range in which the source was away (a network camera's outage, a USB
     /// camera unplugged and back): the clip holds no pictures there.
-    public var missing: Double?
+    package var missing: Double?
     /// Bytes written.
-    public var bytes: Int?
+    package var bytes: Int?
     /// Time of the keyframe the clip is decoded from.
-    public var keyframe: Double?
+    package var keyframe: Double?
     /// Frames decoded before `requested.from` only to reach it (not shown).
-    public var prerollFrames: Int?
+    package var prerollFrames: Int?
     /// Where the packets came from: the ring, or the session's own file (older than the ring holds).
-    public var source: Source?
+    package var source: Source?
     /// Frames re-encoded to make the cut exact (0 when every packet was copied).
-    public var reencoded: Int?
+    package var reencoded: Int?
     /// Frames copied after the range only because frames inside it refer to them, hidden after the end.
-    public var trailingHidden: Int?
+    package var trailingHidden: Int?
     /// How the range was cut.
-    public var mode: Mode?
+    package var mode: Mode?
 
     /// Where a clip's packets came from.
-    public enum Source: String, Sendable, Equatable, Codable {
+    package enum Source: String, Sendable, Equatable, Codable {
         /// The ring of encoded packets in memory.
         case ring
         /// The session's recording (or its segments) on disk.
@@ -37,13 +37,13 @@ public struct SaveReport: Sendable, Equatable, Codable {
     }
 
     /// How a clip's range was cut (`CutPlan.Mode` on the wire).
-    public enum Mode: String, Sendable, Equatable, Codable {
+    package enum Mode: String, Sendable, Equatable, Codable {
         /// Exactly the frames in the range.
         case exact
         /// From the keyframe at or before the range's start (`keyframe: true` in the request).
         case keyframe
 
-        public init(_ mode: CutPlan.Mode) {
+        package init(_ mode: CutPlan.Mode) {
             switch mode {
             case .exact: self = .exact
             case .keyframe: self = .keyframe
@@ -51,7 +51,7 @@ public struct SaveReport: Sendable, Equatable, Codable {
         }
     }
 
-    public init(path: String, requested: ControlSpan? = nil, saved: ControlSpan? = nil, frames: Int? = nil,
+    package init(path: String, requested: ControlSpan? = nil, saved: ControlSpan? = nil, frames: Int? = nil,
                 droppedInRange: Int? = nil, bytes: Int? = nil, keyframe: Double? = nil,
                 prerollFrames: Int? = nil, source: Source? = nil, reencoded: Int? = nil,
                 trailingHidden: Int? = nil, mode: Mode? = nil, missing: Double? = nil) {
@@ -79,11 +79,11 @@ public struct SaveReport: Sendable, Equatable, Codable {
 }
 
 /// A range of the session's timeline in seconds (0 = first frame), end exclusive.
-public struct ControlSpan: Sendable, Equatable, Codable {
-    public var from: Double
-    public var to: Double
+package struct ControlSpan: Sendable, Equatable, Codable {
+    package var from: Double
+    package var to: Double
 
-    public init(from: Double, to: Double) {
+    package init(from: Double, to: Double) {
         self.from = from
         self.to = to
     }

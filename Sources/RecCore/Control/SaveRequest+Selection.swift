@@ -1,7 +1,7 @@
 extension SaveRequest {
     /// The request's times as a selection in rec's time syntax. Run `problem()` first: numbers
     /// out of `ControlTime`'s range are refused there (here they would only saturate).
-    public func timeSelection() throws(RecError) -> TimeSelection {
+    package func timeSelection() throws(RecError) -> TimeSelection {
         func spec(_ t: ControlTime) throws(RecError) -> TimeSpec {
             switch t {
             case .text(let text): try TimeParser.position(text)

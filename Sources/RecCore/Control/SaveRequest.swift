@@ -3,25 +3,25 @@
 /// The range is `from`…`to` (a missing `to` means now), or `last` (that much before now), or,
 /// with none of them, everything the ring holds. `output` is an absolute path, because the
 /// session's working folder is not the client's.
-public struct SaveRequest: Sendable, Equatable, Codable {
-    public var from: ControlTime?
-    public var to: ControlTime?
-    public var last: ControlTime?
+package struct SaveRequest: Sendable, Equatable, Codable {
+    package var from: ControlTime?
+    package var to: ControlTime?
+    package var last: ControlTime?
     /// Absolute path of the file to write.
-    public var output: String
+    package var output: String
     /// Start the clip on the keyframe at or before `from` instead of exactly at `from`.
-    public var keyframe: Bool
+    package var keyframe: Bool
     /// Drop what was saved from the ring afterwards, so the next save does not repeat it.
-    public var clear: Bool
+    package var clear: Bool
     /// Overwrite `output` if it exists.
-    public var force: Bool
+    package var force: Bool
     /// Also copy the clip off the box to this rclone destination (`rec save --upload DEST`).
-    public var upload: String?
+    package var upload: String?
     /// Copy this clip nowhere, even when the session copies every clip (`rec save --no-upload`;
     /// a save from another box, whose clip goes back to the asker).
-    public var noUpload: Bool
+    package var noUpload: Bool
 
-    public init(from: ControlTime? = nil, to: ControlTime? = nil, last: ControlTime? = nil, output: String,
+    package init(from: ControlTime? = nil, to: ControlTime? = nil, last: ControlTime? = nil, output: String,
                 keyframe: Bool = false, clear: Bool = false, force: Bool = false, upload: String? = nil,
                 noUpload: Bool = false) {
         self.from = from
@@ -39,7 +39,7 @@ public struct SaveRequest: Sendable, Equatable, Codable {
         case from, to, last, output, keyframe, clear, force, upload, noUpload = "no_upload"
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         from = try c.decodeIfPresent(ControlTime.self, forKey: .from)
         to = try c.decodeIfPresent(ControlTime.self, forKey: .to)
@@ -53,7 +53,7 @@ public struct SaveRequest: Sendable, Equatable, Codable {
     }
 
     /// `no_upload` is written only when true, so a request without it reads as before.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(from, forKey: .from)
         try c.encodeIfPresent(to, forKey: .to)
@@ -67,7 +67,7 @@ public struct SaveRequest: Sendable, Equatable, Codable {
     }
 
     /// The checks JSON decoding cannot make; nil when the request makes sense.
-    public func problem() -> String? {
+    package func problem() -> String? {
         if let problem = ControlPaths.problem(output, field: "output") { return problem }
         if last != nil && (from != nil || to != nil) {
             return "give either 'last' or 'from'/'to', not both"

@@ -1,15 +1,15 @@
 /// Checks the name of a background session (`--session NAME`): it becomes a folder name under
 /// the runtime folder, so it is kept to letters, digits, `-`, `_` and `.`, 1 to 64 characters,
 /// and may not be `.` or `..`.
-public enum SessionName {
+package enum SessionName {
     /// The session used when none is named.
-    public static let defaultName = "default"
+    package static let defaultName = "default"
     /// The longest name accepted.
-    public static let maxLength = 64
+    package static let maxLength = 64
 
     /// Returns `name` if it is a valid session name, else throws a usage error saying why.
     @discardableResult
-    public static func validate(_ name: String) throws(RecError) -> String {
+    package static func validate(_ name: String) throws(RecError) -> String {
         if name.isEmpty {
             throw .usage("a session name cannot be empty; use letters, digits, '-', '_' or '.'")
         }
@@ -26,7 +26,7 @@ public enum SessionName {
     }
 
     /// True when `name` passes `validate`.
-    public static func isValid(_ name: String) -> Bool {
+    package static func isValid(_ name: String) -> Bool {
         (try? validate(name)) != nil
     }
 
@@ -38,7 +38,7 @@ public enum SessionName {
     }
 
     /// The hint `rec` commands give for starting this session: `rec start` or `rec start --session NAME`.
-    public static func startCommand(for name: String) -> String {
+    package static func startCommand(for name: String) -> String {
         name == defaultName ? "rec start" : "rec start --session \(name)"
     }
 }
@@ -46,7 +46,7 @@ public enum SessionName {
 extension SessionName {
     /// The names in `--session a,b,c`, each checked, in the order given. Spaces around a name are
     /// dropped; an empty name or one given twice is a usage error.
-    public static func list(_ text: String) throws(RecError) -> [String] {
+    package static func list(_ text: String) throws(RecError) -> [String] {
         var names: [String] = []
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             var trimmed = part

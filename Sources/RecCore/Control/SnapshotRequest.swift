@@ -1,11 +1,11 @@
 /// The fields of a `snapshot` request: write the latest frame as an image.
-public struct SnapshotRequest: Sendable, Equatable, Codable {
+package struct SnapshotRequest: Sendable, Equatable, Codable {
     /// Absolute path of the JPEG to write (`.jpg` or `.jpeg`).
-    public var output: String
+    package var output: String
     /// Overwrite `output` if it exists.
-    public var force: Bool
+    package var force: Bool
 
-    public init(output: String, force: Bool = false) {
+    package init(output: String, force: Bool = false) {
         self.output = output
         self.force = force
     }
@@ -14,14 +14,14 @@ public struct SnapshotRequest: Sendable, Equatable, Codable {
         case output, force
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         output = try c.decode(String.self, forKey: .output)
         force = try c.decodeIfPresent(Bool.self, forKey: .force) ?? false
     }
 
     /// The checks JSON decoding cannot make; nil when the request makes sense.
-    public func problem() -> String? {
+    package func problem() -> String? {
         ControlPaths.problem(output, field: "output")
     }
 }

@@ -1,49 +1,49 @@
 /// The answer to `status`. Every field but `state` is optional: the session fills what it knows,
 /// and clients ignore fields they do not know.
-public struct StatusBody: Sendable, Equatable, Codable {
-    public var state: SessionState
-    public var session: String?
+package struct StatusBody: Sendable, Equatable, Codable {
+    package var state: SessionState
+    package var session: String?
     /// The frame source, e.g. "/dev/video0" or "testsrc".
-    public var source: String?
+    package var source: String?
     /// How the session records, e.g. "ring" or "file+ring".
-    public var mode: String?
+    package var mode: String?
     /// Seconds since the session started.
-    public var uptime: Double?
+    package var uptime: Double?
     /// Frames captured so far.
-    public var frames: Int?
+    package var frames: Int?
     /// Measured frames per second.
-    public var fps: Double?
+    package var fps: Double?
     /// Frames dropped because the pipeline was late.
-    public var droppedLate: Int?
+    package var droppedLate: Int?
     /// Frames the driver dropped (gaps in its sequence numbers).
-    public var droppedByDriver: Int?
+    package var droppedByDriver: Int?
     /// Frames waiting for the encoder.
-    public var encoderLagFrames: Int?
+    package var encoderLagFrames: Int?
     /// Encoded bits per second, recent average.
-    public var bitrate: Int?
+    package var bitrate: Int?
     /// Seconds of video the ring holds.
-    public var ringSpan: Double?
+    package var ringSpan: Double?
     /// Bytes the ring holds.
-    public var ringBytes: Int?
+    package var ringBytes: Int?
     /// The file being recorded, if any.
-    public var output: String?
+    package var output: String?
     /// Its size so far, in bytes.
-    public var outputBytes: Int?
+    package var outputBytes: Int?
     /// The last error the session met and survived.
-    public var lastError: String?
+    package var lastError: String?
     /// Anything else, as text, for fields not (yet) named here.
-    public var extra: [String: String]?
+    package var extra: [String: String]?
     /// The sound, when the session records any: its first input (`.sound(0)`).
-    public var audio: StatusSound?
+    package var audio: StatusSound?
     /// Every sound input in stream order, when the session records more than one.
-    public var audioTracks: [StatusSound]?
+    package var audioTracks: [StatusSound]?
     /// How the wait ended, when the request waited (`StatusRequest.wait`).
-    public var wait: StatusWaitOutcome?
+    package var wait: StatusWaitOutcome?
 
     /// Each sound input: `audioTracks`, or `audio` alone.
-    public var sounds: [StatusSound] { audioTracks ?? audio.map { [$0] } ?? [] }
+    package var sounds: [StatusSound] { audioTracks ?? audio.map { [$0] } ?? [] }
 
-    public init(state: SessionState, session: String? = nil, source: String? = nil, mode: String? = nil,
+    package init(state: SessionState, session: String? = nil, source: String? = nil, mode: String? = nil,
                 uptime: Double? = nil, frames: Int? = nil, fps: Double? = nil, droppedLate: Int? = nil,
                 droppedByDriver: Int? = nil, encoderLagFrames: Int? = nil, bitrate: Int? = nil,
                 ringSpan: Double? = nil, ringBytes: Int? = nil, output: String? = nil, outputBytes: Int? = nil,
@@ -77,7 +77,7 @@ public struct StatusBody: Sendable, Equatable, Codable {
 
     /// Times (`uptime`, `ring_span`) and `fps` go out rounded to the millisecond (3 decimals), so
     /// JSON shows 60.7 rather than the binary float 60.699999999999996.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         func milli(_ value: Double?) -> Double? { value.map { $0.isFinite ? ($0 * 1000).rounded() / 1000 : $0 } }
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(state, forKey: .state)
@@ -104,17 +104,17 @@ public struct StatusBody: Sendable, Equatable, Codable {
 }
 
 /// A session's state, as text on the wire; states this build does not know still decode.
-public struct SessionState: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
-    public var rawValue: String
+package struct SessionState: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    package var rawValue: String
 
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
-    public static let starting = SessionState(rawValue: "starting")
-    public static let recording = SessionState(rawValue: "recording")
-    public static let stopping = SessionState(rawValue: "stopping")
-    public static let failed = SessionState(rawValue: "failed")
+    package static let starting = SessionState(rawValue: "starting")
+    package static let recording = SessionState(rawValue: "recording")
+    package static let stopping = SessionState(rawValue: "stopping")
+    package static let failed = SessionState(rawValue: "failed")
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -1,40 +1,40 @@
 /// The fields of a `status` request: none for the state now, or `wait`, a condition the reply
 /// waits for, so a client that needs "300 frames recorded" is told when, instead of asking again
 /// and again.
-public struct StatusRequest: Sendable, Equatable, Codable {
+package struct StatusRequest: Sendable, Equatable, Codable {
     /// Answer once this holds (or at its timeout); nil answers at once.
-    public var wait: StatusWait?
+    package var wait: StatusWait?
 
-    public init(wait: StatusWait? = nil) {
+    package init(wait: StatusWait? = nil) {
         self.wait = wait
     }
 
     /// The checks JSON decoding cannot make; nil when the request makes sense.
-    public func problem() -> String? {
+    package func problem() -> String? {
         wait?.problem()
     }
 }
 
 /// What a `status` request waits for: every condition given holds, checked each time a packet
 /// enters the ring; the reply comes then, when the recording ends, or at `timeout`.
-public struct StatusWait: Sendable, Equatable, Codable {
+package struct StatusWait: Sendable, Equatable, Codable {
     /// At least this many frames captured (`frames` in the reply).
-    public var frames: Int?
+    package var frames: Int?
     /// The ring's newest packet at or after this session time, in seconds (`ring_end` in the
     /// reply's `extra`).
-    public var ringEnd: Double?
+    package var ringEnd: Double?
     /// `true`: the session has an error to report (`last_error` in the reply), such as a full
     /// disk it goes on recording past in its ring.
-    public var error: Bool?
+    package var error: Bool?
     /// Seconds to wait at most; `defaultTimeout` when nil.
-    public var timeout: Double?
+    package var timeout: Double?
 
     /// How long a wait lasts when the request does not say.
-    public static let defaultTimeout = 10.0
+    package static let defaultTimeout = 10.0
     /// The longest wait a request may ask for.
-    public static let maxTimeout = 3600.0
+    package static let maxTimeout = 3600.0
 
-    public init(frames: Int? = nil, ringEnd: Double? = nil, error: Bool? = nil, timeout: Double? = nil) {
+    package init(frames: Int? = nil, ringEnd: Double? = nil, error: Bool? = nil, timeout: Double? = nil) {
         self.frames = frames
         self.ringEnd = ringEnd
         self.error = error
@@ -42,14 +42,14 @@ public struct StatusWait: Sendable, Equatable, Codable {
     }
 
     /// The timeout that applies, in seconds.
-    public var seconds: Double { timeout ?? Self.defaultTimeout }
+    package var seconds: Double { timeout ?? Self.defaultTimeout }
 
     private enum CodingKeys: String, CodingKey {
         case frames, ringEnd = "ring_end", error, timeout
     }
 
     /// The checks JSON decoding cannot make; nil when the wait makes sense.
-    public func problem() -> String? {
+    package func problem() -> String? {
         if frames == nil && ringEnd == nil && error != true { return "'wait' needs 'frames', 'ring_end' or 'error': true" }
         if let frames, frames < 0 { return "'wait.frames' must be 0 or more, not \(frames)" }
         if let ringEnd, !(0...ControlTime.maxSeconds).contains(ringEnd) {
@@ -63,19 +63,19 @@ public struct StatusWait: Sendable, Equatable, Codable {
 }
 
 /// How a `status` wait ended, as the reply's `wait`; words this build does not know still decode.
-public struct StatusWaitOutcome: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
-    public var rawValue: String
+package struct StatusWaitOutcome: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+    package var rawValue: String
 
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// Every condition held.
-    public static let met = StatusWaitOutcome(rawValue: "met")
+    package static let met = StatusWaitOutcome(rawValue: "met")
     /// The timeout passed first; the body says what was reached.
-    public static let timeout = StatusWaitOutcome(rawValue: "timeout")
+    package static let timeout = StatusWaitOutcome(rawValue: "timeout")
     /// The recording ended first.
-    public static let ended = StatusWaitOutcome(rawValue: "ended")
+    package static let ended = StatusWaitOutcome(rawValue: "ended")
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 }

@@ -1,21 +1,21 @@
 /// The sound part of `rec status` (`"audio"` in JSON): the device, the stream, the measured clock
 /// drift against the camera, overruns and gaps (filled with silence), and the last second's peak.
-public struct StatusSound: Sendable, Equatable, Codable {
-    public var device: String
-    public var rate: Int
-    public var channels: Int
-    public var encoder: String
+package struct StatusSound: Sendable, Equatable, Codable {
+    package var device: String
+    package var rate: Int
+    package var channels: Int
+    package var encoder: String
     /// Positive: the device's clock runs fast against the camera's. Nil until measured.
-    public var driftPPM: Double?
-    public var overruns: Int
-    public var gaps: Int
-    public var gapSeconds: Double
+    package var driftPPM: Double?
+    package var overruns: Int
+    package var gaps: Int
+    package var gapSeconds: Double
     /// Nil for silence.
-    public var peakDBFS: Double?
+    package var peakDBFS: Double?
     /// Why the sound stopped while the pictures went on.
-    public var error: String?
+    package var error: String?
 
-    public init(device: String, rate: Int, channels: Int, encoder: String, driftPPM: Double?, overruns: Int,
+    package init(device: String, rate: Int, channels: Int, encoder: String, driftPPM: Double?, overruns: Int,
                 gaps: Int, gapSeconds: Double, peakDBFS: Double?, error: String? = nil) {
         self.device = device
         self.rate = rate
@@ -34,7 +34,7 @@ public struct StatusSound: Sendable, Equatable, Codable {
         case gapSeconds = "gap_seconds", peakDBFS = "peak_dbfs", error
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         func tenth(_ v: Double?) -> Double? { v.map { $0.isFinite ? ($0 * 10).rounded() / 10 : 0 } }
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(device, forKey: .device)

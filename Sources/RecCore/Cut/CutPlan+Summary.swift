@@ -1,7 +1,7 @@
 extension CutPlan {
     /// What `--dry-run` prints: the requested and presented ranges, the keyframes copies start
     /// from, what is hidden and what is re-encoded, one fact per line.
-    public var summary: String {
+    package var summary: String {
         func clock(_ ticks: Int64) -> String { Timestamp(value: ticks, timeBase: timeBase).clockText }
         func frames(_ count: Int) -> String { count == 1 ? "1 frame" : "\(count) frames" }
         var lines = [

@@ -4,15 +4,15 @@
 ///
 /// All `Int64` fields are ticks of `timeBase`; all packet indices are decode-order indices into
 /// the packets the plan was made from.
-public struct CutPlan: Sendable, Equatable {
-    public enum Mode: Sendable, Equatable {
+package struct CutPlan: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// Present exactly the frames in the range.
         case exact
         /// `--keyframe`: start at the keyframe at or before the range's first frame, hide nothing.
         case keyframe
     }
 
-    public enum Strategy: Sendable, Equatable {
+    package enum Strategy: Sendable, Equatable {
         /// The container has edit lists (MP4, MOV): copy from a keyframe and hide the preroll and
         /// trailing references with an edit list from `firstPresentedPTS` to `presentedEndPTS`.
         case editList
@@ -21,48 +21,48 @@ public struct CutPlan: Sendable, Equatable {
         case spliceReencode
     }
 
-    public enum Segment: Sendable, Equatable {
+    package enum Segment: Sendable, Equatable {
         /// Copy these packets as they are.
         case copy(Range<Int>)
         /// Decode these packets and re-encode the frames whose pts lie in `presentPTS`.
         case reencode(decode: Range<Int>, presentPTS: Range<Int64>)
     }
 
-    public var mode: Mode
-    public var strategy: Strategy
+    package var mode: Mode
+    package var strategy: Strategy
     /// In clip order; copy segments start on keyframes.
-    public var segments: [Segment]
-    public var timeBase: Rational
-    public var requestedFrom: Timestamp
-    public var requestedTo: Timestamp
+    package var segments: [Segment]
+    package var timeBase: Rational
+    package var requestedFrom: Timestamp
+    package var requestedTo: Timestamp
     /// The pts that becomes 0 in the clip.
-    public var firstPresentedPTS: Int64
+    package var firstPresentedPTS: Int64
     /// The end (pts + duration) of the last frame presented.
-    public var presentedEndPTS: Int64
-    public var presentedFrames: Int
+    package var presentedEndPTS: Int64
+    package var presentedFrames: Int
     /// Frames copied but hidden before the start by the edit list.
-    public var prerollFrames: Int
+    package var prerollFrames: Int
     /// Frames copied only as references of earlier-presented frames, hidden after the end.
-    public var trailingHiddenFrames: Int
-    public var reencodedFrames: Int
+    package var trailingHiddenFrames: Int
+    package var reencodedFrames: Int
     /// The pts of the keyframes copy segments start from.
-    public var keyframesUsed: [Int64]
+    package var keyframesUsed: [Int64]
     /// The decode indices of those keyframes (a copy segment may also continue one before it,
     /// past left-out leading pictures).
-    public var copiedKeyframes: [Int] = []
+    package var copiedKeyframes: [Int] = []
 
     /// The presented range on the source timeline.
-    public var presentedStart: Timestamp { Timestamp(value: firstPresentedPTS, timeBase: timeBase) }
-    public var presentedEnd: Timestamp { Timestamp(value: presentedEndPTS, timeBase: timeBase) }
+    package var presentedStart: Timestamp { Timestamp(value: firstPresentedPTS, timeBase: timeBase) }
+    package var presentedEnd: Timestamp { Timestamp(value: presentedEndPTS, timeBase: timeBase) }
     /// Whether any frame is decoded and encoded again.
-    public var needsReencode: Bool { reencodedFrames > 0 }
+    package var needsReencode: Bool { reencodedFrames > 0 }
 }
 
 extension CutPlan {
     /// The pts of the clip's video packets in the order they are written (`packets` are those the
     /// plan was made from): copied packets in decode order, re-encoded frames (no reordering) in
     /// presentation order.
-    public func writtenPTS(_ packets: [PacketTiming]) -> [Int64] {
+    package func writtenPTS(_ packets: [PacketTiming]) -> [Int64] {
         segments.flatMap { segment -> [Int64] in
             switch segment {
             case .copy(let range): range.map { packets[$0].pts }
@@ -78,7 +78,7 @@ extension CutPlan {
     /// packets the plan was made from): a splice of B-frames almost always re-encodes its tail,
     /// which a cut written as its range is read (`StreamingCut`) learns only at the range's end,
     /// after its keyframes were written. The sets cost some 40 bytes a keyframe.
-    public func carriesParameterSets(_ packets: [PacketTiming]) -> Bool {
+    package func carriesParameterSets(_ packets: [PacketTiming]) -> Bool {
         needsReencode || (strategy == .spliceReencode && DecodeTimes.reorders(packets))
     }
 
@@ -90,7 +90,7 @@ extension CutPlan {
     /// 5.48 s; GStreamer and MediaInfo counted 55 frames of 57). They lag at least
     /// `reorderDepth` frames, the source's declared reordering, so that a cut written as its range
     /// is read (`StreamingCut`) knows them before it has read the whole range.
-    public func decodeTimes(_ packets: [PacketTiming], reorderDepth: Int = 0) -> [Int64] {
+    package func decodeTimes(_ packets: [PacketTiming], reorderDepth: Int = 0) -> [Int64] {
         DecodeTimes.rebuilt(pts: writtenPTS(packets), atLeast: reorderDepth)
     }
 }

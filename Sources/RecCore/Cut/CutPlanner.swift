@@ -17,9 +17,9 @@
 /// Open GOPs: a copied keyframe's leading pictures (decoded after it, presented before it) are never
 /// copied without the GOP they reference: they are re-encoded with the head, or left out when they
 /// precede the range.
-public enum CutPlanner {
+package enum CutPlanner {
     /// Plans the cut of `[from, to)` from one video stream's packets.
-    public static func plan(packets: [PacketTiming], timeBase: Rational, from: Timestamp, to: Timestamp,
+    package static func plan(packets: [PacketTiming], timeBase: Rational, from: Timestamp, to: Timestamp,
                             mode: CutPlan.Mode = .exact, strategy: CutPlan.Strategy) throws(RecError) -> CutPlan {
         try plan(packets: packets, timeBase: timeBase, from: from, to: to, mode: mode, strategy: strategy, partial: false)
     }
@@ -73,7 +73,7 @@ public enum CutPlanner {
     }
 
     /// Plans the cut from packets as the ring holds them.
-    public static func plan(packets: [EncodedPacket], from: Timestamp, to: Timestamp,
+    package static func plan(packets: [EncodedPacket], from: Timestamp, to: Timestamp,
                             mode: CutPlan.Mode = .exact, strategy: CutPlan.Strategy) throws(RecError) -> CutPlan {
         try plan(packets: packets.map(PacketTiming.init), timeBase: packets.first?.timeBase ?? .microseconds,
                  from: from, to: to, mode: mode, strategy: strategy)

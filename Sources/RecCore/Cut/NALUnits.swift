@@ -1,9 +1,9 @@
 /// H.264/HEVC bitstream plumbing for splicing re-encoded frames into a copied stream: MP4 and
 /// Matroska store NAL units length-prefixed with parameter sets in the codec header (avcC/hvcC),
 /// while a re-encoder without a global header writes Annex B with its own parameter sets in-band.
-public enum NALUnits {
+package enum NALUnits {
     /// Splits an Annex B byte stream (00 00 01 / 00 00 00 01 start codes) into NAL units.
-    public static func splitAnnexB(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+    package static func splitAnnexB(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
         var units: [ArraySlice<UInt8>] = []
         var i = 0
         var start: Int? = nil
@@ -25,13 +25,13 @@ public enum NALUnits {
     }
 
     /// Whether the bytes begin with an Annex B start code.
-    public static func isAnnexB(_ bytes: [UInt8]) -> Bool {
+    package static func isAnnexB(_ bytes: [UInt8]) -> Bool {
         (bytes.count >= 3 && bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 1)
             || (bytes.count >= 4 && bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 1)
     }
 
     /// NAL units, each prefixed by its length in `lengthSize` big-endian bytes.
-    public static func lengthPrefixed<S: Sequence>(_ units: S, lengthSize: Int) -> [UInt8] where S.Element == ArraySlice<UInt8> {
+    package static func lengthPrefixed<S: Sequence>(_ units: S, lengthSize: Int) -> [UInt8] where S.Element == ArraySlice<UInt8> {
         var out: [UInt8] = []
         for unit in units {
             let n = unit.count
@@ -43,7 +43,7 @@ public enum NALUnits {
 
     /// The NAL length size and parameter sets (SPS, PPS; for HEVC also VPS) of an `avcC` or
     /// `hvcC` codec header; nil if the header is not in that form (Annex B extradata, say).
-    public static func parameterSets(extradata e: [UInt8], hevc: Bool) -> (lengthSize: Int, sets: [ArraySlice<UInt8>])? {
+    package static func parameterSets(extradata e: [UInt8], hevc: Bool) -> (lengthSize: Int, sets: [ArraySlice<UInt8>])? {
         guard e.count > 6, e[0] == 1 else { return nil }
         var sets: [ArraySlice<UInt8>] = []
         func take(_ at: inout Int) -> Bool {

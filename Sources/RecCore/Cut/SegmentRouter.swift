@@ -3,8 +3,8 @@
 /// goes to every segment whose range holds it (a copied keyframe also starts a re-encoded tail's
 /// decoding, say). Segments are written in clip order, so a segment after the one being written
 /// holds its packets until those before it are done: at most a GOP in the plans `CutPlanner` makes.
-public struct SegmentRouter<Packet> {
-    public enum Event {
+package struct SegmentRouter<Packet> {
+    package enum Event {
         /// Write (copy) or decode (re-encode) the packet as part of the segment.
         case deliver(segment: Int, Packet)
         /// The segment has had all its packets: flush its codecs.
@@ -16,20 +16,20 @@ public struct SegmentRouter<Packet> {
     private var received: [Int]
     private var held: [[Packet]]
 
-    public init(_ segments: [CutPlan.Segment]) {
+    package init(_ segments: [CutPlan.Segment]) {
         ranges = segments.map(\.range)
         received = Array(repeating: 0, count: segments.count)
         held = Array(repeating: [], count: segments.count)
     }
 
     /// Whether every segment has been finished.
-    public var isDone: Bool { current == ranges.count }
+    package var isDone: Bool { current == ranges.count }
     /// Packets held for segments not yet being written.
-    public var heldCount: Int { held.reduce(0) { $0 + $1.count } }
+    package var heldCount: Int { held.reduce(0) { $0 + $1.count } }
 
     /// Packet `index` (decode order) has arrived: hands `body` what to do now, in order (no
     /// array for each of a long clip's packets).
-    public mutating func arrive<E: Error>(_ packet: Packet, index: Int, _ body: (Event) throws(E) -> Void) throws(E) {
+    package mutating func arrive<E: Error>(_ packet: Packet, index: Int, _ body: (Event) throws(E) -> Void) throws(E) {
         for s in ranges.indices where ranges[s].contains(index) {
             if s == current { try body(.deliver(segment: s, packet)) } else { held[s].append(packet) }
             received[s] += 1
@@ -40,7 +40,7 @@ public struct SegmentRouter<Packet> {
     /// Goes on to the segments the final plan of a range read as it was cut (`StreamingCut`) has
     /// in place of the provisional plan's open copy: the same segments up to it, that copy now
     /// ending, those after it new. Hands `body` what that makes due (a copy now complete).
-    public mutating func replan<E: Error>(_ segments: [CutPlan.Segment], _ body: (Event) throws(E) -> Void) throws(E) {
+    package mutating func replan<E: Error>(_ segments: [CutPlan.Segment], _ body: (Event) throws(E) -> Void) throws(E) {
         ranges = segments.map(\.range)
         received += Array(repeating: 0, count: max(0, ranges.count - received.count))
         held += Array(repeating: [], count: max(0, ranges.count - held.count))
@@ -63,7 +63,7 @@ public struct SegmentRouter<Packet> {
 
 extension CutPlan.Segment {
     /// The decode indices of the packets the segment reads.
-    public var range: Range<Int> {
+    package var range: Range<Int> {
         switch self {
         case .copy(let r), .reencode(decode: let r, presentPTS: _): r
         }

@@ -5,9 +5,9 @@
 /// The clip presents `[from, to)`; its sound is the samples whose times fall in that range:
 /// sample n (at n / rate) with `first <= n < end`, `first = ⌈from·rate⌉`, `end = ⌈to·rate⌉`.
 /// Packets are copied as they are (never re-encoded): a packet's decoded samples start at its pts.
-public struct SoundCut: Sendable, Equatable {
+package struct SoundCut: Sendable, Equatable {
     /// What the clip's container can hide.
-    public enum Trim: Sendable, Equatable {
+    package enum Trim: Sendable, Equatable {
         /// MP4/MOV: the track's edit list starts the presentation at the first sample (media time)
         /// and ends it at the last (its duration), whatever the codec.
         case editList
@@ -23,24 +23,24 @@ public struct SoundCut: Sendable, Equatable {
         case packets
     }
 
-    public var trim: Trim
+    package var trim: Trim
     /// Indices (into the stream's packets, in order) of the packets to copy.
-    public var keep: Range<Int>
+    package var keep: Range<Int>
     /// The sample the clip starts at (`⌈from·rate⌉`) and the sample it ends before (`⌈to·rate⌉`).
-    public var firstSample: Int64
-    public var endSample: Int64
+    package var firstSample: Int64
+    package var endSample: Int64
     /// Samples decoded before the clip's first one, to hide (edit list media time, CodecDelay).
-    public var startSkip: Int64
+    package var startSkip: Int64
     /// Samples of the last packet after the clip's end, to hide (elst duration, DiscardPadding).
-    public var endDiscard: Int64
-    public var sampleRate: Int
+    package var endDiscard: Int64
+    package var sampleRate: Int
     /// With `.packets`: how many packets at the start of `keep` only prime the decoder, their
     /// sound discarded whole.
-    public var primingPackets = 0
+    package var primingPackets = 0
 
     /// The clip-timeline pts (ticks of 1/sampleRate) for a kept packet presented at `pts` in
     /// `timeBase`: its first sample's position relative to the clip's first sample.
-    public func clipPTS(_ pts: Int64, timeBase: Rational) -> Int64 {
+    package func clipPTS(_ pts: Int64, timeBase: Rational) -> Int64 {
         Timestamp(value: pts, timeBase: timeBase).rescaled(to: Rational(1, Int32(sampleRate))).value - firstSample
     }
 
@@ -50,7 +50,7 @@ public struct SoundCut: Sendable, Equatable {
     ///   - preroll: how much earlier decoding starts than the first sample (AAC's one frame
     ///     overlap, Opus's 80 ms), with `.editList`/`.codecDelay`.
     /// - Returns: nil when no packet plays within the range.
-    public static func plan(timings: [PacketTiming], timeBase: Rational, sampleRate: Int, from: Timestamp, to: Timestamp,
+    package static func plan(timings: [PacketTiming], timeBase: Rational, sampleRate: Int, from: Timestamp, to: Timestamp,
                             preroll: Int64, trim: Trim) -> SoundCut? {
         guard sampleRate > 0, !timings.isEmpty, from < to else { return nil }
         let rate = Rational(1, Int32(sampleRate))

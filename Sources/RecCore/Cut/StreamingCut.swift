@@ -18,36 +18,36 @@
 ///   (`CutPlan.decodeTimes`, the i-th smallest pts a few frames back) are known already.
 /// What the rest of the range could still change is checked at the end (`agrees`); where it
 /// differs the caller writes the clip again from the final plan.
-public struct StreamingCut: Sendable {
-    public let from: Timestamp
-    public let to: Timestamp
-    public let mode: CutPlan.Mode
-    public let strategy: CutPlan.Strategy
-    public let timeBase: Rational
+package struct StreamingCut: Sendable {
+    package let from: Timestamp
+    package let to: Timestamp
+    package let mode: CutPlan.Mode
+    package let strategy: CutPlan.Strategy
+    package let timeBase: Rational
     /// The stream's declared reordering: decode times lag at least this many frames.
-    public let reorderDepth: Int
+    package let reorderDepth: Int
     /// The video packets' timings read so far, decode order.
-    public private(set) var timings: [PacketTiming] = []
+    package private(set) var timings: [PacketTiming] = []
     /// The plan the settled packets are written by: the head's segments as they will stay, the
     /// last segment a copy left open (to `Int.max`). Nil until the head is settled.
-    public private(set) var provisional: CutPlan?
+    package private(set) var provisional: CutPlan?
     /// How many video packets (decode order) are settled: they may be written.
-    public private(set) var settled = 0
+    package private(set) var settled = 0
     /// The decode times of the settled packets in the order the clip writes them (ticks of
     /// `timeBase`), as `CutPlan.decodeTimes` gives them over the whole clip.
-    public private(set) var decodeTimes: [Int64] = []
+    package private(set) var decodeTimes: [Int64] = []
     /// Whether copied keyframes carry the source's parameter sets
     /// (`CutPlan.carriesParameterSets`), as the packets read when the head is settled say.
-    public private(set) var parameterSets = false
+    package private(set) var parameterSets = false
     /// Set when what was read changed decode times already settled: streaming cannot go on.
-    public private(set) var diverged = false
+    package private(set) var diverged = false
     private let fromTick: Int64
     private let toTick: Int64
     private var sortedPTS: [Int64] = []
     private var delay = 0
     private var step = Int64.max
 
-    public init(timeBase: Rational, from: Timestamp, to: Timestamp, mode: CutPlan.Mode, strategy: CutPlan.Strategy,
+    package init(timeBase: Rational, from: Timestamp, to: Timestamp, mode: CutPlan.Mode, strategy: CutPlan.Strategy,
                 reorderDepth: Int = 0) {
         (self.timeBase, self.from, self.to, self.mode, self.strategy) = (timeBase, from, to, mode, strategy)
         self.reorderDepth = max(0, reorderDepth)
@@ -58,7 +58,7 @@ public struct StreamingCut: Sendable {
 
     /// Adds the next video packet's timing (decode order, duration filled); returns whether
     /// more packets are settled (`settled` moved up to this one, a keyframe).
-    public mutating func append(_ t: PacketTiming) -> Bool {
+    package mutating func append(_ t: PacketTiming) -> Bool {
         timings.append(t)
         let k = timings.count - 1
         guard t.isKeyframe, k > 0, !diverged else { return false }
@@ -130,7 +130,7 @@ public struct StreamingCut: Sendable {
     /// provisional plan did, so what was written stands: the same head and start, the open
     /// copy's packets copied, no later segment reaching back into them, the same decode times,
     /// and parameter sets where the final plan needs them.
-    public func agrees(with final: CutPlan) -> Bool {
+    package func agrees(with final: CutPlan) -> Bool {
         guard let plan = provisional else { return true }
         let n = plan.segments.count
         guard final.firstPresentedPTS == plan.firstPresentedPTS, final.segments.count >= n,
@@ -146,7 +146,7 @@ public struct StreamingCut: Sendable {
     /// At most how many packets a stream of `rate` packets a second gives a cut of `seconds`
     /// (what an MP4 clip's index must have room for before the range is read): the range and
     /// 4 s more (the GOP before it, sound read ahead), a quarter more again, and 64.
-    public static func packetBound(seconds: Double, rate: Double) -> Int {
+    package static func packetBound(seconds: Double, rate: Double) -> Int {
         guard seconds.isFinite, rate.isFinite, seconds > 0, rate > 0 else { return 64 }
         return Int(((seconds + 4) * rate * 1.25).rounded(.up)) + 64
     }

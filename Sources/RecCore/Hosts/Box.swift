@@ -3,22 +3,22 @@
 ///
 /// ssh does the authentication (keys, agent, `~/.ssh/config`), so a host holds no password: one
 /// in the URL is refused and never repeated in the message.
-public enum Box: Sendable, Hashable {
+package enum Box: Sendable, Hashable {
     /// This machine: the sessions of the user running rec.
     case local
     case remote(RemoteHost)
 
     /// How `--host` names this machine.
-    public static let localName = "local"
+    package static let localName = "local"
 
     /// Parses `local`, `ssh://[user@]host[:port]`, `[user@]host` (IPv6 in brackets in a URL).
-    public static func parse(_ text: String) throws(RecError) -> Box {
+    package static func parse(_ text: String) throws(RecError) -> Box {
         if text == localName { return .local }
         return .remote(try RemoteHost.parse(text))
     }
 
     /// The host as the user would write it back: `local`, `user@box`, `user@box:2222`.
-    public var display: String {
+    package var display: String {
         switch self {
         case .local: Self.localName
         case .remote(let host): host.display
@@ -27,13 +27,13 @@ public enum Box: Sendable, Hashable {
 }
 
 /// A box reached through ssh.
-public struct RemoteHost: Sendable, Hashable {
-    public var user: String?
+package struct RemoteHost: Sendable, Hashable {
+    package var user: String?
     /// A host name, an IPv4 address or an IPv6 address (without brackets).
-    public var host: String
-    public var port: Int?
+    package var host: String
+    package var port: Int?
 
-    public init(user: String? = nil, host: String, port: Int? = nil) {
+    package init(user: String? = nil, host: String, port: Int? = nil) {
         self.user = user
         self.host = host
         self.port = port
@@ -108,13 +108,13 @@ public struct RemoteHost: Sendable, Hashable {
     }
 
     /// `user@box`, `user@box:2222`, `[::1]:2222`.
-    public var display: String {
+    package var display: String {
         let name = host.contains(":") ? "[\(host)]" : host
         return (user.map { $0 + "@" } ?? "") + name + (port.map { ":\($0)" } ?? "")
     }
 
     /// `user@box` as ssh takes it (the port goes to `-p`).
-    public var destination: String {
+    package var destination: String {
         (user.map { $0 + "@" } ?? "") + host
     }
 }

@@ -4,13 +4,13 @@
 /// No `--host` (and no configured `hosts`) is this box alone, as rec has always been; a list of
 /// hosts is exactly those boxes, and this one only when the list says `local`: an operator's
 /// laptop asking its cameras' boxes has no sessions of its own to show.
-public struct BoxList: Sendable, Equatable {
-    public let boxes: [Box]
+package struct BoxList: Sendable, Equatable {
+    package let boxes: [Box]
     /// One per box: `local`, the host name, or `user@host:port` where two boxes share a host name.
-    public let labels: [String]
+    package let labels: [String]
 
     /// Parses `texts` (each `local`, `ssh://user@box[:port]` or `[user@]box`); none means this box.
-    public init(_ texts: [String]) throws(RecError) {
+    package init(_ texts: [String]) throws(RecError) {
         var boxes: [Box] = []
         for text in texts {
             let box = try Box.parse(text)
@@ -19,7 +19,7 @@ public struct BoxList: Sendable, Equatable {
         self.init(boxes: boxes.isEmpty ? [.local] : boxes)
     }
 
-    public init(boxes: [Box]) {
+    package init(boxes: [Box]) {
         self.boxes = boxes
         let short = boxes.map { box -> String in
             switch box {
@@ -33,23 +33,23 @@ public struct BoxList: Sendable, Equatable {
     }
 
     /// Whether the command runs here only, as without `--host`.
-    public var isLocalOnly: Bool { boxes == [.local] }
+    package var isLocalOnly: Bool { boxes == [.local] }
 
     /// The name a clip from `session` on the box labelled `box` is filed under: `box-session`.
-    public static func clipName(box: String, session: String) -> String {
+    package static func clipName(box: String, session: String) -> String {
         box + "-" + session
     }
 }
 
 extension ClipNaming {
     /// The path of the clip of `session` on box `box` (`clips/box-door.mp4`, `clip-box-door.mp4`).
-    public func path(box: String, session: String) -> String {
+    package func path(box: String, session: String) -> String {
         path(for: BoxList.clipName(box: box, session: session))
     }
 
     /// The naming a save on box `box` gives its own sessions: `%s` stands for the session
     /// (`clips/box-%s.mp4`), for a `rec save` run on that box directly.
-    public func pattern(box: String) -> String {
+    package func pattern(box: String) -> String {
         path(for: BoxList.clipName(box: box, session: "%s"))
     }
 }

@@ -1,9 +1,9 @@
 /// What runs on another box: `ssh`'s arguments and the command line its login shell is given.
 /// Every word the command line holds is quoted for a POSIX shell (sshd hands the line to the
 /// user's shell as one string), so a session or file name can never become shell syntax.
-public struct RemoteCommand: Sendable, Equatable {
+package struct RemoteCommand: Sendable, Equatable {
     /// One word of the remote `rec` command line.
-    public enum Word: Sendable, Equatable {
+    package enum Word: Sendable, Equatable {
         /// Passed as it is.
         case literal(String)
         /// A file named `name` in the command's own temporary folder on the box.
@@ -11,31 +11,31 @@ public struct RemoteCommand: Sendable, Equatable {
     }
 
     /// The `rec` to run on the box: `REC_REMOTE`, else `rec` from the login's PATH.
-    public var program: String
-    public var words: [Word]
+    package var program: String
+    package var words: [Word]
 
-    public init(program: String, _ words: [Word]) {
+    package init(program: String, _ words: [Word]) {
         self.program = program
         self.words = words
     }
 
     /// `rec ARGS` on the box, with `arguments` as given.
-    public init(program: String, arguments: [String]) {
+    package init(program: String, arguments: [String]) {
         self.init(program: program, arguments.map(Word.literal))
     }
 
     /// The environment variable naming the program on the other boxes.
-    public static let programVariable = "REC_REMOTE"
+    package static let programVariable = "REC_REMOTE"
     /// The environment variable naming an ssh_config file for rec's ssh (`ssh -F`).
-    public static let configVariable = "REC_SSH_CONFIG"
+    package static let configVariable = "REC_SSH_CONFIG"
 
     /// `rec` unless `REC_REMOTE` names another path.
-    public static func program(environment: [String: String]) -> String {
+    package static func program(environment: [String: String]) -> String {
         environment[programVariable].flatMap { $0.isEmpty ? nil : $0 } ?? "rec"
     }
 
     /// The command line: `'rec' 'status' '--all' '--json'`.
-    public var shellLine: String {
+    package var shellLine: String {
         ([Self.quote(program)] + words.map(Self.shellWord)).joined(separator: " ")
     }
 
@@ -43,7 +43,7 @@ public struct RemoteCommand: Sendable, Equatable {
     /// its standard output kept there as `report.json`, and the folder sent back as a tar stream on
     /// standard output; the folder is removed however the command ends (a hang-up included). The
     /// exit status is the command's, or 127 when the box has no such program.
-    public var folderShellLine: String {
+    package var folderShellLine: String {
         [
             "d=$(mktemp -d \"${TMPDIR:-/tmp}/rec-remote.XXXXXX\") || exit 70",
             "trap 'rm -rf \"$d\"' EXIT",
@@ -56,12 +56,12 @@ public struct RemoteCommand: Sendable, Equatable {
     }
 
     /// The file in the folder holding the command's standard output.
-    public static let reportName = "report.json"
+    package static let reportName = "report.json"
 
     /// ssh's arguments (after `ssh`) to run `line` on `host`: no password prompt (keys only), no
     /// terminal, a bound on connecting (`connectTimeout` seconds, banner exchange included) and
     /// keepalives that end a connection whose box stops answering after about 30 s.
-    public static func sshArguments(_ host: RemoteHost, line: String, connectTimeout: Int, config: String?) -> [String] {
+    package static func sshArguments(_ host: RemoteHost, line: String, connectTimeout: Int, config: String?) -> [String] {
         var arguments = ["-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=\(max(1, connectTimeout))",
                          "-o", "ServerAliveInterval=10", "-o", "ServerAliveCountMax=3"]
         if let config { arguments += ["-F", config] }
@@ -70,7 +70,7 @@ public struct RemoteCommand: Sendable, Equatable {
     }
 
     /// `text` in single quotes for a POSIX shell; a quote inside becomes `'\''`.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_./=:,+@%".contains($0)) }) {
             return text
         }

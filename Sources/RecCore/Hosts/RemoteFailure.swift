@@ -6,18 +6,18 @@ import Foundation
 /// answer) and says which only in its text, so the advice is chosen from ssh's standard error:
 /// these are OpenSSH's own messages, the same in every release since 7.x. Anything else is the
 /// remote command's exit status: 127 when the box has no `rec`, else rec's own `rec: …` message.
-public enum RemoteFailure {
+package enum RemoteFailure {
     /// What happened to one run of ssh.
-    public struct Run: Sendable, Equatable {
+    package struct Run: Sendable, Equatable {
         /// The exit status, or nil when rec ended ssh at its deadline.
-        public var status: Int32?
-        public var standardError: String
+        package var status: Int32?
+        package var standardError: String
         /// How long the box was given in all, for the message when rec ended ssh.
-        public var timeout: Duration
+        package var timeout: Duration
         /// How long ssh was given to connect, for the message when ssh gave up.
-        public var connectTimeout: Duration
+        package var connectTimeout: Duration
 
-        public init(status: Int32?, standardError: String, timeout: Duration, connectTimeout: Duration? = nil) {
+        package init(status: Int32?, standardError: String, timeout: Duration, connectTimeout: Duration? = nil) {
             self.status = status
             self.standardError = standardError
             self.timeout = timeout
@@ -26,7 +26,7 @@ public enum RemoteFailure {
     }
 
     /// The error for `run` on `host`, or nil when it succeeded. `program` is the remote rec.
-    public static func error(_ run: Run, host: RemoteHost, program: String) -> RecError? {
+    package static func error(_ run: Run, host: RemoteHost, program: String) -> RecError? {
         let box = host.display
         let login = "ssh " + (host.port.map { "-p \($0) " } ?? "") + host.destination + " true"
         let text = run.standardError

@@ -1,7 +1,7 @@
 extension WallClockRange {
     /// The ends as every box's rec reads them whatever its time zone: UTC to the microsecond,
     /// `2026-11-29T13:03:05.250000Z`, for `--from` and `--to` of a save on another box.
-    public var utcTexts: (from: String, to: String) {
+    package var utcTexts: (from: String, to: String) {
         (Self.utcText(from.rescaled(to: .microseconds).value), Self.utcText(to.rescaled(to: .microseconds).value))
     }
 

@@ -1,7 +1,7 @@
 /// The RFC 6381 codecs string a browser's `MediaSource.isTypeSupported` and `addSourceBuffer`
 /// want: `avc1.PPCCLL` for H.264, from the stream's extradata (avcC or Annex B SPS).
-public enum CodecString {
-    public static func h264(extradata: [UInt8]) -> String? {
+package enum CodecString {
+    package static func h264(extradata: [UInt8]) -> String? {
         var sps: ArraySlice<UInt8>?
         if extradata.count >= 4, extradata[0] == 1 {
             sps = extradata[1..<4]
@@ -33,7 +33,7 @@ extension CodecString {
     /// The RFC 6381 name of a sound codec that browsers play from fragmented MP4 through Media
     /// Source Extensions (Chromium and Firefox both take AAC and Opus there), or nil. AAC's object
     /// type is FFmpeg's profile + 1: LC 2, HE 5, HE v2 29.
-    public static func sound(codec: Codec, profile: Int?) -> String? {
+    package static func sound(codec: Codec, profile: Int?) -> String? {
         switch codec {
         case .aac: "mp4a.40.\((profile ?? 1) + 1)"
         case .opus: "opus"

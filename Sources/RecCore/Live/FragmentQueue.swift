@@ -2,27 +2,27 @@
 /// and never holds up the session. A viewer starts at a keyframe; when its queue is full, what it
 /// holds is thrown away and it waits for the next keyframe (it skips ahead rather than falling
 /// behind). After `maxSkips` skips in a row without draining it is closed. Pure: no threads.
-public struct FragmentQueue: Sendable {
-    public let maxFragments: Int
-    public let maxBytes: Int
-    public let maxSkips: Int
-    public private(set) var fragments: [[UInt8]] = []
-    public private(set) var bytes = 0
-    public private(set) var waitingForKeyframe = true
+package struct FragmentQueue: Sendable {
+    package let maxFragments: Int
+    package let maxBytes: Int
+    package let maxSkips: Int
+    package private(set) var fragments: [[UInt8]] = []
+    package private(set) var bytes = 0
+    package private(set) var waitingForKeyframe = true
     /// How many times the queue overflowed and skipped to a keyframe.
-    public private(set) var skips = 0
-    public private(set) var closed = false
+    package private(set) var skips = 0
+    package private(set) var closed = false
     private var skipsSinceDrain = 0
 
-    public init(maxFragments: Int = 90, maxBytes: Int = 8 << 20, maxSkips: Int = 5) {
+    package init(maxFragments: Int = 90, maxBytes: Int = 8 << 20, maxSkips: Int = 5) {
         self.maxFragments = maxFragments
         self.maxBytes = maxBytes
         self.maxSkips = maxSkips
     }
 
-    public enum Outcome: Sendable, Equatable { case queued, waiting, skipped, closed }
+    package enum Outcome: Sendable, Equatable { case queued, waiting, skipped, closed }
 
-    public mutating func push(_ fragment: [UInt8], keyframe: Bool) -> Outcome {
+    package mutating func push(_ fragment: [UInt8], keyframe: Bool) -> Outcome {
         if closed { return .closed }
         if waitingForKeyframe {
             guard keyframe else { return .waiting }
@@ -48,7 +48,7 @@ public struct FragmentQueue: Sendable {
     }
 
     /// Everything queued, oldest first, as one run of bytes.
-    public mutating func drain() -> [UInt8] {
+    package mutating func drain() -> [UInt8] {
         skipsSinceDrain = 0
         var out: [UInt8] = []
         out.reserveCapacity(bytes)
@@ -58,5 +58,5 @@ public struct FragmentQueue: Sendable {
         return out
     }
 
-    public mutating func close() { closed = true }
+    package mutating func close() { closed = true }
 }

@@ -6,16 +6,16 @@
 /// is not `cross-site`); (3) carries the token: `?token=` (once; the reply sets a cookie), the
 /// `rec_token` cookie, or an `X-Rec-Token` / `Authorization: Bearer` header. A POST changes state
 /// and must carry the token in a header: a cookie alone is what a forged request would have.
-public struct LiveAccess: Sendable {
-    public let token: String
+package struct LiveAccess: Sendable {
+    package let token: String
     /// Accepted `Host` values, lowercased, port included.
-    public let hosts: Set<String>
+    package let hosts: Set<String>
 
-    public static let cookieName = "rec_token"
-    public static let headerName = "x-rec-token"
+    package static let cookieName = "rec_token"
+    package static let headerName = "x-rec-token"
 
     /// `address` is what the server listens on ("127.0.0.1", "::1", "0.0.0.0", "192.168.1.5").
-    public init(token: String, address: String, port: Int) {
+    package init(token: String, address: String, port: Int) {
         self.token = token
         var names = [address.contains(":") ? "[\(address)]" : address]
         if Self.isLoopback(address) || address == "0.0.0.0" || address == "::" {
@@ -24,12 +24,12 @@ public struct LiveAccess: Sendable {
         hosts = Set(names.map { "\($0.lowercased()):\(port)" })
     }
 
-    public static func isLoopback(_ address: String) -> Bool {
+    package static func isLoopback(_ address: String) -> Bool {
         address == "::1" || address == "localhost" || address.hasPrefix("127.")
     }
 
     /// 256 bits from the system's generator (`getrandom`), as 64 hex digits.
-    public static func makeToken() -> String {
+    package static func makeToken() -> String {
         var generator = SystemRandomNumberGenerator()
         var text = ""
         for _ in 0..<4 {
@@ -41,25 +41,25 @@ public struct LiveAccess: Sendable {
     }
 
     /// The parts of a request the policy looks at; header names lowercased.
-    public struct Request: Sendable {
-        public var method: String
-        public var queryToken: String?
-        public var headers: [String: String]
+    package struct Request: Sendable {
+        package var method: String
+        package var queryToken: String?
+        package var headers: [String: String]
 
-        public init(method: String, queryToken: String?, headers: [String: String]) {
+        package init(method: String, queryToken: String?, headers: [String: String]) {
             self.method = method
             self.queryToken = queryToken
             self.headers = headers
         }
     }
 
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         /// Serve it; `setCookie` when the token came in the URL.
         case allow(setCookie: Bool)
         case deny(status: Int, message: String)
     }
 
-    public func decide(_ request: Request) -> Decision {
+    package func decide(_ request: Request) -> Decision {
         guard let host = request.headers["host"]?.lowercased(), hosts.contains(host) else {
             return .deny(status: 421, message: "this server answers only to \(hosts.sorted().joined(separator: ", ")); open the URL 'rec view' prints")
         }
@@ -86,12 +86,12 @@ public struct LiveAccess: Sendable {
     }
 
     /// The `Set-Cookie` value that keeps the token for the page's own requests.
-    public var setCookie: String {
+    package var setCookie: String {
         "\(Self.cookieName)=\(token); HttpOnly; SameSite=Strict; Path=/"
     }
 
     /// The value of cookie `name` in a `Cookie` header.
-    public static func cookie(_ name: String, in header: String) -> String? {
+    package static func cookie(_ name: String, in header: String) -> String? {
         for part in header.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces }
             if pair.count == 2, pair[0] == name { return pair[1] }

@@ -1,16 +1,16 @@
 /// Where `rec start --http [ADDR:]PORT` serves the live page: loopback unless an address is given.
-public struct LiveEndpoint: Sendable, Equatable {
-    public var address: String
+package struct LiveEndpoint: Sendable, Equatable {
+    package var address: String
     /// 0 picks any free port (the session prints the one it got).
-    public var port: Int
+    package var port: Int
 
-    public init(address: String = "127.0.0.1", port: Int) {
+    package init(address: String = "127.0.0.1", port: Int) {
         self.address = address
         self.port = port
     }
 
     /// Parses `8080`, `127.0.0.1:8080`, `0.0.0.0:8080`, `[::1]:8080`.
-    public static func parse(_ text: String) throws(RecError) -> LiveEndpoint {
+    package static func parse(_ text: String) throws(RecError) -> LiveEndpoint {
         var address = "127.0.0.1"
         var portText = Substring(text)
         if text.hasPrefix("[") {
@@ -33,5 +33,5 @@ public struct LiveEndpoint: Sendable, Equatable {
         return LiveEndpoint(address: address, port: port)
     }
 
-    public var isLoopback: Bool { LiveAccess.isLoopback(address) }
+    package var isLoopback: Bool { LiveAccess.isLoopback(address) }
 }

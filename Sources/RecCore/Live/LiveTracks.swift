@@ -1,21 +1,21 @@
 /// What the live stream carries: the pictures, and the sound when the session has a sound a
 /// browser plays from fragmented MP4, with the Media Source Extensions type that names both.
 /// Pure: the live fan-out and the HTTP answers decide with it from the encoders' codecs.
-public struct LiveTracks: Sendable, Equatable {
+package struct LiveTracks: Sendable, Equatable {
     /// RFC 6381 names: `avc1.64001F`, and `mp4a.40.2` or `opus` when sound is carried.
-    public var video: String
-    public var sound: String?
+    package var video: String
+    package var sound: String?
     /// Why the session's sound is not carried (its codec, or it failed), for status.
-    public var soundNote: String?
+    package var soundNote: String?
 
-    public init(video: String, sound: String? = nil, soundNote: String? = nil) {
+    package init(video: String, sound: String? = nil, soundNote: String? = nil) {
         self.video = video
         self.sound = sound
         self.soundNote = soundNote
     }
 
     /// The session's sound, as the live stream sees it.
-    public enum Sound: Sendable, Equatable {
+    package enum Sound: Sendable, Equatable {
         /// The session records no sound.
         case none
         /// The sound encoder is not running yet.
@@ -27,7 +27,7 @@ public struct LiveTracks: Sendable, Equatable {
     }
 
     /// nil while it cannot be decided yet (the sound encoder is still opening).
-    public static func choose(video: String, sound: Sound) -> LiveTracks? {
+    package static func choose(video: String, sound: Sound) -> LiveTracks? {
         switch sound {
         case .none: return LiveTracks(video: video)
         case .opening: return nil
@@ -42,7 +42,7 @@ public struct LiveTracks: Sendable, Equatable {
     }
 
     /// `video/mp4; codecs="avc1.64001F, mp4a.40.2"`, for `MediaSource.addSourceBuffer`.
-    public var mimeType: String {
+    package var mimeType: String {
         "video/mp4; codecs=\"" + ([video] + (sound.map { [$0] } ?? [])).joined(separator: ", ") + "\""
     }
 }

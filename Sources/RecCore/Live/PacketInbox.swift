@@ -3,21 +3,21 @@
 /// starts again at the next picture keyframe, so the consumer always gets whole GOPs. Sound
 /// packets (every one a "keyframe" to its codec) never start a GOP: they wait with the pictures.
 /// Pure: no threads.
-public struct PacketInbox: Sendable {
-    public let limit: Int
-    public private(set) var packets: [EncodedPacket] = []
-    public private(set) var waitingForKeyframe: Bool
+package struct PacketInbox: Sendable {
+    package let limit: Int
+    package private(set) var packets: [EncodedPacket] = []
+    package private(set) var waitingForKeyframe: Bool
     /// Packets thrown away by overflows (what was queued, and the packet that found it full).
-    public private(set) var dropped = 0
-    public var stopped = false
+    package private(set) var dropped = 0
+    package var stopped = false
 
-    public init(limit: Int, startAtKeyframe: Bool = true) {
+    package init(limit: Int, startAtKeyframe: Bool = true) {
         self.limit = limit
         self.waitingForKeyframe = startAtKeyframe
     }
 
     /// True if the packet was queued (wake the consumer).
-    public mutating func offer(_ packet: EncodedPacket) -> Bool {
+    package mutating func offer(_ packet: EncodedPacket) -> Bool {
         if stopped { return false }
         let startsGroup = packet.stream == .video && packet.isKeyframe
         if waitingForKeyframe {
@@ -38,7 +38,7 @@ public struct PacketInbox: Sendable {
     }
 
     /// Everything queued, oldest first.
-    public mutating func take() -> [EncodedPacket] {
+    package mutating func take() -> [EncodedPacket] {
         defer { packets.removeAll(keepingCapacity: true) }
         return packets
     }

@@ -1,8 +1,8 @@
 /// A `--publish URL`: which libavformat muxer carries the packets there (flv for RTMP, MPEG-TS for
 /// SRT, the rtsp muxer for RTSP), and how it is shown in status (no password, no query).
-public struct PublishTarget: Sendable, Equatable {
+package struct PublishTarget: Sendable, Equatable {
     /// The kind of server, from the URL's scheme.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         /// rtmp://, rtmps://: FLV.
         case rtmp
         /// srt://, udp://, tcp://: MPEG-TS.
@@ -11,11 +11,11 @@ public struct PublishTarget: Sendable, Equatable {
         case rtsp
     }
 
-    public var url: String
-    public var kind: Kind
+    package var url: String
+    package var kind: Kind
 
     /// The libavformat muxer: flv, mpegts or rtsp.
-    public var format: String {
+    package var format: String {
         switch kind {
         case .rtmp: "flv"
         case .mpegTS: "mpegts"
@@ -23,7 +23,7 @@ public struct PublishTarget: Sendable, Equatable {
         }
     }
 
-    public static func parse(_ url: String) throws(RecError) -> PublishTarget {
+    package static func parse(_ url: String) throws(RecError) -> PublishTarget {
         let scheme = url.split(separator: ":", maxSplits: 1).first.map { $0.lowercased() } ?? ""
         let kind: Kind
         switch scheme {
@@ -40,16 +40,16 @@ public struct PublishTarget: Sendable, Equatable {
     }
 
     /// The URL without credentials or query (SRT passphrases and stream keys live there).
-    public var display: String { URLText.withoutSecrets(url) }
+    package var display: String { URLText.withoutSecrets(url) }
 
     /// Seconds to wait before reconnect attempt `retry` (1, 2, …): 0.5 s doubling, at most 10 s.
-    public static func backoff(retry: Int) -> Double {
+    package static func backoff(retry: Int) -> Double {
         min(10, 0.5 * Double(1 << min(max(retry - 1, 0), 5)))
     }
 
     /// Whether this target's muxer carries a sound codec that servers pass on: FLV (RTMP) takes
     /// AAC and MP3; MPEG-TS (SRT) and RTP (RTSP) take Opus too.
-    public func carries(sound codec: Codec) -> Bool {
+    package func carries(sound codec: Codec) -> Bool {
         switch codec {
         case .aac, .mp3: true
         case .opus: kind != .rtmp

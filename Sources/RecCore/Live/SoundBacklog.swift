@@ -1,14 +1,14 @@
 /// The last seconds of a session's sound, for a stream that starts at a picture keyframe (a live
 /// view, a publisher's connection): the sound that plays with that picture went by before it,
 /// since the video encoder looks ahead, so the stream takes its first sound from here. Pure.
-public struct SoundBacklog: Sendable {
-    public let seconds: Double
+package struct SoundBacklog: Sendable {
+    package let seconds: Double
     /// The sound stream kept (a live view or a publisher carries one), and the pictures it starts at.
-    public let sound: StreamID
-    public let pictures: StreamID
-    public private(set) var packets: [EncodedPacket] = []
+    package let sound: StreamID
+    package let pictures: StreamID
+    package private(set) var packets: [EncodedPacket] = []
 
-    public init(seconds: Double = 2, sound: StreamID = .sound(0), pictures: StreamID = .video) {
+    package init(seconds: Double = 2, sound: StreamID = .sound(0), pictures: StreamID = .video) {
         self.seconds = seconds
         self.sound = sound
         self.pictures = pictures
@@ -16,7 +16,7 @@ public struct SoundBacklog: Sendable {
 
     /// Keeps `packet` if it is of the `sound` stream, and lets go of sound more than `seconds`
     /// older than it.
-    public mutating func add(_ packet: EncodedPacket) {
+    package mutating func add(_ packet: EncodedPacket) {
         guard packet.stream == sound else { return }
         packets.append(packet)
         let horizon = Timestamp(seconds: packet.presentationTime.seconds - seconds)
@@ -24,7 +24,7 @@ public struct SoundBacklog: Sendable {
     }
 
     /// The sound that plays at or after `time`, oldest first.
-    public func from(_ time: Timestamp) -> [EncodedPacket] {
+    package func from(_ time: Timestamp) -> [EncodedPacket] {
         packets.filter { $0.presentationTime >= time }
     }
 
@@ -32,7 +32,7 @@ public struct SoundBacklog: Sendable {
     /// before its first picture keyframe, then that keyframe, the sound kept here (and in `batch`
     /// before the keyframe) that plays at or after it, and the rest of `batch`. Every sound packet
     /// of `batch` is kept. Nil, and nothing to send, while `batch` has no picture keyframe.
-    public mutating func start(with batch: [EncodedPacket]) -> [EncodedPacket]? {
+    package mutating func start(with batch: [EncodedPacket]) -> [EncodedPacket]? {
         guard let k = batch.firstIndex(where: { $0.stream == pictures && $0.isKeyframe }) else {
             batch.forEach { add($0) }
             return nil

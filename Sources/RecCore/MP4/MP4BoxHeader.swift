@@ -1,12 +1,12 @@
 /// One MP4/MOV box header (ISO 14496-12 §4.2): its type and whole size, from the first 8 or 16
 /// bytes of the box. Pure; the file walkers (the edit-list patch, the skimming check) read the
 /// bytes and step from box to box with it.
-public struct MP4BoxHeader: Equatable, Sendable {
-    public var type: String
+package struct MP4BoxHeader: Equatable, Sendable {
+    package var type: String
     /// The whole box, header included.
-    public var size: UInt64
+    package var size: UInt64
 
-    public init(type: String, size: UInt64) {
+    package init(type: String, size: UInt64) {
         self.type = type
         self.size = size
     }
@@ -14,7 +14,7 @@ public struct MP4BoxHeader: Equatable, Sendable {
     /// Decodes `bytes` (8 or more read at the box's start), `remaining` bytes before the end of
     /// what holds it; a size of 0 means "to the end". Nil when the header is cut short or says
     /// less than its own length.
-    public init?(_ bytes: [UInt8], remaining: UInt64) {
+    package init?(_ bytes: [UInt8], remaining: UInt64) {
         guard bytes.count >= 8 else { return nil }
         type = String(decoding: bytes[4..<8], as: UTF8.self)
         size = UInt64(MP4EditList.readUInt32(bytes, 0))

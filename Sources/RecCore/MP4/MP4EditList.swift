@@ -5,22 +5,22 @@
 /// references after a cut's end would show. This rewrites the fixed-size duration fields of the
 /// last `elst` entry, `tkhd` and `mvhd`; the file's size and layout do not change. Works on the
 /// bytes of the `moov` box, so it is tested without files.
-public enum MP4EditList {
-    public struct Box: Equatable {
-        public var type: String
+package enum MP4EditList {
+    package struct Box: Equatable {
+        package var type: String
         /// Offset of the box header and of its payload within the buffer, and its end.
-        public var start: Int
-        public var payload: Int
-        public var end: Int
+        package var start: Int
+        package var payload: Int
+        package var end: Int
     }
 
-    public enum PatchError: Error, Equatable {
+    package enum PatchError: Error, Equatable {
         case malformed(String)
         case missing(String)
     }
 
     /// The boxes directly inside `range` of `bytes`.
-    public static func boxes(in bytes: [UInt8], range: Range<Int>) throws(PatchError) -> [Box] {
+    package static func boxes(in bytes: [UInt8], range: Range<Int>) throws(PatchError) -> [Box] {
         var result: [Box] = []
         var at = range.lowerBound
         while at + 8 <= range.upperBound {
@@ -44,7 +44,7 @@ public enum MP4EditList {
     /// Rewrites, in a `moov` box's bytes, the presentation duration of the track with `trackID`:
     /// its last edit's duration becomes `duration` minus any empty edits before it, and `tkhd` and
     /// `mvhd` durations are updated to match. `duration` is in the movie time scale (`mvhd`).
-    public static func setDuration(_ duration: Int64, trackID: UInt32, moov bytes: inout [UInt8]) throws(PatchError) {
+    package static func setDuration(_ duration: Int64, trackID: UInt32, moov bytes: inout [UInt8]) throws(PatchError) {
         let top = try boxes(in: bytes, range: 0..<bytes.count)
         guard let moov = top.first(where: { $0.type == "moov" }) else { throw .missing("moov") }
         let inside = try boxes(in: bytes, range: moov.payload..<moov.end)
@@ -99,11 +99,11 @@ public enum MP4EditList {
         }
     }
 
-    public static func readUInt32(_ b: [UInt8], _ at: Int) -> UInt32 {
+    package static func readUInt32(_ b: [UInt8], _ at: Int) -> UInt32 {
         UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
     }
 
-    public static func readUInt64(_ b: [UInt8], _ at: Int) -> UInt64 {
+    package static func readUInt64(_ b: [UInt8], _ at: Int) -> UInt64 {
         UInt64(readUInt32(b, at)) << 32 | UInt64(readUInt32(b, at + 4))
     }
 

@@ -3,17 +3,17 @@
 extension NetworkURL: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The URL without its credentials (`rtsp://***@cam:554/live`) and with its secret query
     /// values hidden (`…?user=admin&password=***`), for messages, logs and status.
-    public var redacted: String { Self.redacting(address) }
+    package var redacted: String { Self.redacting(address) }
 
-    public var description: String { redacted }
-    public var debugDescription: String { "NetworkURL(\(redacted))" }
-    public var customMirror: Mirror { Mirror(self, children: ["redacted": redacted], displayStyle: .struct) }
+    package var description: String { redacted }
+    package var debugDescription: String { "NetworkURL(\(redacted))" }
+    package var customMirror: Mirror { Mirror(self, children: ["redacted": redacted], displayStyle: .struct) }
 
     /// `text` with everything between `://` (or its start) and its last `@` replaced by `***`, and
     /// the values of secret query keys by `***`: for any text that may be a URL, one that did not
     /// parse included. It hides more than the credentials when an `@` comes later in the URL,
     /// never less.
-    public static func redacting(_ text: String) -> String {
+    package static func redacting(_ text: String) -> String {
         var shown = Substring(text)
         if let at = text.lastIndex(of: "@") {
             let start = text.firstRange(of: "://").map(\.upperBound) ?? text.startIndex
@@ -32,7 +32,7 @@ extension NetworkURL: CustomStringConvertible, CustomDebugStringConvertible, Cus
     /// `text` (FFmpeg's error text, a log line) with this URL's secrets replaced by `***` wherever
     /// they appear: the user name and password as written, the password percent-decoded, and the
     /// values of secret query keys. A short password hides its characters wherever they are.
-    public func scrubbed(_ text: String) -> String {
+    package func scrubbed(_ text: String) -> String {
         var secrets: [String] = []
         if hasCredentials, let schemeEnd = address.firstRange(of: "://") {
             let authority = Self.authority(of: address[schemeEnd.upperBound...])

@@ -12,12 +12,12 @@
 /// every error message show `***@` instead, and `***` for the value of a query key that holds a
 /// secret (`password=`, `pwd=`, SRT's `passphrase=`, `token=`, …), so a URL is safe to print, log
 /// and show in `status`.
-public struct NetworkURL: Sendable, Equatable {
-    public enum Scheme: String, Sendable, CaseIterable {
+package struct NetworkURL: Sendable, Equatable {
+    package enum Scheme: String, Sendable, CaseIterable {
         case rtsp, rtsps, rtmp, rtmps, srt, http, https
 
         /// The port libavformat uses when the URL names none; nil for SRT, which needs one.
-        public var defaultPort: Int? {
+        package var defaultPort: Int? {
             switch self {
             case .rtsp: 554
             case .rtsps: 322
@@ -29,38 +29,38 @@ public struct NetworkURL: Sendable, Equatable {
         }
 
         /// Whether the URL may carry rec's `transport=` key.
-        public var isRTSP: Bool { self == .rtsp || self == .rtsps }
+        package var isRTSP: Bool { self == .rtsp || self == .rtsps }
     }
 
     /// How RTSP carries the media: interleaved in the RTSP connection (TCP, the default: it
     /// passes NAT and firewalls and loses nothing), or as RTP over UDP (lower latency on a LAN,
     /// loses packets under load).
-    public enum Transport: String, Sendable {
+    package enum Transport: String, Sendable {
         case tcp, udp
     }
 
-    public let scheme: Scheme
+    package let scheme: Scheme
     /// The URL libavformat opens: the scheme in lower case (libavformat matches it exactly), the
     /// rest as given, credentials included, rec's own `transport=` removed.
-    public let address: String
+    package let address: String
     /// The host and port, as written, without credentials (`[::1]:8554`, `cam.local`).
-    public let authority: String
+    package let authority: String
     /// The host alone: a name, an IPv4 address, or an IPv6 address without its brackets.
-    public let host: String
+    package let host: String
     /// The port written in the URL; nil when it names none (see `Scheme.defaultPort`).
-    public let port: Int?
+    package let port: Int?
     /// Whether the URL holds a user name (and maybe a password) before its host.
-    public let hasCredentials: Bool
+    package let hasCredentials: Bool
     /// RTSP only (TCP unless the URL says `transport=udp`); nil for the other schemes.
-    public let transport: Transport?
+    package let transport: Transport?
 
     /// Whether `text` names a network source at all (a scheme rec knows, any case, then `://`).
-    public static func isNetwork(_ text: String) -> Bool {
+    package static func isNetwork(_ text: String) -> Bool {
         guard let colon = text.firstIndex(of: ":") else { return false }
         return Scheme(rawValue: text[..<colon].lowercased()) != nil && text[colon...].hasPrefix("://")
     }
 
-    public static func parse(_ text: String) throws(RecError) -> NetworkURL {
+    package static func parse(_ text: String) throws(RecError) -> NetworkURL {
         let shown = redacting(text)
         guard let schemeEnd = text.firstRange(of: "://"),
               let scheme = Scheme(rawValue: text[..<schemeEnd.lowerBound].lowercased()) else {
@@ -103,7 +103,7 @@ public struct NetworkURL: Sendable, Equatable {
     }
 
     /// The same URL with its transport replaced (`--rtsp-transport`); other schemes have none.
-    public func with(transport: Transport) -> NetworkURL {
+    package func with(transport: Transport) -> NetworkURL {
         NetworkURL(scheme: scheme, address: address, authority: authority, host: host, port: port,
                    hasCredentials: hasCredentials, transport: self.transport == nil ? nil : transport)
     }

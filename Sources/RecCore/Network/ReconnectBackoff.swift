@@ -9,48 +9,48 @@
 /// not come back in step, and the 10 s stays a limit. The count of failures goes back to zero
 /// once a connection has streamed for `resetAfter` (30 s): a camera that connects and drops
 /// within seconds (a full server, a bad stream) keeps backing off instead of being hammered.
-public struct ReconnectBackoff: Sendable {
-    public struct Policy: Sendable, Equatable {
+package struct ReconnectBackoff: Sendable {
+    package struct Policy: Sendable, Equatable {
         /// The delay after the first failure (seconds).
-        public var first: Double
+        package var first: Double
         /// The longest delay (seconds).
-        public var limit: Double
+        package var limit: Double
         /// The largest share of a delay taken off at random, from 0 to 1.
-        public var jitter: Double
+        package var jitter: Double
         /// How long a connection must stream before the failure count starts again (seconds).
-        public var resetAfter: Double
+        package var resetAfter: Double
 
-        public init(first: Double = 0.5, limit: Double = 10, jitter: Double = 0.25, resetAfter: Double = 30) {
+        package init(first: Double = 0.5, limit: Double = 10, jitter: Double = 0.25, resetAfter: Double = 30) {
             self.first = max(0, first)
             self.limit = max(self.first, limit)
             self.jitter = min(1, max(0, jitter))
             self.resetAfter = max(0, resetAfter)
         }
 
-        public static let standard = Policy()
+        package static let standard = Policy()
 
         /// The delay before attempt `failures` + 1, without jitter: `first` × 2^(failures − 1),
         /// at most `limit`; 0 for no failure.
-        public func delay(afterFailures failures: Int) -> Double {
+        package func delay(afterFailures failures: Int) -> Double {
             guard failures > 0 else { return 0 }
             return min(limit, first * Double(1 << min(failures - 1, 30)))
         }
     }
 
-    public let policy: Policy
+    package let policy: Policy
     /// Failed attempts (or lost connections) since the last connection that streamed long enough.
-    public private(set) var failures = 0
+    package private(set) var failures = 0
     /// When the current outage began (the first failure since the last success); nil while
     /// connected.
-    public private(set) var outageStart: Double?
+    package private(set) var outageStart: Double?
     /// How long the last outage lasted, from its first failure to the success that ended it.
-    public private(set) var lastOutage: Double?
+    package private(set) var lastOutage: Double?
     /// When the current connection succeeded; nil while disconnected.
-    public private(set) var connectedAt: Double?
+    package private(set) var connectedAt: Double?
     private var random: any RandomNumberGenerator & Sendable
 
     /// `random` draws the jitter; tests give a seeded or fixed one.
-    public init(policy: Policy = .standard,
+    package init(policy: Policy = .standard,
                 random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()) {
         self.policy = policy
         self.random = random
@@ -58,7 +58,7 @@ public struct ReconnectBackoff: Sendable {
 
     /// An attempt failed, or the connection was lost, at `now`: the seconds to wait before the
     /// next attempt.
-    public mutating func next(now: Double) -> Double {
+    package mutating func next(now: Double) -> Double {
         if let connectedAt, now - connectedAt >= policy.resetAfter { failures = 0 }
         connectedAt = nil
         if outageStart == nil { outageStart = now }
@@ -69,7 +69,7 @@ public struct ReconnectBackoff: Sendable {
     }
 
     /// A connection succeeded at `now` (the camera is streaming again).
-    public mutating func succeeded(now: Double) {
+    package mutating func succeeded(now: Double) {
         if let outageStart { lastOutage = max(0, now - outageStart) }
         outageStart = nil
         connectedAt = now

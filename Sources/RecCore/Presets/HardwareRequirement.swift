@@ -1,10 +1,10 @@
 /// The hardware an encoder needs beyond libavcodec: a VAAPI render node (Intel/AMD GPUs), a CUDA
 /// device (NVIDIA's NVENC), or a V4L2 memory-to-memory encoder node (a Raspberry Pi's).
-public enum HardwareAPI: String, Sendable, CaseIterable {
+package enum HardwareAPI: String, Sendable, CaseIterable {
     case vaapi, cuda, v4l2m2m
 
     /// The API an encoder name needs ("h264_vaapi" → .vaapi), nil for a software encoder.
-    public static func required(by encoder: String) -> HardwareAPI? {
+    package static func required(by encoder: String) -> HardwareAPI? {
         if encoder.hasSuffix("_vaapi") { return .vaapi }
         if encoder.hasSuffix("_nvenc") { return .cuda }
         if encoder.hasSuffix("_v4l2m2m") { return .v4l2m2m }
@@ -14,18 +14,18 @@ public enum HardwareAPI: String, Sendable, CaseIterable {
 
 /// What this machine has, as the checks need it; Media and Capture fill it in for real, tests
 /// with whatever they simulate.
-public struct HardwareProbe: Sendable {
+package struct HardwareProbe: Sendable {
     /// Whether libavcodec has an encoder of this name.
-    public var hasEncoder: @Sendable (String) -> Bool
+    package var hasEncoder: @Sendable (String) -> Bool
     /// The DRM render nodes: "/dev/dri/renderD128", ….
-    public var renderNodes: @Sendable () -> [String]
+    package var renderNodes: @Sendable () -> [String]
     /// Opens a device of the API (`av_hwdevice_ctx_create`) at a path (nil: the default one);
     /// nil when it opened, else why not.
-    public var openDevice: @Sendable (HardwareAPI, String?) -> String?
+    package var openDevice: @Sendable (HardwareAPI, String?) -> String?
     /// The V4L2 memory-to-memory nodes whose capture side offers this codec family ("h264").
-    public var m2mEncoders: @Sendable (String) -> [String]
+    package var m2mEncoders: @Sendable (String) -> [String]
 
-    public init(hasEncoder: @escaping @Sendable (String) -> Bool, renderNodes: @escaping @Sendable () -> [String],
+    package init(hasEncoder: @escaping @Sendable (String) -> Bool, renderNodes: @escaping @Sendable () -> [String],
                 openDevice: @escaping @Sendable (HardwareAPI, String?) -> String?,
                 m2mEncoders: @escaping @Sendable (String) -> [String]) {
         self.hasEncoder = hasEncoder
@@ -36,13 +36,13 @@ public struct HardwareProbe: Sendable {
 }
 
 /// Whether a preset's encoder can run here, and if not, a message naming what is missing.
-public enum HardwareCheck {
+package enum HardwareCheck {
     /// What to try when a hardware preset cannot run.
     static let fallback = "choose the default preset (--preset default), which encodes on the CPU"
 
     /// The device a hardware encoder would use ("/dev/dri/renderD128", "CUDA device 0",
     /// "/dev/video11"), or nil when it cannot run; with the reason then.
-    public static func check(encoder: String, probe: HardwareProbe) -> (device: String?, problem: String?) {
+    package static func check(encoder: String, probe: HardwareProbe) -> (device: String?, problem: String?) {
         guard let api = HardwareAPI.required(by: encoder) else { return (nil, nil) }
         guard probe.hasEncoder(encoder) else {
             return (nil, "\(encoder) is not in this FFmpeg's libavcodec (`ffmpeg -encoders` lists what it has); \(fallback)")

@@ -1,19 +1,19 @@
 /// Where and why a JSON text is malformed: 1-based line and column of the offending character.
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public var line: Int
-    public var column: Int
+package struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
+    package var line: Int
+    package var column: Int
 
-    public var description: String { "line \(line), column \(column): \(message)" }
-    public var position: JSONPosition { JSONPosition(line: line, column: column) }
+    package var description: String { "line \(line), column \(column): \(message)" }
+    package var position: JSONPosition { JSONPosition(line: line, column: column) }
 }
 
 /// A 1-based line and column in a JSON text.
-public struct JSONPosition: Sendable, Equatable {
-    public var line: Int
-    public var column: Int
+package struct JSONPosition: Sendable, Equatable {
+    package var line: Int
+    package var column: Int
 
-    public init(line: Int, column: Int) {
+    package init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
@@ -21,7 +21,7 @@ public struct JSONPosition: Sendable, Equatable {
 
 /// A strict RFC 8259 parser: no comments, no trailing commas, no duplicate keys, one value per
 /// text. Foundation's decoders accept trailing commas and report no position, so presets use this.
-public struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var line = 1
@@ -31,13 +31,13 @@ public struct JSONParser {
     private var keyPositions: [String: JSONPosition] = [:]
 
     /// Parses a whole JSON text.
-    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parseLocated(text).value
     }
 
     /// Parses a whole JSON text and says where each object key starts, by its dotted path
     /// (`"sessions.garage.source"`), so a configuration can say which line set a value.
-    public static func parseLocated(_ text: String) throws(JSONSyntaxError) -> (value: JSONValue, keys: [String: JSONPosition]) {
+    package static func parseLocated(_ text: String) throws(JSONSyntaxError) -> (value: JSONValue, keys: [String: JSONPosition]) {
         var parser = JSONParser(bytes: Array(text.utf8))
         let value = try parser.parseValue(depth: 0)
         parser.skipWhitespace()

@@ -1,6 +1,6 @@
 /// A parsed JSON value that keeps object keys in file order, so that errors can point at the
 /// first offending key and presets print back in a stable order.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -9,7 +9,7 @@ public enum JSONValue: Sendable, Equatable {
     /// Members in file order; `JSONParser` rejects duplicate keys.
     case object([(key: String, value: JSONValue)])
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
@@ -23,7 +23,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The JSON name of the value's type, for "wrong type" messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
@@ -35,7 +35,7 @@ public enum JSONValue: Sendable, Equatable {
     }
 
     /// The member named `key` of an object, or nil.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }

@@ -1,21 +1,21 @@
 /// What rec knows, without FFmpeg, about a libavcodec encoder: its codec family, the rate
 /// controls it takes and its speed/tune vocabulary. Encoders not in the table are checked only
 /// by `EncoderCatalog` in Media, against the FFmpeg that is actually installed.
-public struct KnownEncoder: Sendable, Equatable {
-    public var family: String
+package struct KnownEncoder: Sendable, Equatable {
+    package var family: String
     /// The crf range, or nil when the encoder has no crf.
-    public var crf: ClosedRange<Double>?
-    public var takesBitrate: Bool
-    public var takesQscale: Bool
+    package var crf: ClosedRange<Double>?
+    package var takesBitrate: Bool
+    package var takesQscale: Bool
     /// The values its `preset` option accepts, when it is a fixed list.
-    public var speeds: [String]?
+    package var speeds: [String]?
     /// The values its `tune` option accepts, when it is a fixed list.
-    public var tunes: [String]?
+    package var tunes: [String]?
 
     static let x26xSpeeds = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
 
     /// The table, by encoder name (`AVCodec.name`).
-    public static let table: [String: KnownEncoder] = [
+    package static let table: [String: KnownEncoder] = [
         "libx264": .init(family: "h264", crf: 0...51, takesBitrate: true, takesQscale: false, speeds: x26xSpeeds,
                          tunes: ["film", "animation", "grain", "stillimage", "psnr", "ssim", "fastdecode", "zerolatency"]),
         "libx265": .init(family: "hevc", crf: 0...51, takesBitrate: true, takesQscale: false, speeds: x26xSpeeds,
@@ -32,7 +32,7 @@ public struct KnownEncoder: Sendable, Equatable {
 
     /// The codec family of an encoder name: from the table, or from a hardware wrapper's prefix
     /// ("h264_vaapi" → "h264"); nil when unknown (Media then asks FFmpeg).
-    public static func family(of encoder: String) -> String? {
+    package static func family(of encoder: String) -> String? {
         if let known = table[encoder] { return known.family }
         let prefix = encoder.split(separator: "_").first.map(String.init) ?? encoder
         let families = ["h264", "hevc", "av1", "vp8", "vp9", "mjpeg", "mpeg4", "mpeg2"]

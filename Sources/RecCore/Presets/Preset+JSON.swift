@@ -2,7 +2,7 @@ extension Preset {
     /// The preset as pretty JSON in key-table order (docs/PRESETS.md), keys it leaves at their
     /// defaults omitted; the form `rec presets show` prints and presets/*.json are written in.
     /// Parsing this text gives the same preset back.
-    public var jsonText: String {
+    package var jsonText: String {
         var lines: [String] = []
         func add(_ key: PresetKey, _ json: String) { lines.append("  \(Preset.quote(key.rawValue)): \(json)") }
         if !description.isEmpty { add(.description, Preset.quote(description)) }
@@ -38,7 +38,7 @@ extension Preset {
     }
 
     /// A JSON string literal.
-    public static func quote(_ text: String) -> String {
+    package static func quote(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

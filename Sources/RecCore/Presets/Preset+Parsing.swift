@@ -2,7 +2,7 @@ extension Preset {
     /// Parses and validates a preset's JSON text: syntax (with line and column), keys, types,
     /// values and whether the container can hold the codec. `origin` is the file path or
     /// "built-in"; every error is `RecError.usage` naming the preset and what to write instead.
-    public static func parse(_ text: String, name: String, origin: String) throws(RecError) -> Preset {
+    package static func parse(_ text: String, name: String, origin: String) throws(RecError) -> Preset {
         let subject = "preset '\(name)' (\(origin))"
         let root: JSONValue
         do {

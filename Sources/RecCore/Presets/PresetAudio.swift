@@ -1,16 +1,16 @@
 /// A preset's sound keys as the file states them (`audio`, `audio_rate`, `audio_channels`,
 /// `audio_bitrate`); nil where it says nothing. `Preset.audioEncoding` fills the rest from the
 /// container's default (`AudioEncoding.standard`).
-public struct PresetAudio: Sendable, Equatable {
+package struct PresetAudio: Sendable, Equatable {
     /// A libavcodec audio encoder name ("aac", "libopus", "flac", "pcm_s16le", "pcm_s24le"), or
     /// "none" for no sound even when a source is given.
-    public var encoder: String?
-    public var sampleRate: Int?
-    public var channels: Int?
+    package var encoder: String?
+    package var sampleRate: Int?
+    package var channels: Int?
     /// Bits per second, for the lossy encoders (aac, libopus).
-    public var bitrate: Int?
+    package var bitrate: Int?
 
-    public init(encoder: String? = nil, sampleRate: Int? = nil, channels: Int? = nil, bitrate: Int? = nil) {
+    package init(encoder: String? = nil, sampleRate: Int? = nil, channels: Int? = nil, bitrate: Int? = nil) {
         self.encoder = encoder
         self.sampleRate = sampleRate
         self.channels = channels
@@ -18,22 +18,22 @@ public struct PresetAudio: Sendable, Equatable {
     }
 
     /// `"audio": "none"`.
-    public var isNone: Bool { encoder == PresetAudio.none }
-    public static let none = "none"
+    package var isNone: Bool { encoder == PresetAudio.none }
+    package static let none = "none"
 
     /// The encoders a preset may name and the codec family each writes (`avcodec_get_name`).
-    public static let families: [String: String] = [
+    package static let families: [String: String] = [
         "aac": "aac", "libopus": "opus", "flac": "flac", "pcm_s16le": "pcm_s16le", "pcm_s24le": "pcm_s24le",
     ]
     /// Names people write for an encoder: FFmpeg's native "opus" encoder is experimental, so
     /// "opus" means libopus.
-    public static let aliases = ["opus": "libopus"]
+    package static let aliases = ["opus": "libopus"]
     /// The names in the order messages list them.
-    public static let names = ["aac", "libopus", "flac", "pcm_s16le", "pcm_s24le"]
+    package static let names = ["aac", "libopus", "flac", "pcm_s16le", "pcm_s24le"]
 
     /// The bitrate an encoder gets when the preset names it without one: AAC 160 kb/s, Opus
     /// 128 kb/s; nil for the lossless ones.
-    public static func defaultBitrate(of encoder: String) -> Int? {
+    package static func defaultBitrate(of encoder: String) -> Int? {
         switch encoder {
         case "aac": 160_000
         case "libopus": 128_000
@@ -42,7 +42,7 @@ public struct PresetAudio: Sendable, Equatable {
     }
 
     /// Whether the encoder is lossy and so takes a bitrate.
-    public static func takesBitrate(_ encoder: String) -> Bool { defaultBitrate(of: encoder) != nil }
+    package static func takesBitrate(_ encoder: String) -> Bool { defaultBitrate(of: encoder) != nil }
 }
 
 extension Preset {
@@ -50,7 +50,7 @@ extension Preset {
     /// `"audio": "none"`; otherwise the stated keys on top of the container's default
     /// (`AudioEncoding.standard(for: container, lossless: isLossless)`). Naming another encoder
     /// than the default starts from that encoder's own defaults (48 kHz, stereo, its bitrate).
-    public var audioEncoding: AudioEncoding? {
+    package var audioEncoding: AudioEncoding? {
         guard !audio.isNone else { return nil }
         var encoding = AudioEncoding.standard(for: container, lossless: isLossless)
         if let name = audio.encoder, name != encoding.encoder {
@@ -64,7 +64,7 @@ extension Preset {
 
     /// Whether the video keeps every pixel (an encoder with no rate control to lose by: ffv1),
     /// which makes the default sound lossless too.
-    public var isLossless: Bool {
+    package var isLossless: Bool {
         guard !isCopy, let known = KnownEncoder.table[encoder] else { return false }
         return known.crf == nil && !known.takesBitrate && !known.takesQscale
     }

@@ -2,20 +2,20 @@ import Foundation
 
 /// The file access presets need, injectable so tests use no real files: list a directory's
 /// `.json` files and read a file as UTF-8 text.
-public struct PresetFiles: Sendable {
+package struct PresetFiles: Sendable {
     /// The full paths of the `.json` files in a directory, sorted; empty when it does not exist.
-    public var listJSON: @Sendable (_ directory: String) throws(RecError) -> [String]
+    package var listJSON: @Sendable (_ directory: String) throws(RecError) -> [String]
     /// A file's text.
-    public var read: @Sendable (_ path: String) throws(RecError) -> String
+    package var read: @Sendable (_ path: String) throws(RecError) -> String
 
-    public init(listJSON: @escaping @Sendable (String) throws(RecError) -> [String],
+    package init(listJSON: @escaping @Sendable (String) throws(RecError) -> [String],
                 read: @escaping @Sendable (String) throws(RecError) -> String) {
         self.listJSON = listJSON
         self.read = read
     }
 
     /// The real file system, through Foundation's `FileManager`.
-    public static let local = PresetFiles(
+    package static let local = PresetFiles(
         listJSON: { (directory: String) throws(RecError) -> [String] in
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else { return [] }
@@ -39,7 +39,7 @@ public struct PresetFiles: Sendable {
         })
 
     /// Files held in memory, path → text: for tests and for callers that already have the text.
-    public static func inMemory(_ files: [String: String]) -> PresetFiles {
+    package static func inMemory(_ files: [String: String]) -> PresetFiles {
         PresetFiles(
             listJSON: { directory in
                 let prefix = directory.hasSuffix("/") ? directory : directory + "/"

@@ -1,5 +1,5 @@
 /// The keys a preset file may contain, in the order presets print them.
-public enum PresetKey: String, Sendable, CaseIterable {
+package enum PresetKey: String, Sendable, CaseIterable {
     case description, base, container, encoder
     case pixelFormat = "pixel_format"
     case crf, bitrate, qscale
@@ -13,14 +13,14 @@ public enum PresetKey: String, Sendable, CaseIterable {
 
     /// The keys that describe the sound (PresetAudio): a preset's `audio` replaces all of its
     /// base's.
-    public static let audioKeys: [PresetKey] = [.audio, .audioRate, .audioChannels, .audioBitrate]
+    package static let audioKeys: [PresetKey] = [.audio, .audioRate, .audioChannels, .audioBitrate]
 
     /// Every valid key, comma-separated, for error messages.
-    public static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
+    package static var list: String { allCases.map(\.rawValue).joined(separator: ", ") }
 
     /// The valid key closest to a misspelt one (edit distance at most 3, or one contains the
     /// other), if any.
-    public static func nearest(to key: String) -> PresetKey? {
+    package static func nearest(to key: String) -> PresetKey? {
         let lower = String(key.lowercased().map { $0 == "-" ? "_" : $0 })
         if let exact = PresetKey(rawValue: lower) ?? aliases[lower] { return exact }
         let scored = allCases.map { ($0, editDistance(lower, $0.rawValue)) }

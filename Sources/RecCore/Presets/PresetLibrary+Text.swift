@@ -4,7 +4,7 @@ extension PresetLibrary {
     ///
     ///     camera-copy  A camera's MJPEG stored as it comes, …
     ///     default      H.264 in MP4 … [user: /home/me/.config/rec/presets/default.json, overrides built-in]
-    public var listingText: String {
+    package var listingText: String {
         let width = entries.map(\.preset.name.count).max() ?? 0
         var lines = entries.map { entry in
             let name = entry.preset.name.padding(to: width)
@@ -27,7 +27,7 @@ extension PresetLibrary {
 
     /// What `rec presets show NAME` prints: a line saying where the preset comes from, then the
     /// effective preset as pretty JSON (any `base` already applied).
-    public static func showText(_ entry: Entry) -> String {
+    package static func showText(_ entry: Entry) -> String {
         let source: String = switch entry.source {
         case .builtin: "built-in"
         case .user(let path, let overrides): "\(path)\(overrides ? " (overrides the built-in)" : "")"

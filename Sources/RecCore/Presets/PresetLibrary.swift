@@ -1,9 +1,9 @@
 /// Every preset rec knows: the built-ins, then the user's presets from
 /// `$XDG_CONFIG_HOME/rec/presets/*.json` (default `~/.config/rec/presets/`), which add presets
 /// and replace built-ins of the same name. A preset's name is its file name without ".json".
-public struct PresetLibrary: Sendable {
+package struct PresetLibrary: Sendable {
     /// Where a preset came from.
-    public enum Source: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         case builtin
         /// A file in the user preset folder; `overridesBuiltin` when it replaces a built-in.
         case user(path: String, overridesBuiltin: Bool)
@@ -11,7 +11,7 @@ public struct PresetLibrary: Sendable {
         case file(path: String)
 
         /// "built-in" or the file path.
-        public var origin: String {
+        package var origin: String {
             switch self {
             case .builtin: "built-in"
             case .user(let path, _), .file(let path): path
@@ -19,19 +19,19 @@ public struct PresetLibrary: Sendable {
         }
     }
 
-    public struct Entry: Sendable, Equatable {
-        public var preset: Preset
-        public var source: Source
+    package struct Entry: Sendable, Equatable {
+        package var preset: Preset
+        package var source: Source
     }
 
     /// All presets, sorted by name.
-    public private(set) var entries: [Entry]
+    package private(set) var entries: [Entry]
     /// The user preset folder, whether or not it exists; nil without HOME or XDG_CONFIG_HOME.
-    public var userDirectory: String?
+    package var userDirectory: String?
 
     /// The built-in presets alone. The tests parse every built-in, so a failure here is a bug in
     /// rec, not bad input; it is still thrown, naming the preset, rather than trapping.
-    public static func builtins() throws(RecError) -> PresetLibrary {
+    package static func builtins() throws(RecError) -> PresetLibrary {
         var entries: [Entry] = []
         for (name, text) in BuiltinPresets.json {
             entries.append(Entry(preset: try Preset.parse(text, name: name, origin: "built-in"), source: .builtin))
@@ -41,7 +41,7 @@ public struct PresetLibrary: Sendable {
 
     /// The built-ins plus the user's presets. Any user preset that fails to parse fails the load,
     /// with a message naming its file.
-    public static func load(environment: [String: String], files: PresetFiles) throws(RecError) -> PresetLibrary {
+    package static func load(environment: [String: String], files: PresetFiles) throws(RecError) -> PresetLibrary {
         var library = try builtins()
         library.userDirectory = userDirectory(environment: environment)
         guard let directory = library.userDirectory else { return library }
@@ -58,7 +58,7 @@ public struct PresetLibrary: Sendable {
 
     /// `$XDG_CONFIG_HOME/rec/presets` when XDG_CONFIG_HOME is an absolute path (the XDG spec
     /// ignores relative ones), else `$HOME/.config/rec/presets`.
-    public static func userDirectory(environment: [String: String]) -> String? {
+    package static func userDirectory(environment: [String: String]) -> String? {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return trimmed(xdg) + "/rec/presets" }
         if let home = environment["HOME"], !home.isEmpty { return trimmed(home) + "/.config/rec/presets" }
         return nil
@@ -69,16 +69,16 @@ public struct PresetLibrary: Sendable {
     }
 
     /// A file's preset name: its last path component without ".json".
-    public static func presetName(forFile path: String) -> String {
+    package static func presetName(forFile path: String) -> String {
         let file = path.split(separator: "/").last.map(String.init) ?? path
         return file.hasSuffix(".json") ? String(file.dropLast(5)) : file
     }
 
     /// The names, sorted.
-    public var names: [String] { entries.map(\.preset.name) }
+    package var names: [String] { entries.map(\.preset.name) }
 
     /// The preset with this name, or a usage error listing the available ones.
-    public func entry(named name: String) throws(RecError) -> Entry {
+    package func entry(named name: String) throws(RecError) -> Entry {
         if let entry = entries.first(where: { $0.preset.name == name }) { return entry }
         let hint = nearestName(to: name, in: names).map { "did you mean '\($0)'? " } ?? ""
         throw RecError.usage("unknown preset '\(name)'; \(hint)available: \(names.joined(separator: ", ")) (or give a path to a .json file)",
@@ -86,12 +86,12 @@ public struct PresetLibrary: Sendable {
     }
 
     /// Whether a `--preset` argument is a file path: it contains '/' or ends with ".json".
-    public static func isPath(_ argument: String) -> Bool {
+    package static func isPath(_ argument: String) -> Bool {
         argument.contains("/") || argument.hasSuffix(".json")
     }
 
     /// What `--preset ARGUMENT` means: a file when `isPath`, else a preset name.
-    public func resolve(_ argument: String, files: PresetFiles) throws(RecError) -> Entry {
+    package func resolve(_ argument: String, files: PresetFiles) throws(RecError) -> Entry {
         guard PresetLibrary.isPath(argument) else { return try entry(named: argument) }
         let preset = try Preset.parse(try files.read(argument), name: PresetLibrary.presetName(forFile: argument), origin: argument)
         return Entry(preset: preset, source: .file(path: argument))

@@ -1,6 +1,6 @@
 /// How an encoder spends bits: one of constant quality (`crf`), a target bitrate, or a fixed
 /// quantiser (`qscale`, for MJPEG and MPEG-4).
-public enum RateControl: Sendable, Equatable {
+package enum RateControl: Sendable, Equatable {
     /// Constant rate factor: lower is better quality and bigger files.
     case crf(Double)
     /// Target average bitrate in bits per second.
@@ -9,11 +9,11 @@ public enum RateControl: Sendable, Equatable {
     case qscale(Int)
 
     /// FFmpeg's `FF_QP2LAMBDA`: a qscale becomes `global_quality = qscale * 118`.
-    public static let qp2lambda = 118
+    package static let qp2lambda = 118
 
     /// Parses a bitrate as FFmpeg writes them: "4M", "2500k", "1.5M", "800000" (decimal
     /// multiples: k = 1000, M = 10⁶, G = 10⁹). Returns nil for anything else.
-    public static func parseBitrate(_ text: String) -> Int? {
+    package static func parseBitrate(_ text: String) -> Int? {
         var digits = Substring(text)
         var scale = 1.0
         switch digits.last {
@@ -30,7 +30,7 @@ public enum RateControl: Sendable, Equatable {
     }
 
     /// A bitrate as people write it: 4000000 → "4M", 2500000 → "2500k", 123 → "123".
-    public static func formatBitrate(_ bits: Int) -> String {
+    package static func formatBitrate(_ bits: Int) -> String {
         if bits >= 1_000_000, bits % 1_000_000 == 0 { return "\(bits / 1_000_000)M" }
         if bits >= 1_000, bits % 1_000 == 0 { return "\(bits / 1_000)k" }
         return "\(bits)"

@@ -5,36 +5,36 @@ import Synchronization
 /// the lock and muxes it outside, as OBS's `replay_buffer_save` does.
 ///
 /// `Mutex` is `Sendable`, so this class is too without `@unchecked`.
-public final class PacketRing: Sendable {
+package final class PacketRing: Sendable {
     private let state: Mutex<RingState>
 
-    public init(limits: RingLimits = .replay) {
+    package init(limits: RingLimits = .replay) {
         state = Mutex(RingState(limits: limits))
     }
 
     /// See `RingState.append(_:)`.
-    public func append(_ packet: EncodedPacket) {
+    package func append(_ packet: EncodedPacket) {
         state.withLock { $0.append(packet) }
     }
 
     /// See `RingState.snapshot(from:to:)`.
-    public func snapshot(from: Timestamp, to: Timestamp) throws(RecError) -> [EncodedPacket] {
+    package func snapshot(from: Timestamp, to: Timestamp) throws(RecError) -> [EncodedPacket] {
         let result = state.withLock { ring in Result { () throws(RecError) in try ring.snapshot(from: from, to: to) } }
         return try result.get()
     }
 
     /// See `RingState.clear(upTo:)`.
     @discardableResult
-    public func clear(upTo time: Timestamp) -> Int {
+    package func clear(upTo time: Timestamp) -> Int {
         state.withLock { $0.clear(upTo: time) }
     }
 
     /// See `RingState.presentationTime(atCapture:)`.
-    public func presentationTime(atCapture captureTime: Timestamp) -> Timestamp? {
+    package func presentationTime(atCapture captureTime: Timestamp) -> Timestamp? {
         state.withLock { $0.presentationTime(atCapture: captureTime) }
     }
 
-    public var stats: RingStats {
+    package var stats: RingStats {
         state.withLock { $0.stats }
     }
 }

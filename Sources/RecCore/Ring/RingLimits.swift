@@ -1,20 +1,20 @@
 /// How much a `RingState` holds: whichever cap bites first. The ring never drops below two
 /// keyframes (two GOPs), so a stream with very long GOPs may exceed both.
-public struct RingLimits: Sendable, Equatable {
+package struct RingLimits: Sendable, Equatable {
     /// The longest span held, measured on presentation times (first keyframe to newest frame's end).
-    public var maxDuration: Timestamp
+    package var maxDuration: Timestamp
     /// The most packet bytes held.
-    public var maxBytes: Int
+    package var maxBytes: Int
 
-    public init(maxDuration: Timestamp, maxBytes: Int) {
+    package init(maxDuration: Timestamp, maxBytes: Int) {
         self.maxDuration = maxDuration
         self.maxBytes = maxBytes
     }
 
     /// The smallest byte cap a session accepts: below it the two-keyframe floor, not the cap,
     /// decides what the ring holds, and the user's number would mean nothing.
-    public static let smallestBytes = 1 << 20
+    package static let smallestBytes = 1 << 20
 
     /// Five minutes or 1 GiB.
-    public static let replay = RingLimits(maxDuration: .microseconds(300_000_000), maxBytes: 1 << 30)
+    package static let replay = RingLimits(maxDuration: .microseconds(300_000_000), maxBytes: 1 << 30)
 }

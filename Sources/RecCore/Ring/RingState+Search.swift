@@ -12,7 +12,7 @@ extension RingState {
     /// last packet assumes reordering never reaches past the second keyframe at or after `to`.
     ///
     /// Copies packet references only (the byte arrays are shared, not copied).
-    public func snapshot(from: Timestamp, to: Timestamp) throws(RecError) -> [EncodedPacket] {
+    package func snapshot(from: Timestamp, to: Timestamp) throws(RecError) -> [EncodedPacket] {
         guard from < to else {
             throw .reversedRange(from: from, to: to)
         }
@@ -43,7 +43,7 @@ extension RingState {
     /// Drops the whole GOPs that end before `time` (for `rec save --clear`), keeping the GOP that
     /// contains it; returns how many packets were dropped.
     @discardableResult
-    public mutating func clear(upTo time: Timestamp) -> Int {
+    package mutating func clear(upTo time: Timestamp) -> Int {
         guard let slot = keyframeSlot(atOrBefore: time) else { return 0 }
         let dropped = dropLeading(upTo: keyframeIndices[slot])
         countCleared(dropped)
@@ -53,7 +53,7 @@ extension RingState {
     /// The presentation time of the earliest-presented frame captured at or after `captureTime`
     /// (on the session timeline), for wall-clock selections; nil if none is held or packets carry
     /// no capture times. A linear scan: it runs once per save.
-    public func presentationTime(atCapture captureTime: Timestamp) -> Timestamp? {
+    package func presentationTime(atCapture captureTime: Timestamp) -> Timestamp? {
         packets.lazy
             .filter { $0.stream == timeline }
             .filter { $0.captureTime.map { $0 >= captureTime } ?? false }

@@ -2,7 +2,7 @@ extension RingState {
     /// How far before the first picture held the ring keeps the other streams: enough for a cut
     /// starting at that picture to decode its first sample exactly (an AAC or Opus decoder needs
     /// the packet or two before it; Opus asks for 80 ms of preroll).
-    public static let leadTime = Timestamp.microseconds(120_000)
+    package static let leadTime = Timestamp.microseconds(120_000)
 
     /// Adds a packet of a stream other than the timeline, in order. Packets that arrive before
     /// the first picture are kept (the encoder's look-ahead delays pictures more than sound) but
@@ -73,7 +73,7 @@ extension RingState {
     }
 
     /// The packets of `stream` held, in order.
-    public func packets(of stream: StreamID) -> [EncodedPacket] {
+    package func packets(of stream: StreamID) -> [EncodedPacket] {
         packets.filter { $0.stream == stream }
     }
 }

@@ -11,16 +11,16 @@
 /// end within `leadTime` before it precede it; keyframe presentation times increase; eviction
 /// removes whole GOPs from the old end and always leaves at least two keyframes. `PacketRing`
 /// wraps this in a `Mutex` for use across threads.
-public struct RingState: Sendable {
-    public let limits: RingLimits
+package struct RingState: Sendable {
+    package let limits: RingLimits
     /// Every stream's packets, in the order they came.
-    public internal(set) var packets: [EncodedPacket] = []
+    package internal(set) var packets: [EncodedPacket] = []
     /// Indices into `packets` of the timeline's keyframes, ascending (their pts ascend too).
     var keyframeIndices: [Int] = []
     /// The stream whose GOPs the ring keeps: the first video stream appended.
-    public private(set) var timeline: StreamID?
+    package private(set) var timeline: StreamID?
     /// The timeline's time base (that of its first packet held).
-    public private(set) var timeBase: Rational?
+    package private(set) var timeBase: Rational?
     /// Largest `pts + duration` of the timeline held.
     private var endValue: Int64 = .min
     private(set) var bytes = 0
@@ -32,7 +32,7 @@ public struct RingState: Sendable {
     private var evicted = 0
     private var cleared = 0
 
-    public init(limits: RingLimits = .replay) {
+    package init(limits: RingLimits = .replay) {
         self.limits = limits
     }
 
@@ -43,7 +43,7 @@ public struct RingState: Sendable {
     /// Timeline packets before its first keyframe cannot be decoded and are dropped. A
     /// discontinuity (a new time base, or a keyframe not later than the previous one, as after an
     /// encoder restart) empties the ring first, so times held always form one timeline.
-    public mutating func append(_ packet: EncodedPacket) {
+    package mutating func append(_ packet: EncodedPacket) {
         if timeline == nil, packet.stream.isVideo { timeline = packet.stream }
         guard packet.stream == timeline else { return appendOther(packet) }
         if let timeBase, packet.timeBase != timeBase || isDiscontinuity(packet) {
@@ -65,7 +65,7 @@ public struct RingState: Sendable {
         }
     }
 
-    public var stats: RingStats {
+    package var stats: RingStats {
         RingStats(start: firstPresentationTime, end: endTime, bytes: bytes, packets: pictures,
                   keyframes: keyframeIndices.count, evictedPackets: evicted, clearedPackets: cleared,
                   soundPackets: tally.indices.filter { tally.ids[$0].isSound }.reduce(0) { $0 + tally.counts[$1] },

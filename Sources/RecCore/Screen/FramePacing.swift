@@ -12,48 +12,48 @@
 ///
 /// A source that grabs at a fixed rate (x11grab) asks `decide(at:changed:)` for each grab; a
 /// source told of damage (a compositor's frames) also asks `repeatDue` when to wake without one.
-public struct FramePacing: Sendable, Equatable {
-    public enum Mode: Sendable, Equatable {
+package struct FramePacing: Sendable, Equatable {
+    package enum Mode: Sendable, Equatable {
         /// Record changes, and repeats while nothing changes: a variable-rate file.
         case changes
         /// Record every picture at the source's rate.
         case constant
     }
 
-    public let mode: Mode
+    package let mode: Mode
     /// The shortest gap between two recorded pictures, in microseconds (1/`--fps`).
-    public let minimumGap: Int64
+    package let minimumGap: Int64
     /// The longest gap with nothing recorded, in microseconds.
-    public let repeatGap: Int64
+    package let repeatGap: Int64
     /// The last recorded picture's time, in microseconds.
-    public private(set) var lastRecorded: Int64?
+    package private(set) var lastRecorded: Int64?
     /// The last recorded picture's place on the rate's grid: a grab a little early still fits
     /// the next place, and pictures never come faster than `maxRate` on average.
     private var slot: Int64 = 0
     /// Pictures recorded because they changed, and because nothing had for `repeatGap`.
-    public private(set) var changes = 0
-    public private(set) var repeats = 0
-    public private(set) var skipped = 0
+    package private(set) var changes = 0
+    package private(set) var repeats = 0
+    package private(set) var skipped = 0
 
     /// - Parameters:
     ///   - maxRate: `--fps`, at least 1.
     ///   - keyframeSeconds: the preset's keyframe interval: repeats come at least that often
     ///     (and at least once a second), so a keyframe can fall where the interval says.
-    public init(mode: Mode, maxRate: Int, keyframeSeconds: Double) {
+    package init(mode: Mode, maxRate: Int, keyframeSeconds: Double) {
         self.mode = mode
         minimumGap = 1_000_000 / Int64(max(1, maxRate))
         let interval = keyframeSeconds > 0 ? min(1, keyframeSeconds) : 1
         repeatGap = max(minimumGap, Int64((interval * 1_000_000).rounded()))
     }
 
-    public enum Decision: Sendable, Equatable {
+    package enum Decision: Sendable, Equatable {
         case record
         case skip
     }
 
     /// Whether to record the picture grabbed at `time` (microseconds), which `changed` against
     /// the last recorded one. A grab may come up to half a gap early (its timer's jitter).
-    public mutating func decide(at time: Int64, changed: Bool) -> Decision {
+    package mutating func decide(at time: Int64, changed: Bool) -> Decision {
         guard let last = lastRecorded else { return take(time, change: true) }
         let gap = time - last
         if time < slot + minimumGap - minimumGap / 2 {
@@ -73,7 +73,7 @@ public struct FramePacing: Sendable, Equatable {
 
     /// When the last picture must be recorded again if nothing changes before (microseconds);
     /// nil before the first picture.
-    public var repeatDue: Int64? {
+    package var repeatDue: Int64? {
         lastRecorded.map { $0 + (mode == .constant ? minimumGap : repeatGap) }
     }
 
@@ -88,20 +88,20 @@ public struct FramePacing: Sendable, Equatable {
 /// Where keyframes fall when pictures do not come at a steady rate: one at least every
 /// `interval`, by the pictures' times rather than by counting them (a static screen sends one
 /// picture a second, so thirty pictures would be thirty seconds).
-public struct KeyframeSchedule: Sendable, Equatable {
+package struct KeyframeSchedule: Sendable, Equatable {
     /// Microseconds between keyframes.
-    public let interval: Int64
+    package let interval: Int64
     /// A picture this much early still takes the keyframe (a grab's jitter).
-    public let tolerance: Int64
-    public private(set) var lastKeyframe: Int64?
+    package let tolerance: Int64
+    package private(set) var lastKeyframe: Int64?
 
-    public init(seconds: Double, tolerance: Int64) {
+    package init(seconds: Double, tolerance: Int64) {
         interval = max(1, Int64((seconds * 1_000_000).rounded()))
         self.tolerance = max(0, min(tolerance, interval / 2))
     }
 
     /// Whether the picture at `time` (microseconds) must be a keyframe; if so it is counted as one.
-    public mutating func isDue(at time: Int64) -> Bool {
+    package mutating func isDue(at time: Int64) -> Bool {
         if let last = lastKeyframe, time - last < interval - tolerance { return false }
         lastKeyframe = time
         return true

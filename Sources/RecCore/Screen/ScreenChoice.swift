@@ -1,7 +1,7 @@
 /// What `--source screen` records on this desktop, decided from its environment alone: an X11
 /// session's `$DISPLAY`, or, on Wayland, the reason it cannot yet (the ScreenCast portal and
 /// PipeWire source is a later piece of work; `WaylandCapture` is its seam).
-public enum ScreenChoice: Sendable, Equatable {
+package enum ScreenChoice: Sendable, Equatable {
     /// Record this X server (from `$DISPLAY`).
     case x11(X11Target)
     /// A Wayland session: the portal's capture, which is not built yet.
@@ -9,7 +9,7 @@ public enum ScreenChoice: Sendable, Equatable {
 
     /// The desktop's kind from `WAYLAND_DISPLAY`, `XDG_SESSION_TYPE` and `DISPLAY`. Throws when
     /// neither a Wayland nor an X11 desktop is in the environment.
-    public static func choose(_ spec: ScreenSpec, environment: [String: String]) throws(RecError) -> ScreenChoice {
+    package static func choose(_ spec: ScreenSpec, environment: [String: String]) throws(RecError) -> ScreenChoice {
         let display = environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
         switch spec {
         case .x11(var target):
@@ -32,7 +32,7 @@ public enum ScreenChoice: Sendable, Equatable {
     }
 
     /// Why a Wayland desktop is not recorded yet, and what to try instead.
-    public static func waylandNotBuilt(xwayland: String?) -> RecError {
+    package static func waylandNotBuilt(xwayland: String?) -> RecError {
         var message = "this is a Wayland session, and rec cannot record a Wayland screen yet (the ScreenCast portal and PipeWire capture is not built); "
         if let xwayland {
             message += "--source x11:\(xwayland) records XWayland, which shows only the windows of X11 programs; "

@@ -12,13 +12,13 @@
 /// x11:window=0x1a00007           one window of $DISPLAY (xwininfo or xdotool give the id)
 /// x11::1/window=0x1a00007        one window of :1
 /// ```
-public enum ScreenSpec: Sendable, Equatable, CustomStringConvertible {
+package enum ScreenSpec: Sendable, Equatable, CustomStringConvertible {
     /// `screen`: the desktop's own (chosen by `ScreenChoice` from the environment).
     case automatic
     /// `x11…`: an X server's screen.
     case x11(X11Target)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .automatic: "screen"
         case .x11(let target): target.description
@@ -27,15 +27,15 @@ public enum ScreenSpec: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// An X server's screen, a region of it, or one of its windows.
-public struct X11Target: Sendable, Equatable, CustomStringConvertible {
+package struct X11Target: Sendable, Equatable, CustomStringConvertible {
     /// `:1`, `:0.1`, `host:0`; nil is `$DISPLAY`.
-    public var display: String?
+    package var display: String?
     /// The part of the screen to record; nil is all of it.
-    public var region: ScreenRegion?
+    package var region: ScreenRegion?
     /// A window's id; nil is the root window (the screen).
-    public var window: UInt32?
+    package var window: UInt32?
 
-    public init(display: String? = nil, region: ScreenRegion? = nil, window: UInt32? = nil) {
+    package init(display: String? = nil, region: ScreenRegion? = nil, window: UInt32? = nil) {
         self.display = display
         self.region = region
         self.window = window
@@ -45,7 +45,7 @@ public struct X11Target: Sendable, Equatable, CustomStringConvertible {
         + "e.g. x11::1, x11:+100,200/1280x720 or x11:window=0x1a00007"
 
     /// Parses what follows `x11:` (empty: the whole screen of `$DISPLAY`).
-    public static func parse(_ text: String) throws(RecError) -> X11Target {
+    package static func parse(_ text: String) throws(RecError) -> X11Target {
         let whole = "x11:" + text
         if let range = text.firstRange(of: "window=") {
             var display = String(text[..<range.lowerBound])
@@ -99,7 +99,7 @@ public struct X11Target: Sendable, Equatable, CustomStringConvertible {
         return value == 0 ? nil : value
     }
 
-    public var description: String {
+    package var description: String {
         var text = "x11:" + (display ?? "")
         if let window { return text + (display == nil ? "" : "/") + "window=0x" + String(window, radix: 16) }
         if let region { text += "+\(region.x),\(region.y)/\(region.width)x\(region.height)" }
@@ -108,13 +108,13 @@ public struct X11Target: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A rectangle of a screen, in pixels from its top left corner.
-public struct ScreenRegion: Sendable, Equatable {
-    public var x: Int
-    public var y: Int
-    public var width: Int
-    public var height: Int
+package struct ScreenRegion: Sendable, Equatable {
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
 
-    public init(x: Int, y: Int, width: Int, height: Int) {
+    package init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
         self.width = width
@@ -122,13 +122,13 @@ public struct ScreenRegion: Sendable, Equatable {
     }
 
     /// Whether the region lies inside a screen of this size.
-    public func fits(width screenWidth: Int, height screenHeight: Int) -> Bool {
+    package func fits(width screenWidth: Int, height screenHeight: Int) -> Bool {
         x + width <= screenWidth && y + height <= screenHeight
     }
 
     /// The region cut to a screen of this size (a screen that shrank while recording), with an
     /// even width and height as encoders want; the whole screen when none of it is left.
-    public func fitted(width screenWidth: Int, height screenHeight: Int) -> ScreenRegion {
+    package func fitted(width screenWidth: Int, height screenHeight: Int) -> ScreenRegion {
         let whole = ScreenRegion(x: 0, y: 0, width: screenWidth / 2 * 2, height: screenHeight / 2 * 2)
         guard x + 16 <= screenWidth, y + 16 <= screenHeight else { return whole }
         let w = min(width, screenWidth - x) / 2 * 2

@@ -1,8 +1,8 @@
 import Foundation
 
 /// One file of a segmented recording.
-public struct SegmentRecord: Sendable, Equatable {
-    public enum State: Sendable, Equatable {
+package struct SegmentRecord: Sendable, Equatable {
+    package enum State: Sendable, Equatable {
         /// Packets are still being written to it.
         case writing
         /// Rotated out; its file is being finished (trailer, MP4 rewrite) off the encode thread.
@@ -11,17 +11,17 @@ public struct SegmentRecord: Sendable, Equatable {
         case done
     }
 
-    public var path: String
+    package var path: String
     /// Session time of its first frame; the file's own timeline starts at 0 there.
-    public var start: Timestamp
+    package var start: Timestamp
     /// Session time where the next segment starts; nil while it is written.
-    public var end: Timestamp?
+    package var end: Timestamp?
     /// Wall-clock time of its first frame (what its name says).
-    public var startDate: Date
-    public var bytes: Int64
-    public var state: State
+    package var startDate: Date
+    package var bytes: Int64
+    package var state: State
 
-    public init(path: String, start: Timestamp, end: Timestamp? = nil, startDate: Date, bytes: Int64 = 0,
+    package init(path: String, start: Timestamp, end: Timestamp? = nil, startDate: Date, bytes: Int64 = 0,
                 state: State = .writing) {
         self.path = path
         self.start = start
@@ -32,28 +32,28 @@ public struct SegmentRecord: Sendable, Equatable {
     }
 
     /// Wall-clock time of its end, once it has one.
-    public var endDate: Date? { end.map { startDate.addingTimeInterval($0.seconds - start.seconds) } }
+    package var endDate: Date? { end.map { startDate.addingTimeInterval($0.seconds - start.seconds) } }
 }
 
 /// The segments one recording has made and still keeps, oldest first, and the policy on them:
 /// when to start the next one and which old ones to delete. Pure: the writer does the files.
-public struct SegmentList: Sendable, Equatable {
-    public let settings: SegmentSettings
-    public private(set) var records: [SegmentRecord] = []
+package struct SegmentList: Sendable, Equatable {
+    package let settings: SegmentSettings
+    package private(set) var records: [SegmentRecord] = []
 
-    public init(settings: SegmentSettings) {
+    package init(settings: SegmentSettings) {
         self.settings = settings
     }
 
     /// Whether a keyframe presented at `time` starts a new segment: the first one at or after the
     /// boundary following the current segment's start.
-    public func startsSegment(keyframeAt time: Timestamp) -> Bool {
+    package func startsSegment(keyframeAt time: Timestamp) -> Bool {
         guard let current = records.last else { return false }
         return time >= settings.boundary(after: current.start)
     }
 
     /// A new segment begins (the previous one, if any, is then finishing).
-    public mutating func begin(path: String, start: Timestamp, date: Date) {
+    package mutating func begin(path: String, start: Timestamp, date: Date) {
         if let last = records.indices.last {
             records[last].end = start
             records[last].state = .finishing
@@ -62,31 +62,31 @@ public struct SegmentList: Sendable, Equatable {
     }
 
     /// A segment's file is finished at `bytes`.
-    public mutating func finished(path: String, bytes: Int64) {
+    package mutating func finished(path: String, bytes: Int64) {
         guard let i = records.firstIndex(where: { $0.path == path }) else { return }
         records[i].state = .done
         records[i].bytes = bytes
     }
 
     /// The current segment has grown to `bytes`.
-    public mutating func updateCurrent(bytes: Int64) {
+    package mutating func updateCurrent(bytes: Int64) {
         if let last = records.indices.last { records[last].bytes = bytes }
     }
 
-    public mutating func remove(paths: [String]) {
+    package mutating func remove(paths: [String]) {
         records.removeAll { paths.contains($0.path) }
     }
 
     /// The segments to delete now, oldest first: finished ones that ended before `now - keep`, then
     /// the oldest finished ones while all together take more than `maxBytes`. The newest segment
     /// and any still being written or finished are never chosen.
-    public func expired(now: Date) -> [String] { retention(now: now).delete }
+    package func expired(now: Date) -> [String] { retention(now: now).delete }
 
     /// What `--keep` and `--max-disk` delete now when the files in `held` are not yet copied off
     /// the box (`--upload`): those are kept, unless the disk would otherwise fill (`freeBytes`
     /// below `reserve`), and then the oldest of them go until the reserve is free again. Nothing
     /// that `expired` would not choose is ever deleted.
-    public func retention(now: Date, held: Set<String> = [], freeBytes: Int64? = nil) -> SegmentRetention {
+    package func retention(now: Date, held: Set<String> = [], freeBytes: Int64? = nil) -> SegmentRetention {
         let candidates = records.dropLast().filter { $0.state == .done }
         var chosen: [String] = []
         if let keep = settings.keep {
@@ -121,29 +121,29 @@ public struct SegmentList: Sendable, Equatable {
 
     /// The free space below which the disk is about to fill: room for two more of the largest
     /// segment kept, and at least 256 MiB.
-    public var reserve: Int64 {
+    package var reserve: Int64 {
         max(256 << 20, 2 * (records.map(\.bytes).max() ?? 0))
     }
 
     /// The segments holding any of `range` (session time), oldest first.
-    public func covering(_ range: Range<Timestamp>) -> [SegmentRecord] {
+    package func covering(_ range: Range<Timestamp>) -> [SegmentRecord] {
         records.filter { $0.start < range.upperBound && ($0.end.map { $0 > range.lowerBound } ?? true) }
     }
 
     /// Session time of the oldest frame still kept in a file.
-    public var start: Timestamp? { records.first?.start }
+    package var start: Timestamp? { records.first?.start }
 }
 
 /// What retention does now (`SegmentList.retention`).
-public struct SegmentRetention: Sendable, Equatable {
+package struct SegmentRetention: Sendable, Equatable {
     /// Files to delete, oldest first: `forced` among them.
-    public var delete: [String]
+    package var delete: [String]
     /// Files deleted although not yet copied, because the disk would otherwise fill.
-    public var forced: [String] = []
+    package var forced: [String] = []
     /// Files retention would delete but keeps until they are copied.
-    public var kept: [String] = []
+    package var kept: [String] = []
 
-    public init(delete: [String], forced: [String] = [], kept: [String] = []) {
+    package init(delete: [String], forced: [String] = [], kept: [String] = []) {
         self.delete = delete
         self.forced = forced
         self.kept = kept

@@ -6,19 +6,19 @@ import Foundation
 /// `cam-%Y-%m-%d_%H-%M-%S.mkv`. Any other name gets the start time before its extension:
 /// `talk.mp4` → `talk-2026-12-01_14-03-05.mp4`. Fields are local time unless a time zone is given.
 /// An existing file is never overwritten: the name then gets `-1`, `-2`, … before its extension.
-public struct SegmentNaming: Sendable, Equatable {
+package struct SegmentNaming: Sendable, Equatable {
     /// The path as given, with the fields still in it.
-    public let pattern: String
+    package let pattern: String
 
     /// The fields a pattern may use, and what each becomes.
-    public static let fields: [Character: String] = [
+    package static let fields: [Character: String] = [
         "Y": "year, 4 digits", "y": "year, 2 digits", "m": "month 01-12", "d": "day 01-31",
         "H": "hour 00-23", "M": "minute 00-59", "S": "second 00-59", "j": "day of the year 001-366",
         "s": "seconds since 1970", "%": "a literal %",
     ]
 
     /// Checks the pattern: fields only in the file name, each one known.
-    public init(path: String) throws(RecError) {
+    package init(path: String) throws(RecError) {
         let name = (path as NSString).lastPathComponent
         let folder = (path as NSString).deletingLastPathComponent
         if folder.contains("%") {
@@ -42,7 +42,7 @@ public struct SegmentNaming: Sendable, Equatable {
     }
 
     /// The name for a segment starting at `date`.
-    public func expand(_ date: Date, timeZone: TimeZone = .current) -> String {
+    package func expand(_ date: Date, timeZone: TimeZone = .current) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
@@ -72,7 +72,7 @@ public struct SegmentNaming: Sendable, Equatable {
     }
 
     /// `path`, or the first of `stem-1.ext`, `stem-2.ext`, … for which `exists` is false.
-    public static func unique(_ path: String, exists: (String) -> Bool) -> String {
+    package static func unique(_ path: String, exists: (String) -> Bool) -> String {
         guard exists(path) else { return path }
         let ext = (path as NSString).pathExtension
         let stem = (path as NSString).deletingPathExtension

@@ -2,27 +2,27 @@ import Foundation
 
 /// How a long recording is cut into files and how many of them are kept: `--segment`, `--keep`
 /// and `--max-disk`, parsed and range-checked.
-public struct SegmentSettings: Sendable, Equatable {
+package struct SegmentSettings: Sendable, Equatable {
     /// A new file starts at the first keyframe at or after each multiple of this on the session
     /// timeline.
-    public var length: Timestamp
+    package var length: Timestamp
     /// Segments that ended longer ago than this are deleted.
-    public var keep: Timestamp?
+    package var keep: Timestamp?
     /// The oldest segments are deleted while all of them together take more bytes than this.
-    public var maxBytes: Int64?
+    package var maxBytes: Int64?
 
-    public init(length: Timestamp, keep: Timestamp? = nil, maxBytes: Int64? = nil) {
+    package init(length: Timestamp, keep: Timestamp? = nil, maxBytes: Int64? = nil) {
         self.length = length
         self.keep = keep
         self.maxBytes = maxBytes
     }
 
-    public static let shortestLength = Timestamp(seconds: 1)
-    public static let longestLength = Timestamp(seconds: 30 * 86_400)
-    public static let longestKeep = Timestamp(seconds: 10 * 365 * 86_400)
+    package static let shortestLength = Timestamp(seconds: 1)
+    package static let longestLength = Timestamp(seconds: 30 * 86_400)
+    package static let longestKeep = Timestamp(seconds: 10 * 365 * 86_400)
 
     /// The settings for the options as given, or nil without `--segment`.
-    public static func parse(segment: String?, keep: String?, maxDisk: String?) throws(RecError) -> SegmentSettings? {
+    package static func parse(segment: String?, keep: String?, maxDisk: String?) throws(RecError) -> SegmentSettings? {
         guard let segment else {
             if keep != nil || maxDisk != nil {
                 throw .usage("--keep and --max-disk delete old segments, so they need --segment, e.g. --segment 1h --keep 7d")
@@ -49,7 +49,7 @@ public struct SegmentSettings: Sendable, Equatable {
 
     /// A length of time as `TimeParser.duration` reads it, or whole or decimal days and weeks
     /// (`7d`, `1.5d`, `2w`), which long recordings need.
-    public static func parseLength(_ text: String, option: String) throws(RecError) -> Timestamp {
+    package static func parseLength(_ text: String, option: String) throws(RecError) -> Timestamp {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         let days: [Character: Int64] = ["d": 86_400_000_000, "w": 7 * 86_400_000_000]
         if let unit = t.last, let scale = days[unit] {
@@ -66,7 +66,7 @@ public struct SegmentSettings: Sendable, Equatable {
 
     /// The first multiple of the segment length after `start`: boundaries sit at fixed points of
     /// the session timeline, so a late keyframe shortens the next segment instead of shifting all.
-    public func boundary(after start: Timestamp) -> Timestamp {
+    package func boundary(after start: Timestamp) -> Timestamp {
         let length = self.length.rescaled(to: .microseconds).value
         let s = start.rescaled(to: .microseconds).value
         let q = s / length - (s % length != 0 && s < 0 ? 1 : 0)

@@ -1,9 +1,9 @@
 /// What a stream carries.
-public enum StreamKind: String, Sendable, Hashable, Comparable, CaseIterable {
+package enum StreamKind: String, Sendable, Hashable, Comparable, CaseIterable {
     case video, sound, data
 
     /// The kind's place in `allCases`: the order a file lists streams in.
-    public var order: Int {
+    package var order: Int {
         switch self {
         case .video: 0
         case .sound: 1
@@ -11,39 +11,39 @@ public enum StreamKind: String, Sendable, Hashable, Comparable, CaseIterable {
         }
     }
 
-    public static func < (a: StreamKind, b: StreamKind) -> Bool { a.order < b.order }
+    package static func < (a: StreamKind, b: StreamKind) -> Bool { a.order < b.order }
 
     // By the case, not the raw value: the standard library's defaults for a `String`-backed enum
     // hash and compare the text, and packets are looked up by stream some 20 times each on
     // their way to the file and ring (measured with callgrind: 6 % of a network camera's session).
-    public static func == (a: StreamKind, b: StreamKind) -> Bool { a.order == b.order }
-    public func hash(into hasher: inout Hasher) { hasher.combine(order) }
+    package static func == (a: StreamKind, b: StreamKind) -> Bool { a.order == b.order }
+    package func hash(into hasher: inout Hasher) { hasher.combine(order) }
 }
 
 /// Names one stream of a session, file or clip: its kind, and which of that kind it is (the
 /// first microphone is `.sound(0)`, the second `.sound(1)`). Every `EncodedPacket` names its
 /// stream, and behaviour follows the kind, never a position: a muxer maps each stream it writes
 /// to an output index of its own.
-public struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var kind: StreamKind
-    public var number: Int
+package struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible {
+    package var kind: StreamKind
+    package var number: Int
 
-    public init(_ kind: StreamKind, _ number: Int = 0) {
+    package init(_ kind: StreamKind, _ number: Int = 0) {
         self.kind = kind
         self.number = number
     }
 
     /// A session's (first) picture stream.
-    public static let video = StreamID(.video)
-    public static func sound(_ number: Int) -> StreamID { StreamID(.sound, number) }
+    package static let video = StreamID(.video)
+    package static func sound(_ number: Int) -> StreamID { StreamID(.sound, number) }
 
-    public var isVideo: Bool { kind == .video }
-    public var isSound: Bool { kind == .sound }
+    package var isVideo: Bool { kind == .video }
+    package var isSound: Bool { kind == .sound }
 
     /// Video first, then sound, then data; within a kind by number: the order a file lists them.
-    public static func < (a: StreamID, b: StreamID) -> Bool {
+    package static func < (a: StreamID, b: StreamID) -> Bool {
         a.kind != b.kind ? a.kind < b.kind : a.number < b.number
     }
 
-    public var description: String { "\(kind.rawValue) \(number)" }
+    package var description: String { "\(kind.rawValue) \(number)" }
 }

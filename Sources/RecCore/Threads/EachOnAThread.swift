@@ -4,8 +4,8 @@ import Synchronization
 /// One piece of work for each of several things (sessions, boxes) done at once, each on a
 /// thread of its own, so a slow one holds up no other: the results in order, once all are in or
 /// `limit` seconds have passed, whichever is first; nil for those not in by then.
-public enum EachOnAThread {
-    public static func run<Value: Sendable>(_ count: Int, name: String, limit: Double,
+package enum EachOnAThread {
+    package static func run<Value: Sendable>(_ count: Int, name: String, limit: Double,
                                             _ work: @escaping @Sendable (Int) -> Value) -> [Value?] {
         let results = Results<Value>(count: count)
         for index in 0..<count {

@@ -19,9 +19,9 @@ import Synchronization
 /// reads the pulse count before it checks its condition and sleeps only if the count has not
 /// moved since, so a change made between the check and the sleep is never missed, as long as
 /// whoever changes what a condition reads calls `pulse()` after the change.
-public final class Latch: Sendable {
+package final class Latch: Sendable {
     /// How a `wait(until:_:)` ended.
-    public enum Outcome: Sendable, Equatable {
+    package enum Outcome: Sendable, Equatable {
         /// The condition held.
         case met
         /// The latch was released first (a stop, or the end of what was awaited).
@@ -31,14 +31,14 @@ public final class Latch: Sendable {
     }
 
     /// When a wait gives up.
-    public enum Deadline: Sendable {
+    package enum Deadline: Sendable {
         /// Never: only the condition or a release ends the wait.
         case never
         /// At this monotonic instant (`.now() + seconds`), or at once if it has passed.
         case at(DispatchTime)
 
         /// `seconds` from now.
-        public static func after(_ seconds: Double) -> Deadline { .at(.now() + seconds) }
+        package static func after(_ seconds: Double) -> Deadline { .at(.now() + seconds) }
 
         var hasPassed: Bool {
             if case .at(let time) = self { return time <= .now() }
@@ -60,18 +60,18 @@ public final class Latch: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Whether `release()` has been called.
-    public var isReleased: Bool { state.withLock { $0.released } }
+    package var isReleased: Bool { state.withLock { $0.released } }
 
     /// How many times `pulse()` has been called: a waiter for "the next change" waits until it moves.
-    public var pulses: UInt64 { state.withLock { $0.pulses } }
+    package var pulses: UInt64 { state.withLock { $0.pulses } }
 
     /// Opens the latch for good: every wait returns now, and every later one at once. True the
     /// first time, false after.
     @discardableResult
-    public func release() -> Bool {
+    package func release() -> Bool {
         state.withLock { s in
             guard !s.released else { return false }
             s.released = true
@@ -82,7 +82,7 @@ public final class Latch: Sendable {
 
     /// Wakes the threads waiting now so they check their conditions again; does not stay open.
     /// Cheap when nobody waits (a lock and an increment): the encode thread pulses per packet.
-    public func pulse() {
+    package func pulse() {
         state.withLock { s in
             s.pulses &+= 1
             if !s.sleepers.isEmpty { s.wakeAll() }
@@ -91,14 +91,14 @@ public final class Latch: Sendable {
 
     /// Blocks until the latch is released or `deadline` passes; true if released.
     @discardableResult
-    public func wait(until deadline: Deadline = .never) -> Bool {
+    package func wait(until deadline: Deadline = .never) -> Bool {
         wait(until: deadline) { false } == .released
     }
 
     /// Blocks until `condition` holds, the latch is released, or `deadline` passes, checking
     /// `condition` (on this thread, without the latch's lock) at once and after every pulse. The
     /// condition is checked first: a wait whose condition holds says `.met` even when released.
-    public func wait(until deadline: Deadline = .never, _ condition: () -> Bool) -> Outcome {
+    package func wait(until deadline: Deadline = .never, _ condition: () -> Bool) -> Outcome {
         while true {
             let (released, seen) = state.withLock { ($0.released, $0.pulses) }
             if condition() { return .met }

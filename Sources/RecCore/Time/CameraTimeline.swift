@@ -24,8 +24,8 @@
 /// comes near the run's (their packets from before the jump, still interleaved, keep the old
 /// offset). `restart()` (a reconnect) starts a new run at the next packet's arrival. Within a
 /// stream, session times never go backwards.
-public struct CameraTimeline: Sendable {
-    public enum Event: Sendable, Equatable {
+package struct CameraTimeline: Sendable {
+    package enum Event: Sendable, Equatable {
         /// The camera's clock jumped forward by this much (beyond `forwardJumpLimit`).
         case jumpedForward(Timestamp)
         /// The camera's clock went back by this much (a positive amount, beyond `backwardTolerance`).
@@ -34,16 +34,16 @@ public struct CameraTimeline: Sendable {
         case restarted
     }
 
-    public let maxSlew: Double
-    public let forwardJumpLimit: Timestamp
-    public let backwardTolerance: Timestamp
+    package let maxSlew: Double
+    package let forwardJumpLimit: Timestamp
+    package let backwardTolerance: Timestamp
     /// The camera time over which the earliest arrival is taken.
-    public let window: Timestamp
+    package let window: Timestamp
 
     /// 0 before the first packet, 1 after it; one more at each jump and each restart.
-    public private(set) var runs = 0
+    package private(set) var runs = 0
     /// How the current run began; nil for the first run.
-    public private(set) var lastEvent: Event?
+    package private(set) var lastEvent: Event?
 
     private let forwardLimit: Int64
     private let backwardLimit: Int64
@@ -64,7 +64,7 @@ public struct CameraTimeline: Sendable {
     private var firstWindowMinimum = Int64.max
     private var restartPending = false
 
-    public init(maxSlew: Double = 0.000_5, forwardJumpLimit: Timestamp = .microseconds(10_000_000),
+    package init(maxSlew: Double = 0.000_5, forwardJumpLimit: Timestamp = .microseconds(10_000_000),
                 backwardTolerance: Timestamp = .microseconds(500_000), window: Timestamp = .microseconds(10_000_000)) {
         self.maxSlew = max(0, maxSlew)
         self.forwardJumpLimit = forwardJumpLimit
@@ -78,7 +78,7 @@ public struct CameraTimeline: Sendable {
 
     /// The correction applied so far in this run relative to the camera's own clock, in parts per
     /// million: positive when session time runs faster than the camera's (a slow camera).
-    public var slewPPM: Double {
+    package var slewPPM: Double {
         let elapsed = Self.difference(curve.newest.camera, runStart)
         return elapsed > 0 ? (curve.newest.offset - base) / Double(elapsed) * 1e6 : 0
     }
@@ -87,7 +87,7 @@ public struct CameraTimeline: Sendable {
     /// time S would have arrived, with the least delay seen, at local time S − lead. The run's
     /// first packet's lateness, less what the slew has taken back; negative when the camera is
     /// slower than the slew can follow. Zero before the first packet.
-    public var lead: Timestamp {
+    package var lead: Timestamp {
         guard let minimum = earliest.minimum else { return .zero }
         return .microseconds(Self.microseconds(curve.newest.offset - Double(minimum)))
     }
@@ -97,7 +97,7 @@ public struct CameraTimeline: Sendable {
     /// microseconds since the session's epoch (the first packet's arrival is 0). Returns the
     /// offset (microseconds) to add to the packet's pts and dts, so that its session time is
     /// decodeTime + offset.
-    public mutating func place(stream: StreamID, decodeTime: Timestamp, arrival: Timestamp) -> Timestamp {
+    package mutating func place(stream: StreamID, decodeTime: Timestamp, arrival: Timestamp) -> Timestamp {
         let camera = decodeTime.rescaled(to: .microseconds).value
         let arrived = arrival.rescaled(to: .microseconds).value
         let index = streamIDs.firstIndex(of: stream)
@@ -134,7 +134,7 @@ public struct CameraTimeline: Sendable {
     }
 
     /// After a reconnect: the next packet starts a new run at (about) its arrival.
-    public mutating func restart() {
+    package mutating func restart() {
         if runs > 0 { restartPending = true }
     }
 

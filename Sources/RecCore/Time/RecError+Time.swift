@@ -1,11 +1,11 @@
 extension RecError {
     /// `--from` is not before `--to`.
-    public static func reversedRange(from: Timestamp, to: Timestamp) -> RecError {
+    package static func reversedRange(from: Timestamp, to: Timestamp) -> RecError {
         .usage("the start \(from.clockText) is not before the end \(to.clockText); --from must come before --to")
     }
 
     /// The range asked for is not (wholly) held by `holder` ("the ring", "the stream", …).
-    public static func unavailableRange(from: Timestamp, to: Timestamp, holder: String,
+    package static func unavailableRange(from: Timestamp, to: Timestamp, holder: String,
                                         availableFrom: Timestamp, availableTo: Timestamp) -> RecError {
         .usage("\(Timestamp.rangeText(from, to)) is outside \(holder), which holds "
             + "\(Timestamp.rangeText(availableFrom, availableTo)); choose times inside it")

@@ -7,12 +7,12 @@ import Foundation
 /// newest frame), `now`, `+20s` (after now) and ISO 8601 wall-clock times
 /// `2026-11-29T14:03:05[.250][Z|+01:00]`. Results are exact to the microsecond; digits
 /// beyond that are rounded.
-public enum TimeParser {
+package enum TimeParser {
     static let durationHint = "use 12s, 1500ms, 1m30s, 1:30 or 01:02:03.250"
     static let positionHint = "use 12s, 1:30, -30s (before the newest frame), now, +20s or 2026-11-29T14:03:05"
 
     /// Parses a duration or an offset from the start, e.g. for `--last` or `rec trim --from`.
-    public static func duration(_ text: String) throws(RecError) -> Timestamp {
+    package static func duration(_ text: String) throws(RecError) -> Timestamp {
         guard let us = parseDuration(text.trimmingCharacters(in: .whitespaces).lowercased()) else {
             throw .usage("'\(text)' is not a time; \(durationHint)")
         }
@@ -21,7 +21,7 @@ public enum TimeParser {
 
     /// Parses a position for `rec save --from/--to`. A wall-clock time without a zone is read
     /// in `timeZone`.
-    public static func position(_ text: String, timeZone: TimeZone = .current) throws(RecError) -> TimeSpec {
+    package static func position(_ text: String, timeZone: TimeZone = .current) throws(RecError) -> TimeSpec {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let lower = trimmed.lowercased()
         if lower == "now" { return .now }

@@ -4,27 +4,27 @@
 /// Missing ends default to what is available. Ends given as `now` or `+20s`, and wall-clock
 /// ends in a live session, may lie after the newest frame (the session waits for them); every
 /// other end must be available.
-public struct TimeSelection: Sendable, Equatable {
-    public var from: TimeSpec?
-    public var to: TimeSpec?
+package struct TimeSelection: Sendable, Equatable {
+    package var from: TimeSpec?
+    package var to: TimeSpec?
     /// `--last` moves a start before the oldest frame up to it instead of failing.
-    public var clampsStart: Bool
+    package var clampsStart: Bool
 
-    public init(from: TimeSpec? = nil, to: TimeSpec? = nil) {
+    package init(from: TimeSpec? = nil, to: TimeSpec? = nil) {
         self.from = from
         self.to = to
         self.clampsStart = false
     }
 
     /// `--last 30s`: the 30 seconds up to the newest frame (or less, if less is held).
-    public static func last(_ duration: Timestamp) -> TimeSelection {
+    package static func last(_ duration: Timestamp) -> TimeSelection {
         var selection = TimeSelection(from: .fromEnd(duration), to: nil)
         selection.clampsStart = true
         return selection
     }
 
     /// The concrete range, or a `.usage` error saying what is available.
-    public func resolve(on timeline: Timeline) throws(RecError) -> Range<Timestamp> {
+    package func resolve(on timeline: Timeline) throws(RecError) -> Range<Timestamp> {
         let start = timeline.availableStart.rescaled(to: .microseconds)
         let end = timeline.availableEnd.rescaled(to: .microseconds)
         var lower = try from.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? start

@@ -2,7 +2,7 @@
 /// these; `TimeSelection.resolve` turns a from/to pair into a concrete range.
 ///
 /// Durations are microseconds (`Timestamp` in `Rational.microseconds`).
-public enum TimeSpec: Sendable, Equatable {
+package enum TimeSpec: Sendable, Equatable {
     /// From the start of the session or file: `12s`, `1:30`, `01:02:03.250`.
     case offset(Timestamp)
     /// Back from the newest frame: `-30s`.

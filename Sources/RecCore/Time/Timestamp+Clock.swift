@@ -1,7 +1,7 @@
 extension Timestamp {
     /// This time as `m:ss.fff`, or `h:mm:ss.fff` from one hour on, for messages and reports.
     /// Milliseconds are rounded down, so the end of a range is never overstated.
-    public var clockText: String {
+    package var clockText: String {
         let us = rescaled(to: .microseconds).value
         let negative = us < 0
         let totalMs = us.magnitude / 1_000 // floor of the magnitude
@@ -22,7 +22,7 @@ extension Timestamp {
     }
 
     /// `start–end` as clock texts, e.g. `0:00.000–4:59.966`.
-    public static func rangeText(_ start: Timestamp, _ end: Timestamp) -> String {
+    package static func rangeText(_ start: Timestamp, _ end: Timestamp) -> String {
         "\(start.clockText)–\(end.clockText)"
     }
 

@@ -10,13 +10,13 @@ import Foundation
 /// (`12s`, `1:30`) mean a different moment in each session and are refused, except hours,
 /// minutes and seconds (`14:03:05`), which with several sessions can only mean a time of day:
 /// today's, in the given time zone (yesterday's when today's is more than an hour ahead).
-public struct WallClockRange: Sendable, Equatable {
+package struct WallClockRange: Sendable, Equatable {
     /// Microseconds since 1970-01-01T00:00:00Z, inclusive.
-    public var from: Timestamp
+    package var from: Timestamp
     /// Microseconds since 1970-01-01T00:00:00Z, exclusive.
-    public var to: Timestamp
+    package var to: Timestamp
 
-    public init(from: Timestamp, to: Timestamp) {
+    package init(from: Timestamp, to: Timestamp) {
         self.from = from
         self.to = to
     }
@@ -24,7 +24,7 @@ public struct WallClockRange: Sendable, Equatable {
     /// The range `selection` names at `now` (microseconds since the epoch). `fromText` and
     /// `toText` are the ends as the user wrote them, for messages. A missing end is now; a
     /// missing start is refused, since each session would start at its own oldest frame.
-    public static func aligning(_ selection: TimeSelection, now: Timestamp, fromText: String? = nil, toText: String? = nil,
+    package static func aligning(_ selection: TimeSelection, now: Timestamp, fromText: String? = nil, toText: String? = nil,
                                 timeZone: TimeZone = .current) throws(RecError) -> WallClockRange {
         guard let start = selection.from else {
             throw .usage("with several sessions give --from as well as --to, or --last 30s, so that every clip starts at the same moment")
@@ -41,7 +41,7 @@ public struct WallClockRange: Sendable, Equatable {
 
     /// The ends as seconds since the epoch, for the request's `{"unix": s}`: a `Double` of this
     /// size carries the microseconds exactly back (its step is about 0.24 µs).
-    public var unixSeconds: (from: Double, to: Double) { (from.seconds, to.seconds) }
+    package var unixSeconds: (from: Double, to: Double) { (from.seconds, to.seconds) }
 
     private static func instant(_ spec: TimeSpec, now: Timestamp, option: String, text: String?,
                                 timeZone: TimeZone) throws(RecError) -> Timestamp {

@@ -1,6 +1,6 @@
 /// Who hears of a recording's files as they are finished, and has a say in which old segments
 /// retention may delete: the `--upload` queue. Called on the thread that finishes files.
-public protocol RecordingFileObserver: Sendable {
+package protocol RecordingFileObserver: Sendable {
     /// A recording file begins at `path`: it is copied once finished, or, should the session die
     /// first (`kill -9`, a power cut), as it was left, by the next session with the same queue.
     func fileStarted(_ path: String)

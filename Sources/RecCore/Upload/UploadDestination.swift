@@ -1,16 +1,16 @@
 /// Where `--upload` copies files: an rclone remote path (`remote:bucket/dir`, `remote:`, a remote
 /// with options such as `:sftp,host=box:dir`) or a local or mounted folder. rec never speaks the
 /// storage's protocol itself: rclone does, configured with `rclone config`.
-public struct UploadDestination: Sendable, Hashable, CustomStringConvertible {
+package struct UploadDestination: Sendable, Hashable, CustomStringConvertible {
     /// The destination as rclone takes it.
-    public let text: String
+    package let text: String
     /// The configured remote's name (`backup` of `backup:dir` or `backup,opt=v:dir`); nil for a
     /// local folder and for an on-the-fly remote (`:sftp,…:`), which needs no configuration.
-    public let remote: String?
+    package let remote: String?
 
     /// Parses DEST as rclone does: `name:path` names a remote when `name` has no `/`; anything
     /// else is a local path, which must be absolute (the CLI makes it so).
-    public init(_ text: String) throws(RecError) {
+    package init(_ text: String) throws(RecError) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else {
             throw .usage("--upload needs a destination: an rclone remote such as backup:cams (see 'rclone config') or a folder")
@@ -56,30 +56,30 @@ public struct UploadDestination: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether DEST is a folder of this machine (or one mounted on it).
-    public var isLocal: Bool { Self.isLocal(text) }
+    package var isLocal: Bool { Self.isLocal(text) }
 
     /// Whether `text` names a local folder rather than a remote (`name:path`).
-    public static func isLocal(_ text: String) -> Bool { remoteEnd(text) == nil }
+    package static func isLocal(_ text: String) -> Bool { remoteEnd(text) == nil }
 
     /// The rclone path of the file `name` in DEST.
-    public func file(_ name: String) -> String {
+    package func file(_ name: String) -> String {
         if text.hasSuffix("/") || text.hasSuffix(":") { return text + name }
         return text + "/" + name
     }
 
     /// The hidden name a copy is written under until it is verified, then renamed from, so a
     /// partial copy is never visible under its final name.
-    public func partialFile(_ name: String, id: Int) -> String { file(".\(name).rec-partial-\(id)") }
+    package func partialFile(_ name: String, id: Int) -> String { file(".\(name).rec-partial-\(id)") }
 
     /// DEST for messages and status: secret options (`pass=`, `key=`, …) and credentials in URLs
     /// hidden.
-    public var redacted: String { Self.redacting(text) }
-    public var description: String { redacted }
+    package var redacted: String { Self.redacting(text) }
+    package var description: String { redacted }
 
     /// `message` (rclone's text) with every secret of DEST replaced by `***`.
-    public func scrubbed(_ message: String) -> String { Self.scrub(message, secrets: Self.secrets(in: text)) }
+    package func scrubbed(_ message: String) -> String { Self.scrub(message, secrets: Self.secrets(in: text)) }
 
-    public static func redacting(_ text: String) -> String { scrub(text, secrets: secrets(in: text)) }
+    package static func redacting(_ text: String) -> String { scrub(text, secrets: secrets(in: text)) }
 
     private static func scrub(_ message: String, secrets: [String]) -> String {
         var result = message
@@ -141,7 +141,7 @@ public struct UploadDestination: Sendable, Hashable, CustomStringConvertible {
 extension UploadDestination {
     /// Checks `--upload-limit`: what rclone's `--bwlimit` takes for one rate, a number with an
     /// optional unit (`512k`, `2M`, `1.5G`: KiB/s, MiB/s, GiB/s; a number alone is KiB/s) or `off`.
-    public static func checkLimit(_ text: String) throws(RecError) {
+    package static func checkLimit(_ text: String) throws(RecError) {
         let t = text.trimmingCharacters(in: .whitespaces)
         if t.lowercased() == "off" { return }
         var number = Substring(t)

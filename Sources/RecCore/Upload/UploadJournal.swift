@@ -11,10 +11,10 @@ import Foundation
 ///     {"op":"add","id":7,"path":"/v/cam-2026-12-03_14-00-00.mp4","dest":"backup:cams","bytes":7340032}
 ///     {"op":"done","id":7}
 ///     {"op":"drop","id":8,"why":"deleted before it was copied: the disk was full"}
-public enum UploadJournal {
+package enum UploadJournal {
     /// One line.
-    public struct Record: Sendable, Equatable, Codable {
-        public enum Op: String, Sendable, Codable {
+    package struct Record: Sendable, Equatable, Codable {
+        package enum Op: String, Sendable, Codable {
             /// A recording file is begun: it joins the queue when it is finished (`add`, same id),
             /// or, when the journal ends first (the session died), as it was left.
             case open
@@ -26,34 +26,34 @@ public enum UploadJournal {
             case drop
         }
 
-        public var op: Op
-        public var id: Int
-        public var path: String?
-        public var dest: String?
-        public var bytes: Int64?
-        public var why: String?
+        package var op: Op
+        package var id: Int
+        package var path: String?
+        package var dest: String?
+        package var bytes: Int64?
+        package var why: String?
 
-        public static func add(_ entry: UploadEntry) -> Record {
+        package static func add(_ entry: UploadEntry) -> Record {
             Record(op: .add, id: entry.id, path: entry.path, dest: entry.destination, bytes: entry.bytes)
         }
-        public static func open(_ entry: UploadEntry) -> Record {
+        package static func open(_ entry: UploadEntry) -> Record {
             Record(op: .open, id: entry.id, path: entry.path, dest: entry.destination)
         }
-        public static func done(_ id: Int) -> Record { Record(op: .done, id: id) }
-        public static func drop(_ id: Int, why: String) -> Record { Record(op: .drop, id: id, why: why) }
+        package static func done(_ id: Int) -> Record { Record(op: .done, id: id) }
+        package static func drop(_ id: Int, why: String) -> Record { Record(op: .drop, id: id, why: why) }
     }
 
     /// What a journal file held.
-    public struct Contents: Sendable, Equatable {
-        public var records: [Record]
+    package struct Contents: Sendable, Equatable {
+        package var records: [Record]
         /// Bytes up to the end of the last whole line: where the next line goes.
-        public var validLength: Int
+        package var validLength: Int
         /// Whole lines that could not be read (a disk error, a hand edit); skipped.
-        public var unreadable: Int
+        package var unreadable: Int
     }
 
     /// The text of one record, its newline included.
-    public static func line(_ record: Record) -> [UInt8] {
+    package static func line(_ record: Record) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding these plain fields cannot fail.
@@ -62,7 +62,7 @@ public enum UploadJournal {
     }
 
     /// The records of a journal's bytes, up to its last newline.
-    public static func parse(_ bytes: [UInt8]) -> Contents {
+    package static func parse(_ bytes: [UInt8]) -> Contents {
         var records: [Record] = []
         var unreadable = 0
         var start = 0

@@ -5,19 +5,19 @@
 /// libvpx in realtime mode 25 — 0.3 to 1.7 s at 30 fps. Capped to `budget`, the measured delay of
 /// the default preset at 30 fps is 8 frames (look-ahead 5 + frame threads). A key the preset sets
 /// itself is left alone: the preset's author chose it.
-public enum EncoderLatency {
+package enum EncoderLatency {
     /// The look-ahead a recording's encoder is allowed, in seconds of video.
-    public static let budget = 0.15
+    package static let budget = 0.15
 
     /// The frames of look-ahead for a stream at `fps`: the budget, but never fewer than the
     /// B-frames the encoder must see ahead.
-    public static func lookahead(fps: Double, bFrames: Int?) -> Int {
+    package static func lookahead(fps: Double, bFrames: Int?) -> Int {
         let frames = (fps.isFinite && fps > 0 ? min(fps, 1000) : 30) * budget
         return max(Int(frames.rounded()), bFrames ?? 0, 1)
     }
 
     /// Options to add to `options` for `encoder` so its delay stays within the budget.
-    public static func options(encoder: String, fps: Double, bFrames: Int?,
+    package static func options(encoder: String, fps: Double, bFrames: Int?,
                                setting options: [String: String]) -> [String: String] {
         let frames = lookahead(fps: fps, bFrames: bFrames)
         var add: [String: String] = [:]
@@ -40,7 +40,7 @@ public enum EncoderLatency {
     /// source whose pictures come unevenly (a static screen sends one a second, so even a
     /// look-ahead of five pictures would hold the ring five seconds behind): no look-ahead, and
     /// x264's threads on slices of one picture rather than on several pictures.
-    public static func noDelayOptions(encoder: String, setting options: [String: String]) -> [String: String] {
+    package static func noDelayOptions(encoder: String, setting options: [String: String]) -> [String: String] {
         var add: [String: String] = [:]
         switch encoder {
         case "libx264":

@@ -1,20 +1,20 @@
 /// What the user is told when writing a recording's file fails mid-way (a full or failing disk):
 /// which disk, how much of the recording was kept, and what to do next.
-public struct FileFailureReport: Sendable, Equatable {
-    public var path: String
+package struct FileFailureReport: Sendable, Equatable {
+    package var path: String
     /// The operating system's text for the error, e.g. "No space left on device".
-    public var reason: String
-    public var diskFull: Bool
+    package var reason: String
+    package var diskFull: Bool
     /// Free bytes on the file's disk now, if they could be read.
-    public var freeBytes: Int?
+    package var freeBytes: Int?
     /// Bytes of the file kept: it ends at its last complete fragment.
-    public var keptBytes: Int
+    package var keptBytes: Int
     /// Presentation time up to which the file holds every frame, if any fragment was complete.
-    public var keptUntil: Timestamp?
+    package var keptUntil: Timestamp?
     /// Whether the recording goes on in the ring (a session) or ends (`rec record`).
-    public var ringGoesOn: Bool
+    package var ringGoesOn: Bool
 
-    public init(path: String, reason: String, diskFull: Bool, freeBytes: Int?, keptBytes: Int,
+    package init(path: String, reason: String, diskFull: Bool, freeBytes: Int?, keptBytes: Int,
                 keptUntil: Timestamp?, ringGoesOn: Bool) {
         self.path = path
         self.reason = reason
@@ -25,7 +25,7 @@ public struct FileFailureReport: Sendable, Equatable {
         self.ringGoesOn = ringGoesOn
     }
 
-    public var message: String {
+    package var message: String {
         let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let disk = diskFull
             ? "the disk holding \(folder.isEmpty ? "/" : folder) is full"

@@ -10,23 +10,23 @@
 /// fragment. When a fragment ends before packet P, every packet before P in decode order is out:
 /// without frame reordering that is every frame presented before P; with B-frames (pts ≠ dts) only
 /// a keyframe is a safe line, since a packet after P may still present earlier.
-public struct FragmentClock: Sendable, Equatable {
+package struct FragmentClock: Sendable, Equatable {
     /// The longest a fragment grows before the muxer ends it.
-    public static let defaultLength = Timestamp.microseconds(100_000)
+    package static let defaultLength = Timestamp.microseconds(100_000)
     /// The same for a recording that stores a camera's own packets: nothing waits in an encoder,
     /// so a kill loses the fragment being filled and the one frame the source holds (0.43 s at
     /// 30 fps) and the promise of at most 0.5 s holds with fewer fragments (docs/RELIABILITY.md).
-    public static let copyLength = Timestamp.microseconds(400_000)
+    package static let copyLength = Timestamp.microseconds(400_000)
 
     private var reorders = false
     private var newestKeyframe: Timestamp?
-    public private(set) var completeBefore: Timestamp?
+    package private(set) var completeBefore: Timestamp?
 
-    public init() {}
+    package init() {}
 
     /// After `packet` was written; `fragmentEnded` when the muxer ended a fragment just before it
     /// (the file grew).
-    public mutating func wrote(_ packet: EncodedPacket, fragmentEnded: Bool) {
+    package mutating func wrote(_ packet: EncodedPacket, fragmentEnded: Bool) {
         if packet.pts != packet.dts { reorders = true }
         if fragmentEnded {
             let line = packet.isKeyframe || !reorders ? packet.presentationTime : newestKeyframe
@@ -38,7 +38,7 @@ public struct FragmentClock: Sendable, Equatable {
     }
 
     /// The file was finished: everything written is in it.
-    public mutating func finished(upTo end: Timestamp?) {
+    package mutating func finished(upTo end: Timestamp?) {
         if let end { completeBefore = max(completeBefore ?? end, end) }
     }
 }

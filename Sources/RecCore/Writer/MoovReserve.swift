@@ -9,11 +9,11 @@
 /// `hvcC` and friends may repeat it). What the moov does not use stays as a `free` box (about
 /// 36 bytes per sample: 3.7 MB for an hour at 30 fps). Too small a reserve makes the muxer fail,
 /// and the caller then falls back to `+faststart`.
-public enum MoovReserve {
-    public static let bytesPerSample = 48
-    public static let fixedBytes = 16_384
+package enum MoovReserve {
+    package static let bytesPerSample = 48
+    package static let fixedBytes = 16_384
 
-    public static func bytes(samples: Int, extradata: Int) -> Int {
+    package static func bytes(samples: Int, extradata: Int) -> Int {
         fixedBytes + 2 * extradata + bytesPerSample * max(0, samples)
     }
 }

@@ -6,7 +6,7 @@ import RecCore
 extension SessionHost: LiveBackend {
     /// Starts the live page (with `--http`) and the publishers (with `--publish`), writes the
     /// token 0600 in the session folder, and returns the page's URL with the token.
-    public func startServices(folder: SessionFolder) throws(RecError) -> String? {
+    package func startServices(folder: SessionFolder) throws(RecError) -> String? {
         for target in configuration.publish {
             let publisher = Publisher(target: target, parameters: { [recorder] in recorder.codecParameters },
                                       sound: { [weak self] in self?.liveSound ?? .ended }, log: log)
@@ -22,45 +22,45 @@ extension SessionHost: LiveBackend {
         return server.url
     }
 
-    public func stopServices() { services.stop() }
+    package func stopServices() { services.stop() }
 
-    public func liveStatusJSON() -> [UInt8] {
+    package func liveStatusJSON() -> [UInt8] {
         ControlCodec.encode(ControlResponse(id: nil, reply: .ok(.status(status()))))
     }
 
-    public func liveSnapshot() throws(RecError) -> [UInt8] {
+    package func liveSnapshot() throws(RecError) -> [UInt8] {
         if recorder.latestFrame == nil, let jpeg = recorder.latestCompressedFrame, recorder.codecParameters?.codec == .mjpeg { return jpeg.data }
         guard let frame = try recorder.latestPicture() else { throw .runtime("no frame has been captured yet; try again in a moment") }
         do { return try JPEGWriter.encode(frame, qscale: 3) } catch { throw error.recError("cannot make the snapshot") }
     }
 
-    public var liveCodecParameters: CodecParameters? { recorder.codecParameters }
+    package var liveCodecParameters: CodecParameters? { recorder.codecParameters }
 
-    public var liveSound: LiveSound {
+    package var liveSound: LiveSound {
         guard let sound = recorder.soundStats().first else { return .none }
         if sound.failure != nil || recorder.soundEnded { return .ended }
         return recorder.soundCodecParameters.map { .running($0) } ?? .opening
     }
 
-    public var liveStartedAt: Double? { recorder.currentStats.startedAt?.timeIntervalSince1970 }
+    package var liveStartedAt: Double? { recorder.currentStats.startedAt?.timeIntervalSince1970 }
 
-    public var liveFrameRate: Double? {
+    package var liveFrameRate: Double? {
         configuration.recorder.encoder.frameRate.doubleValue > 0 ? configuration.recorder.encoder.frameRate.doubleValue : nil
     }
 
-    public func liveKeyframes() -> [EncodedPacket] {
+    package func liveKeyframes() -> [EncodedPacket] {
         guard let start = ring.stats.start, let end = ring.stats.end,
               let packets = try? ring.snapshot(from: start, to: end) else { return [] }
         return packets.filter(\.isKeyframe)
     }
 
-    public func liveSave(_ request: SaveRequest) throws(RecError) -> SaveReport {
+    package func liveSave(_ request: SaveRequest) throws(RecError) -> SaveReport {
         try save(request)
     }
 
-    public var liveScratchFolder: String { NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory() }
+    package var liveScratchFolder: String { NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory() }
 
-    public var liveSaveFolder: String {
+    package var liveSaveFolder: String {
         if let file = configuration.recorder.output?.path { return (file as NSString).deletingLastPathComponent }
         return FileManager.default.currentDirectoryPath
     }

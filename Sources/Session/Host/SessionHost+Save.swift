@@ -7,7 +7,7 @@ extension SessionHost {
     /// from the session's own recording file; waits first for an end in the future (`+20s`).
     /// Runs on the requesting connection's thread; capture and encoding never wait for it. A
     /// wait gives up as soon as `peer` hangs up, so an abandoned save holds nothing.
-    public func save(_ request: SaveRequest, peer: ControlPeer = .none) throws(RecError) -> SaveReport {
+    package func save(_ request: SaveRequest, peer: ControlPeer = .none) throws(RecError) -> SaveReport {
         if let problem = request.problem() { throw .usage(problem) }
         let file = configuration.recorder.output
         if let file, OutputPath.same(request.output, file.path) {

@@ -4,7 +4,7 @@ import RecCore
 extension SessionHost {
     /// How long a stopping session goes on copying what is still queued before it exits; the
     /// rest waits in the journal for the next session with the same queue.
-    public static let uploadDrainSeconds = 30.0
+    package static let uploadDrainSeconds = 30.0
 
     /// The destinations a clip saved by `request` goes to: the session's `--upload`, and the
     /// save's own; a save's own is checked first (a remote rclone does not know is a usage error).
@@ -42,7 +42,7 @@ extension SessionHost {
 
     /// Ends the upload queue's worker once the recording is finished: it copies for up to
     /// `uploadDrainSeconds` more, then what is left stays queued on disk.
-    public func finishUploads() {
+    package func finishUploads() {
         guard let uploader = uploads.withLock({ $0 }) else { return }
         let waiting = uploader.status["upload_waiting"] ?? "0"
         if waiting != "0" { log?.write("stopping: \(waiting) files still to copy; copying for up to \(Int(Self.uploadDrainSeconds)) s") }

@@ -7,10 +7,10 @@ import Synchronization
 /// A running background session: the recorder, the ring it fills, and the answers to control
 /// requests. The control server calls `handle` on each connection's thread, concurrently; all
 /// state here is either immutable, behind the recorder's and ring's own locks, or in `Mutex`es.
-public final class SessionHost: ControlHandler {
-    public let configuration: SessionConfiguration
-    public let recorder: Recorder
-    public let ring: PacketRing
+package final class SessionHost: ControlHandler {
+    package let configuration: SessionConfiguration
+    package let recorder: Recorder
+    package let ring: PacketRing
     let log: SessionLog?
     /// Released by the first `stop()`.
     private let stopped = Latch()
@@ -27,7 +27,7 @@ public final class SessionHost: ControlHandler {
     let uploads: Mutex<Uploader?>
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
-    public init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
+    package init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
                 log: SessionLog? = nil) {
         self.configuration = configuration
         let ring = PacketRing(limits: configuration.ring)
@@ -63,12 +63,12 @@ public final class SessionHost: ControlHandler {
         watcher.start()
     }
 
-    public func handle(_ request: ControlRequest) -> ControlReply {
+    package func handle(_ request: ControlRequest) -> ControlReply {
         handle(request, peer: .none)
     }
 
     /// A save from `peer` gives up while it waits if `peer` hangs up.
-    public func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply {
+    package func handle(_ request: ControlRequest, peer: ControlPeer) -> ControlReply {
         switch request.command {
         case .hello: return .ok(.hello(HelloBody(session: configuration.name, pid: getpid())))
         case .status(let status):
@@ -92,7 +92,7 @@ public final class SessionHost: ControlHandler {
     }
 
     /// Finishes the recording (once) and says the session may exit.
-    public func stop() -> StopSummary {
+    package func stop() -> StopSummary {
         recorder.requestStop()
         recorder.waitUntilFinished()
         let s = recorder.currentStats
@@ -113,7 +113,7 @@ public final class SessionHost: ControlHandler {
 
     /// Blocks until `stop` has been asked for, or the recording ended by itself (its `--duration`
     /// or the source's end) — a failed recording waits for `stop`, so its ring stays saveable.
-    public func waitUntilStopRequested() {
+    package func waitUntilStopRequested() {
         stopped.wait()
     }
 
@@ -121,7 +121,7 @@ public final class SessionHost: ControlHandler {
         s.realFrameRate > 0 ? 1 / s.realFrameRate : 0
     }
 
-    public func status() -> StatusBody {
+    package func status() -> StatusBody {
         let s = recorder.currentStats
         let r = ring.stats
         let state: SessionState = switch s.state {
@@ -146,7 +146,7 @@ public final class SessionHost: ControlHandler {
         return body
     }
 
-    public func snapshot(_ request: SnapshotRequest) throws(RecError) -> SnapshotReport {
+    package func snapshot(_ request: SnapshotRequest) throws(RecError) -> SnapshotReport {
         if let file = configuration.recorder.output, OutputPath.same(request.output, file.path) {
             throw .usage("\(request.output) is this session's own recording; save the snapshot under another name")
         }

@@ -5,12 +5,12 @@ import SystemIntegration
 
 /// Runs one background session in this process, from claiming its runtime folder to removing it:
 /// `rec start --foreground`, and the detached process plain `rec start` launches.
-public enum SessionProcess {
+package enum SessionProcess {
     /// Starts the session, calls `onReady` once the first frame is in and the control socket
     /// listens (the "camera started" signal), then serves until `rec stop`, Ctrl-C/SIGTERM, or
     /// the recording ending by itself; returns the stop summary. If the source or encoder fails to
     /// start, nothing is left running or behind and the error is thrown.
-    public static func run(configuration: SessionConfiguration, source: sending FrameSource,
+    package static func run(configuration: SessionConfiguration, source: sending FrameSource,
                            sounds: sending [AudioSource] = [], runtime: RuntimeDirectory = .current(),
                            onReady: (SessionFolder, StatusBody) -> Void) throws(RecError) -> StopSummary {
         var configuration = configuration

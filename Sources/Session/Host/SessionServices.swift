@@ -4,7 +4,7 @@ import Synchronization
 
 /// What a session runs beside the file and the ring: the live page and the publishers. The encode
 /// thread hands each packet to `fanOut`, which only appends to each listener's bounded queue.
-public final class SessionServices: Sendable {
+package final class SessionServices: Sendable {
     private let listeners = Mutex<[@Sendable (EncodedPacket) -> Void]>([])
     let live = Mutex<LiveServer?>(nil)
     let publishers = Mutex<[Publisher]>([])

@@ -6,7 +6,7 @@ import Synchronization
 /// (`SignalPipe`), so a signal that arrives at any moment after that is kept, even one that comes
 /// before `whenStopped` says what a stop does; they stay installed while the value lives, so a
 /// second Ctrl-C does not kill a file being finished.
-public final class StopSignals: Sendable {
+package final class StopSignals: Sendable {
     private enum Phase {
         /// No action yet; `asked` once a signal came.
         case waiting(asked: Bool)
@@ -17,7 +17,7 @@ public final class StopSignals: Sendable {
     private let registrations = Mutex<[(signal: Int32, id: UInt64)]>([])
 
     /// Installs the handlers; a stop that comes now waits for `whenStopped`.
-    public init() {
+    package init() {
         let queue = DispatchQueue(label: "rec.signals")
         let ids = [SIGINT, SIGTERM].map { sig in
             (sig, SignalPipe.register(sig, queue: queue) { [weak self] in self?.signalled() })
@@ -26,13 +26,13 @@ public final class StopSignals: Sendable {
     }
 
     /// Installs the handlers; each stop signal calls `onStop`.
-    public convenience init(onStop: @escaping @Sendable () -> Void) {
+    package convenience init(onStop: @escaping @Sendable () -> Void) {
         self.init()
         whenStopped(onStop)
     }
 
     /// Calls `onStop` on each stop signal from now on, and at once if one came already.
-    public func whenStopped(_ onStop: @escaping @Sendable () -> Void) {
+    package func whenStopped(_ onStop: @escaping @Sendable () -> Void) {
         let asked = phase.withLock { phase -> Bool in
             defer { phase = .acting(onStop) }
             if case .waiting(let asked) = phase { return asked }
@@ -61,11 +61,11 @@ public final class StopSignals: Sendable {
 
 /// Runs `action` on its own serial queue each time `signal` arrives, while the value lives:
 /// SIGUSR1 saves the last moments of a session.
-public final class SignalAction: Sendable {
+package final class SignalAction: Sendable {
     private let signalNumber: Int32
     private let id: UInt64
 
-    public init(_ signalNumber: Int32, queue label: String, action: @escaping @Sendable () -> Void) {
+    package init(_ signalNumber: Int32, queue label: String, action: @escaping @Sendable () -> Void) {
         self.signalNumber = signalNumber
         id = SignalPipe.register(signalNumber, queue: DispatchQueue(label: label), action: action)
     }

@@ -13,18 +13,18 @@ import Synchronization
 /// `SoundBacklog`), and keeps each stream's decode times rising
 /// across reconnects (session time, less the first packet ever sent). The muxer belongs to the
 /// publish thread alone.
-public final class Publisher: Sendable {
-    public struct Status: Sendable {
-        public var state = "waiting"
-        public var retries = 0
-        public var bytesSent: Int64 = 0
-        public var packetsSent = 0
-        public var dropped = 0
-        public var lastError: String?
-        public var target = ""
+package final class Publisher: Sendable {
+    package struct Status: Sendable {
+        package var state = "waiting"
+        package var retries = 0
+        package var bytesSent: Int64 = 0
+        package var packetsSent = 0
+        package var dropped = 0
+        package var lastError: String?
+        package var target = ""
         /// The sound codec sent, "off", or "off: why".
-        public var sound = "off"
-        public var summary: String { "\(state) \(target), \(bytesSent) bytes, \(retries) retries, \(dropped) packets dropped" + (lastError.map { ", last error: \($0)" } ?? "") }
+        package var sound = "off"
+        package var summary: String { "\(state) \(target), \(bytesSent) bytes, \(retries) retries, \(dropped) packets dropped" + (lastError.map { ", last error: \($0)" } ?? "") }
     }
 
     static let inboxLimit = 300
@@ -58,7 +58,7 @@ public final class Publisher: Sendable {
         thread.start()
     }
 
-    public var status: Status {
+    package var status: Status {
         var s = state.withLock { $0 }
         s.dropped = inbox.withLock { $0.dropped }
         return s

@@ -7,7 +7,7 @@ import Synchronization
 /// the queue between frames, on the camera's own descriptor. (A second descriptor is not an
 /// option: many drivers refuse or ignore controls from a node that is not the one streaming, and
 /// libv4l2 keeps its state per descriptor.)
-public final class ControlMailbox: Sendable {
+package final class ControlMailbox: Sendable {
     /// One request and its answer: nil settings ask for the current values only.
     final class Job: Sendable {
         let settings: [ControlSetting]?
@@ -36,12 +36,12 @@ public final class ControlMailbox: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Sets `settings` (or, when nil, only reads the controls) on the camera and returns the
     /// controls concerned as they now are; gives up after `timeout` seconds if no frame comes
     /// to let the capture thread in.
-    public func submit(_ settings: [ControlSetting]?, timeout: Double = 5) throws(RecError) -> [CameraControl] {
+    package func submit(_ settings: [ControlSetting]?, timeout: Double = 5) throws(RecError) -> [CameraControl] {
         let job = Job(settings)
         let refusal: RecError? = state.withLock { s in
             switch s.phase {

@@ -4,16 +4,16 @@ import RecCore
 /// What other threads read of a running recording.
 extension Recorder {
     /// The newest captured frame (for `rec snapshot`), without disturbing capture.
-    public var latestFrame: VideoFrame? { latest.take() }
+    package var latestFrame: VideoFrame? { latest.take() }
 
     /// The recording file holds every frame captured before this time (nil before the first
     /// fragment or cluster is complete). A fragment or cluster is written when the next keyframe
     /// arrives, so this is the newest keyframe written.
-    public var fileComplete: Timestamp? { fileCompleteBefore.withLock { $0 } }
+    package var fileComplete: Timestamp? { fileCompleteBefore.withLock { $0 } }
 
     /// The newest picture: the newest captured frame, or, when the preset stores a camera's
     /// H.264/H.265 as it comes, its newest keyframe decoded (up to a GOP old).
-    public func latestPicture() throws(RecError) -> VideoFrame? {
+    package func latestPicture() throws(RecError) -> VideoFrame? {
         if let frame = latestFrame { return frame }
         guard let packet = latestCompressedFrame, let parameters = codecParameters, parameters.codec != .mjpeg else { return nil }
         do {
@@ -34,11 +34,11 @@ extension Recorder {
 
     /// The newest compressed frame when the preset stores the camera's frames as they come (an
     /// MJPEG camera's every frame; an H.264/H.265 camera's newest keyframe).
-    public var latestCompressedFrame: EncodedPacket? { latestPacket.withLock { $0 } }
+    package var latestCompressedFrame: EncodedPacket? { latestPacket.withLock { $0 } }
 
     /// The encoder's stream parameters, once it runs (for writing clips from the ring).
-    public var codecParameters: CodecParameters? { encoderParameters.withLock { $0 } }
+    package var codecParameters: CodecParameters? { encoderParameters.withLock { $0 } }
 
     /// The first sound encoder's stream parameters, once it runs; nil without sound.
-    public var soundCodecParameters: CodecParameters? { soundParameters.withLock { $0.first } }
+    package var soundCodecParameters: CodecParameters? { soundParameters.withLock { $0.first } }
 }

@@ -72,7 +72,7 @@ extension Recorder {
     }
 
     /// Seconds of `range` in which the source was away; nil when none.
-    public func missingSeconds(in range: Range<Timestamp>) -> Double? {
+    package func missingSeconds(in range: Range<Timestamp>) -> Double? {
         let total = gapRanges.withLock { gaps in
             gaps.reduce(0.0) { sum, gap in
                 sum + max(0, min(gap.upperBound.seconds, range.upperBound.seconds) - max(gap.lowerBound.seconds, range.lowerBound.seconds))

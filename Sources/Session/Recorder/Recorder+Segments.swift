@@ -5,7 +5,7 @@ import RecCore
 extension Recorder {
     /// The segments this recording made and still keeps, oldest first (the last is being
     /// written); empty without `--segment`.
-    public var segments: [SegmentRecord] { segmentCatalog?.records ?? [] }
+    package var segments: [SegmentRecord] { segmentCatalog?.records ?? [] }
 
     /// The recording file (or its first segment), on the encode thread.
     func makeWriter(_ output: RecorderConfiguration.Output, video: CodecParameters,

@@ -16,7 +16,7 @@ extension Recorder {
 
     /// Every stream the recording makes, once its encoders run: the pictures, then each sound
     /// (the source's own first, then the `--audio` inputs).
-    public var streams: [StreamParameters] {
+    package var streams: [StreamParameters] {
         guard let video = codecParameters else { return [] }
         return [StreamParameters(.video, video)] + soundParameters.withLock { $0 }.enumerated().map { StreamParameters(.sound($0), $1) }
     }

@@ -21,7 +21,7 @@ import Synchronization
 ///
 /// Each thread owns its C objects: the source belongs to the capture thread, the pipeline and the
 /// file to the encode thread. The two share only the queue, the latest frame and the stats.
-public final class Recorder: Sendable {
+package final class Recorder: Sendable {
     /// What crosses from the capture thread to the encode thread.
     enum CaptureItem {
         case frame(VideoFrame)
@@ -30,7 +30,7 @@ public final class Recorder: Sendable {
         case sound(EncodedPacket)
     }
 
-    public let configuration: RecorderConfiguration
+    package let configuration: RecorderConfiguration
     let stats = Mutex(RecorderStats())
     let stopRequested = Atomic<Bool>(false)
     /// Released with `stopRequested`: wakes a wait for an unplugged camera at once.
@@ -70,7 +70,7 @@ public final class Recorder: Sendable {
     /// How often a copy written on the capture thread gives free memory back (session time).
     static let trimSeconds = 10.0
     /// Camera-control requests for the capture thread (`rec control`).
-    public let controls = ControlMailbox()
+    package let controls = ControlMailbox()
     /// The sound inputs (`--audio`, once for each), in stream order: each on its own thread, see
     /// `SoundRecorder`. The first is `.sound(0)`.
     let sounds: [SoundRecorder]
@@ -87,7 +87,7 @@ public final class Recorder: Sendable {
     ///   - onPacket: called on the encode thread for every packet of every stream, after it is
     ///     written to the file.
     ///   - onOutage: called when the source goes away (`--on-unplug wait`) and when it is back.
-    public init(source: sending FrameSource, sounds: sending [AudioSource] = [], configuration: RecorderConfiguration,
+    package init(source: sending FrameSource, sounds: sending [AudioSource] = [], configuration: RecorderConfiguration,
                 onPacket: @escaping @Sendable (EncodedPacket) -> Void = { _ in },
                 onOutage: @escaping @Sendable (String) -> Void = { _ in }) {
         self.configuration = configuration
@@ -117,7 +117,7 @@ public final class Recorder: Sendable {
 
     /// Waits until the first frame is captured and the encoder runs (the "camera started" signal).
     /// Throws the source's or encoder's error, or a timeout; the recording is then stopped.
-    public func waitUntilStarted() throws(RecError) {
+    package func waitUntilStarted() throws(RecError) {
         if !firstFrame.wait(until: .after(configuration.startTimeout)) {
             requestStop()
             waitUntilFinished()
@@ -131,7 +131,7 @@ public final class Recorder: Sendable {
     }
 
     /// Asks both threads to stop; the file is finished by the encode thread. Returns at once.
-    public func requestStop() {
+    package func requestStop() {
         stopRequested.store(true, ordering: .releasing)
         stopping.release()
         sourceInterrupt?.set()
@@ -140,22 +140,22 @@ public final class Recorder: Sendable {
 
     /// Blocks until the recording has ended (stop requested, a limit reached, the source ended or
     /// failed) and the file is finished.
-    public func waitUntilFinished() {
+    package func waitUntilFinished() {
         done.wait()
     }
 
     /// Waits at most `seconds`; true if the recording has finished.
-    public func waitUntilFinished(seconds: Double) -> Bool {
+    package func waitUntilFinished(seconds: Double) -> Bool {
         done.wait(until: .after(seconds))
     }
 
-    public var isFinished: Bool {
+    package var isFinished: Bool {
         let s = stats.withLock { $0.state }
         return s == .finished || s == .failed
     }
 
     /// A snapshot of the counters.
-    public var currentStats: RecorderStats {
+    package var currentStats: RecorderStats {
         var s = stats.withLock { $0 }
         s.droppedLate = queue.droppedCount
         s.encoderLag = queue.depth
@@ -166,7 +166,7 @@ public final class Recorder: Sendable {
     }
 
     /// How many frames were lost (late or by the source) with capture times in `range`.
-    public func droppedFrames(in range: Range<Timestamp>) -> Int {
+    package func droppedFrames(in range: Range<Timestamp>) -> Int {
         drops.withLock { $0.count { range.contains($0) } }
     }
 

@@ -2,8 +2,8 @@ import Media
 import RecCore
 
 /// How a recording runs: encoding, optional filter, where the file goes, pacing and limits.
-public struct RecorderConfiguration: Sendable {
-    public enum Pace: String, Sendable, CaseIterable {
+package struct RecorderConfiguration: Sendable {
+    package enum Pace: String, Sendable, CaseIterable {
         /// Deliver frames at their timestamps, like a camera; late frames are dropped and counted.
         case realtime
         /// Deliver frames as fast as the encoder takes them; the capture thread waits, nothing drops.
@@ -11,7 +11,7 @@ public struct RecorderConfiguration: Sendable {
     }
 
     /// What to do when the camera is unplugged mid-recording.
-    public enum OnUnplug: Sendable, Equatable {
+    package enum OnUnplug: Sendable, Equatable {
         /// Finish the file and end the recording (the default).
         case stop
         /// Wait up to this many seconds for the same camera to return, then go on on the same
@@ -19,15 +19,15 @@ public struct RecorderConfiguration: Sendable {
         case wait(seconds: Double)
     }
 
-    public struct Output: Sendable {
-        public var path: String
-        public var container: ContainerFormat
+    package struct Output: Sendable {
+        package var path: String
+        package var container: ContainerFormat
         /// With `--segment`: a new file every `length`, `path` naming them (see `SegmentNaming`).
-        public var segments: SegmentSettings?
+        package var segments: SegmentSettings?
         /// Hears of each finished file and holds off retention from files not yet copied (the
         /// `--upload` queue).
-        public var observer: (any RecordingFileObserver)?
-        public init(path: String, container: ContainerFormat, segments: SegmentSettings? = nil,
+        package var observer: (any RecordingFileObserver)?
+        package init(path: String, container: ContainerFormat, segments: SegmentSettings? = nil,
                     observer: (any RecordingFileObserver)? = nil) {
             self.path = path
             self.container = container
@@ -37,34 +37,34 @@ public struct RecorderConfiguration: Sendable {
     }
 
     /// The encoder; a zero width or height means "the source's (after the filter)".
-    public var encoder: EncoderSettings
+    package var encoder: EncoderSettings
     /// Keyframe interval in seconds; turned into frames from the source's rate when it is known.
-    public var keyframeSeconds: Double
-    public var filter: String?
+    package var keyframeSeconds: Double
+    package var filter: String?
     /// The file to write, or nil to keep only the ring (a replay buffer).
-    public var output: Output?
-    public var pace: Pace
-    public var frameLimit: Int?
-    public var durationLimit: Timestamp?
+    package var output: Output?
+    package var pace: Pace
+    package var frameLimit: Int?
+    package var durationLimit: Timestamp?
     /// Frames that may wait between capture and encoder before late ones are dropped.
-    public var queueCapacity: Int
+    package var queueCapacity: Int
     /// Seconds `start()` waits for the first frame before giving up.
-    public var startTimeout: Double
-    public var onUnplug: OnUnplug = .stop
+    package var startTimeout: Double
+    package var onUnplug: OnUnplug = .stop
     /// When writing the file fails (a full disk), go on encoding into the ring (a session) rather
     /// than end the recording.
-    public var keepsRingWhenFileFails = false
+    package var keepsRingWhenFileFails = false
     /// How the sound is encoded, when the recording has a sound source (`--audio`); nil takes the
     /// container's default (`AudioEncoding.standard`).
-    public var audio: AudioEncoding?
+    package var audio: AudioEncoding?
     /// Whether the sound's clock drift is corrected (`AudioClock.Policy.standard`); off only for
     /// the test knob that shows what the correction hides.
-    public var correctsAudioDrift = true
+    package var correctsAudioDrift = true
 
     /// Store the source's own compressed frames (`copy` presets, MJPEG cameras) instead of encoding.
-    public var copiesCompressedFrames: Bool { encoder.copiesInput }
+    package var copiesCompressedFrames: Bool { encoder.copiesInput }
 
-    public init(encoder: EncoderSettings, keyframeSeconds: Double = 1, filter: String? = nil, output: Output?,
+    package init(encoder: EncoderSettings, keyframeSeconds: Double = 1, filter: String? = nil, output: Output?,
                 pace: Pace = .realtime, frameLimit: Int? = nil, durationLimit: Timestamp? = nil,
                 queueCapacity: Int = 16, startTimeout: Double = 5) {
         self.encoder = encoder

@@ -10,10 +10,10 @@ import SystemIntegration
 /// verified (size, and a hash where the destination gives one), then renamed to its final name.
 /// The queue (`UploadQueue`) is journalled before each step (`UploadJournalFile`), so it survives
 /// `kill -9` and a reboot; a failure is retried after a back-off (`ReconnectBackoff`), forever.
-public final class Uploader: RecordingFileObserver {
+package final class Uploader: RecordingFileObserver {
     /// The session's own destination (`--upload`); a save may name another.
-    public let destination: UploadDestination?
-    public let journalPath: String
+    package let destination: UploadDestination?
+    package let journalPath: String
     let rclone: Rclone
     private let state: Mutex<State>
     /// Pulsed when a file is queued and when the worker should stop.
@@ -44,7 +44,7 @@ public final class Uploader: RecordingFileObserver {
     ///   - notice: a line for the session's log (each copy, each failure, forced deletions).
     ///   - notifiesDesktop: also send a desktop notification when retention had to delete a
     ///     file that was not copied yet.
-    public init(destination: UploadDestination?, journal: String, bandwidthLimit: String?, notifiesDesktop: Bool = false,
+    package init(destination: UploadDestination?, journal: String, bandwidthLimit: String?, notifiesDesktop: Bool = false,
                 notice: @escaping @Sendable (String) -> Void = { _ in }) throws(RecError) {
         self.destination = destination
         self.journalPath = journal
@@ -73,7 +73,7 @@ public final class Uploader: RecordingFileObserver {
     /// (`/videos/.cam.mp4.rec-upload` for `-o /videos/cam.mp4`), so a later session recording
     /// into the same place resumes it; for a session without a file, in
     /// `$XDG_STATE_HOME/rec/` (`~/.local/state/rec/upload-SESSION`).
-    public static func journalPath(recording output: String?, session: String, environment: [String: String]) -> String {
+    package static func journalPath(recording output: String?, session: String, environment: [String: String]) -> String {
         if let output {
             let folder = (output as NSString).deletingLastPathComponent
             return folder + "/." + (output as NSString).lastPathComponent + ".rec-upload"
@@ -88,7 +88,7 @@ public final class Uploader: RecordingFileObserver {
     /// reached and written. A destination that cannot be reached (a dead link, refused
     /// credentials, no such bucket: rclone's exit status does not tell them apart) does not stop a
     /// recording: the warning returned says why, in rclone's words, and the copies wait.
-    public static func check(_ destination: UploadDestination, reach: Bool = true) throws(RecError) -> String? {
+    package static func check(_ destination: UploadDestination, reach: Bool = true) throws(RecError) -> String? {
         let rclone = Rclone()
         do {
             if let remote = destination.remote, !(try rclone.remotes().contains(remote)) {
@@ -109,7 +109,7 @@ public final class Uploader: RecordingFileObserver {
     }
 
     /// Queues `path` (a finished file) for `destination`, or for the session's own.
-    public func add(_ path: String, to destination: UploadDestination? = nil) {
+    package func add(_ path: String, to destination: UploadDestination? = nil) {
         guard let dest = destination ?? self.destination else { return }
         let bytes = Self.size(path) ?? 0
         let problem: String? = state.withLock { s -> String? in
@@ -130,7 +130,7 @@ public final class Uploader: RecordingFileObserver {
 
     /// Journals a recording file as begun, so a session that dies while writing it leaves it
     /// queued for the next one (`resumeInterrupted`).
-    public func fileStarted(_ path: String) {
+    package func fileStarted(_ path: String) {
         guard let dest = destination else { return }
         let problem: String? = state.withLock { s -> String? in
             guard let record = s.queue.opened(path: path, destination: dest.text) else { return nil }
@@ -140,11 +140,11 @@ public final class Uploader: RecordingFileObserver {
         if let problem { notice(problem) }
     }
 
-    public func fileFinished(_ path: String, bytes: Int64) { add(path) }
+    package func fileFinished(_ path: String, bytes: Int64) { add(path) }
 
-    public var heldFiles: Set<String> { state.withLock { $0.queue.held } }
+    package var heldFiles: Set<String> { state.withLock { $0.queue.held } }
 
-    public func heldFilesDeleted(_ paths: [String], freeBytes: Int64) {
+    package func heldFilesDeleted(_ paths: [String], freeBytes: Int64) {
         let names = paths.map { ($0 as NSString).lastPathComponent }
         let text = "the disk was about to fill (\(ByteSize.text(Int(freeBytes))) free), so --keep/--max-disk deleted "
             + "\(paths.count) file\(paths.count == 1 ? "" : "s") not yet copied off the box: \(names.joined(separator: ", "))"
@@ -165,7 +165,7 @@ public final class Uploader: RecordingFileObserver {
     // MARK: Stopping
 
     /// Ends the copy in flight at once and lets a `finish` waiting for the queue return.
-    public func abandon() {
+    package func abandon() {
         state.withLock { $0.stopping = true }
         abandonFlag.set()
         changes.pulse()
@@ -174,7 +174,7 @@ public final class Uploader: RecordingFileObserver {
     /// Stops the worker: it copies what is still queued for up to `drainSeconds` (stopping at the
     /// first failure), then ends rclone and returns; what is left stays in the journal for the
     /// next run with the same queue.
-    public func finish(drainSeconds: Double) {
+    package func finish(drainSeconds: Double) {
         state.withLock { $0.stopping = true }
         changes.pulse()
         if !exited.wait(until: drainSeconds.isFinite ? .after(max(0, drainSeconds)) : .never) {
@@ -291,10 +291,10 @@ public final class Uploader: RecordingFileObserver {
     // MARK: Status
 
     /// Files still to copy.
-    public var waiting: Int { state.withLock { $0.queue.entries.count } }
+    package var waiting: Int { state.withLock { $0.queue.entries.count } }
 
     /// `rec status` fields (`extra`), all strings.
-    public var status: [String: String] {
+    package var status: [String: String] {
         state.withLock { s in
             var out: [String: String] = [
                 "upload_waiting": String(s.queue.entries.count),
