@@ -11,10 +11,8 @@ let package = Package(
         .executable(name: "rec", targets: ["rec"]),
         .executable(name: "rec-engine", targets: ["rec-engine"]),
         .executable(name: "rec-trim", targets: ["rec-trim"]),
-        .library(name: "RecCore", targets: ["RecCore"]),
-        .library(name: "Media", targets: ["Media"]),
-        .library(name: "Capture", targets: ["Capture"]),
-        .library(name: "Session", targets: ["Session"]),
+        // The Swift library: its public API is the Rec module's alone (docs/LIBRARY.md).
+        .library(name: "Rec", targets: ["Rec"]),
     ],
     targets: [
         .systemLibrary(
@@ -82,7 +80,13 @@ let package = Package(
         // `rec trim`: its own module and executable, which link no libavfilter, libavdevice,
         // live page or session code.
         .target(name: "TrimCLI", dependencies: ["RecClient", "VideoDevices", "Media", "RecCore"]),
-        .target(name: "RecCLI", dependencies: ["TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore"]),
+        // A recording's choices (source, preset, size, sound) checked and turned into a source and
+        // a recorder configuration: shared by the command line and the Swift API.
+        .target(name: "CaptureSetup", dependencies: ["Session", "Capture", "VideoDevices", "Media", "TrimCLI", "RecClient", "RecCore"]),
+        // The public Swift API (capture session, frames, replay buffer, asset writer, devices).
+        // Everything under it is `package`.
+        .target(name: "Rec", dependencies: ["CaptureSetup", "Session", "Capture", "Encoding", "VideoDevices", "Media", "RecClient", "RecCore"]),
+        .target(name: "RecCLI", dependencies: ["CaptureSetup", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore"]),
         // `rec`: runs the client commands itself and execs `rec-engine` (everything) for the rest.
         .executableTarget(name: "rec", dependencies: ["RecClient"]),
         .executableTarget(name: "rec-engine", dependencies: ["RecCLI"]),
@@ -92,10 +96,12 @@ let package = Package(
         // Real servers on loopback standing in for network cameras (gst-rtsp-server, ffmpeg).
         .target(name: "TestServers", dependencies: ["CProcess", "TestFileWatch"], path: "Tests/Support/Servers"),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
+        // The public API alone, as a program that depends on rec uses it.
+        .testTarget(name: "RecAPITests", dependencies: ["Rec"]),
         .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore"]),
-        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch", "TestServers"]),
+        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "CaptureSetup", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch", "TestServers"]),
     ]
 )

@@ -1,3 +1,4 @@
+import CaptureSetup
 import Capture
 import CV4L2
 import Foundation

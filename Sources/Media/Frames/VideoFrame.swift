@@ -57,6 +57,27 @@ package final class VideoFrame: @unchecked Sendable {
         return (data, Int(linesize))
     }
 
+    /// Gives the frame pictures of its own before it is written to: copies them if another
+    /// frame (a clone an encoder holds) still shares them. The corresponding C function is
+    /// `av_frame_make_writable`.
+    package func makeWritable() throws(FFmpegError) {
+        try check(av_frame_make_writable(pointer), "av_frame_make_writable")
+    }
+
+    /// How many planes the frame's pixel format has (1 for packed formats, 3 for yuv420p).
+    /// The corresponding C function is `av_pix_fmt_count_planes`.
+    package var planeCount: Int { max(0, Int(av_pix_fmt_count_planes(AVPixelFormat(rawValue: pointer.pointee.format)))) }
+
+    /// The number of rows plane `i` has: the picture's height, or less for subsampled chroma.
+    package func planeRows(_ i: Int) -> Int {
+        let height = Int(pointer.pointee.height)
+        guard i > 0, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: pointer.pointee.format)) else { return height }
+        // Planes 1 and 2 are chroma; a fourth is alpha, full height.
+        guard i < 3 else { return height }
+        let shift = Int(descriptor.pointee.log2_chroma_h)
+        return (height + (1 << shift) - 1) >> shift
+    }
+
     /// A second frame over the same reference-counted pictures (no pixels are copied), with its
     /// own fields: what a second reader gets, so neither writes through the other's frame.
     /// The corresponding C function is `av_frame_clone`.

@@ -1,29 +1,19 @@
+import CaptureSetup
 import RecClient
 import RecCore
 
-/// The capture and encoding choices `rec record` and `rec start` share, as given.
-/// Kept as given; `RecordingSetup` parses and checks them.
-struct CaptureOptions: Sendable, Equatable {
+/// The capture and encoding choices `rec record` and `rec start` share, as given on the command
+/// line. Kept as given; `RecordingSetup` parses and checks them.
+typealias CaptureOptions = CaptureChoices
+
+extension CaptureChoices {
     /// The arguments behind these options, in help order.
     static let arguments: [ArgumentSpec] = [
         .source, .preset, .size, .fps, .pixelFormat, .filter, .control, .duration, .audio, .onUnplug, .cursor,
     ]
 
-    var source: String?
-    var preset: String?
-    var size: String?
-    var fps: Double?
-    var filters: [String]
-    var controls: [String]
-    var duration: String?
-    var pixelFormat: String?
-    /// nil when not given: stop for a USB camera, connect again for a network camera.
-    var onUnplug: String?
-    var audio: [String]
-    /// `--cursor on|off`, for screen sources; nil when not given (on).
-    var cursor: String?
-
     init(_ values: ParsedValues) throws(RecError) {
+        self.init()
         source = try values.value(.source)
         preset = try values.value(.preset)
         size = try values.value(.size)

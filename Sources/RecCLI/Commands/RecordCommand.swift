@@ -1,3 +1,4 @@
+import CaptureSetup
 import Foundation
 import Media
 import RecClient

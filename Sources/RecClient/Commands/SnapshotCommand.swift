@@ -36,7 +36,7 @@ struct SnapshotCommand: ParsableCommand {
         try OutputPath.checkWritable(path, force: force)
         let reply = try ControlClient.send(.snapshot(SnapshotRequest(output: path, force: force)), session: session)
         guard case .snapshot(let report) = try reply.get() else { throw .runtime("the session answered snapshot with something else") }
-        context.console.print("saved \(report.path) (\(report.width ?? 0)x\(report.height ?? 0), frame at \(TimeText.clock(report.time ?? 0)))")
+        context.console.print(SnapshotText.text(report))
         return 0
     }
 }

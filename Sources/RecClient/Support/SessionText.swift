@@ -39,6 +39,13 @@ package enum StatusText {
     }
 }
 
+/// `rec snapshot` output.
+package enum SnapshotText {
+    package static func text(_ r: SnapshotReport) -> String {
+        "saved \(r.path) (\(r.width ?? 0)x\(r.height ?? 0), frame at \(TimeText.clock(r.time ?? 0)))"
+    }
+}
+
 /// `rec save` output.
 package enum SaveText {
     package static func json(_ r: SaveReport) -> String { JSONText.encode(r) }

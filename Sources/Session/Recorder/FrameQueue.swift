@@ -9,8 +9,8 @@ import Media
 /// `.block` makes the producer wait for room instead (`--pace off`: nothing is lost by waiting on a
 /// file). `@unchecked Sendable`: this is the type that owns the lock; every field is touched only
 /// with `condition` held.
-final class FrameQueue<Element>: @unchecked Sendable {
-    enum Policy { case dropNewest, block }
+package final class FrameQueue<Element>: @unchecked Sendable {
+    package enum Policy { case dropNewest, block }
 
     private let condition = NSCondition()
     /// Popped slots are set to nil at once: a popped frame must not stay referenced here, or its
@@ -22,14 +22,14 @@ final class FrameQueue<Element>: @unchecked Sendable {
     private var capacity: Int
     let policy: Policy
 
-    init(capacity: Int, policy: Policy) {
+    package init(capacity: Int, policy: Policy) {
         self.capacity = max(1, capacity)
         self.policy = policy
     }
 
     /// Queues a frame; returns false if it was dropped (queue full under `.dropNewest`, or closed).
     @discardableResult
-    func push(_ frame: Element) -> Bool {
+    package func push(_ frame: Element) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while policy == .block && count >= capacity && !closed { condition.wait() }
@@ -56,7 +56,7 @@ final class FrameQueue<Element>: @unchecked Sendable {
     }
 
     /// The next frame, waiting for one; nil once the queue is closed and empty.
-    func pop() -> Element? {
+    package func pop() -> Element? {
         condition.lock()
         defer { condition.unlock() }
         while count == 0 && !closed { condition.wait() }
@@ -78,7 +78,7 @@ final class FrameQueue<Element>: @unchecked Sendable {
     }
 
     /// No more frames: the consumer drains what is queued and then gets nil.
-    func close() {
+    package func close() {
         condition.lock()
         closed = true
         condition.broadcast()

@@ -65,6 +65,18 @@ extension Recorder {
         }
     }
 
+    /// Hands `watch` its own view of a captured frame: a picture over the same pixels, or the
+    /// packet with the stream's parameters. Sound items are not frames and are not told.
+    func tell(_ watch: @Sendable (CapturedFrame) -> Void, _ item: CaptureItem, time: Timestamp, number: Int) {
+        switch item {
+        case .frame(let frame):
+            if let copy = try? frame.clone() { watch(.picture(copy, number: number)) }
+        case .packet(let packet):
+            watch(.packet(packet, time: time, number: number, parameters: encoderParameters.withLock { $0 }))
+        case .sound: break
+        }
+    }
+
     /// Notes that the source was away between two session times.
     func noteGap(from: Timestamp, to: Timestamp) {
         guard to > from else { return }

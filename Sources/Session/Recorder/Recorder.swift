@@ -283,6 +283,7 @@ package final class Recorder: Sendable {
                 case .packet: break
                 case .sound: break
                 }
+                if let watch = configuration.onCapture { tell(watch, item, time: time, number: count) }
                 queueSourceSound(capabilities, into: sink, wallClockKnown: &wallClockKnown)
                 controls.serve(capabilities.controls)
                 let lost = source.droppedFrames - lastSourceDrops

@@ -60,6 +60,9 @@ package struct RecorderConfiguration: Sendable {
     /// Whether the sound's clock drift is corrected (`AudioClock.Policy.standard`); off only for
     /// the test knob that shows what the correction hides.
     package var correctsAudioDrift = true
+    /// Told, on the capture thread, of every picture or compressed frame as it is captured,
+    /// before it is queued for the encoder (the Swift API's frame callback and stream).
+    package var onCapture: (@Sendable (CapturedFrame) -> Void)?
 
     /// Store the source's own compressed frames (`copy` presets, MJPEG cameras) instead of encoding.
     package var copiesCompressedFrames: Bool { encoder.copiesInput }
@@ -77,4 +80,13 @@ package struct RecorderConfiguration: Sendable {
         self.queueCapacity = queueCapacity
         self.startTimeout = startTimeout
     }
+}
+
+/// A frame as the capture thread hands it to `RecorderConfiguration.onCapture`.
+package enum CapturedFrame: Sendable {
+    /// A picture of its own over the recording's pixels (`VideoFrame.clone`): the encode thread
+    /// stamps fields on the one it is given, never on this one.
+    case picture(VideoFrame, number: Int)
+    /// The source's own compressed frame (a copy recording), with the stream it belongs to.
+    case packet(EncodedPacket, time: Timestamp, number: Int, parameters: CodecParameters?)
 }

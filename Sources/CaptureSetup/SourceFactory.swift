@@ -7,27 +7,29 @@ import VideoDevices
 
 /// Makes the frame source `--source` names, with `--size`, `--fps` and `--pixel-format` applied
 /// where the source takes them.
-enum SourceFactory {
+package enum SourceFactory {
     /// What a screen source takes beyond `--fps`.
-    struct ScreenOptions: Equatable {
+    package struct ScreenOptions: Equatable {
         /// `--cursor`: the pointer drawn into the pictures.
-        var cursor = true
+        package var cursor = true
         /// Every grab kept, for a constant-rate file (a preset that names `fps`).
-        var constantRate = false
+        package var constantRate = false
         /// The preset's keyframe interval: a static screen is repeated at least this often.
-        var keyframeSeconds = 1.0
+        package var keyframeSeconds = 1.0
         /// The pixel format to convert the grabs to on the capture thread (see
         /// `X11ScreenSource.Settings.pixelFormat`), or nil to leave them to the encoder.
-        var pixelFormat: PixelFormat?
+        package var pixelFormat: PixelFormat?
         /// Where `--source screen` looks for the desktop.
-        var environment = ProcessInfo.processInfo.environment
+        package var environment = ProcessInfo.processInfo.environment
+
+        package init() {}
     }
 
     /// - Parameters:
     ///   - system: the V4L2 seam; tests pass a fake driver.
     ///   - warn: receives each note about the mode a camera settled on (a fallback size, a rate the
     ///     camera cannot reach, what the driver changed).
-    static func make(_ spec: SourceSpec, size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String? = nil,
+    package static func make(_ spec: SourceSpec, size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String? = nil,
                      controls: [ControlSetting] = [],
                      network: NetworkSource.Settings = NetworkSource.Settings(copies: true, keepsSound: true),
                      screen: ScreenOptions = ScreenOptions(),
@@ -88,7 +90,7 @@ enum SourceFactory {
 extension SourceFactory {
     /// The screen `--source screen` or `x11…` names, connected and checked now: a wrong display,
     /// window or region fails before the recording starts.
-    static func makeScreen(_ spec: ScreenSpec, size: (width: Int, height: Int)?, fps: Int?, options: ScreenOptions,
+    package static func makeScreen(_ spec: ScreenSpec, size: (width: Int, height: Int)?, fps: Int?, options: ScreenOptions,
                            warn: (String) -> Void) throws(RecError) -> FrameSource {
         if size != nil {
             throw .usage("--size does not apply to a screen, which is recorded at its own size; record a region with "
@@ -110,12 +112,12 @@ extension SourceFactory {
 }
 
 /// V4L2 cameras for `--source /dev/videoN`, `v4l2:/dev/videoN`, a /dev/v4l/by-id link, or none.
-enum CameraFactory {
+package enum CameraFactory {
     /// Opens the camera now, on the calling thread, so a wrong path, a busy camera or a mode it
     /// lacks fails before the recording starts; then hands each negotiation note to `warn`.
     /// `Recorder` calls `start()` again on its capture thread, which finds it already streaming.
     /// `controls` are checked against the camera and set as it opens (and again at a reopen).
-    static func open(path: String, request: CameraRequest, controls: [ControlSetting] = [], system: any VideoDeviceSystem,
+    package static func open(path: String, request: CameraRequest, controls: [ControlSetting] = [], system: any VideoDeviceSystem,
                      warn: (String) -> Void) throws(RecError) -> V4L2Camera {
         let camera = V4L2Camera(path: path, request: request, system: system)
         camera.controlSettings = controls
@@ -125,7 +127,7 @@ enum CameraFactory {
     }
 
     /// The first capture device, for a recording without `--source`.
-    static func firstCamera(system: any VideoDeviceSystem) throws(RecError) -> String {
+    package static func firstCamera(system: any VideoDeviceSystem) throws(RecError) -> String {
         do {
             // The first camera rec can read: an IR (GREY) node or an empty loopback may come first.
             let cameras = try V4L2Discovery.requireCameras(system: system)
@@ -139,14 +141,14 @@ enum CameraFactory {
 
     /// `--size`, `--fps` and `--pixel-format` as a camera request; the camera falls back (with a
     /// note) when it lacks the size or rate.
-    static func request(size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String?) throws(RecError) -> CameraRequest {
+    package static func request(size: (width: Int, height: Int)?, fps: Int?, pixelFormat: String?) throws(RecError) -> CameraRequest {
         CameraRequest(size: size.map { FrameSize(width: $0.width, height: $0.height) },
                       frameRate: fps.map { Rational(Int32($0), 1) },
                       pixelFormat: try pixelFormat.map { text throws(RecError) in try fourCC(text) })
     }
 
     /// "YUYV", "yuyv422", "MJPG", "mjpeg", "NV12", or any four-character code such as "H264".
-    static func fourCC(_ text: String) throws(RecError) -> FourCC {
+    package static func fourCC(_ text: String) throws(RecError) -> FourCC {
         switch text.lowercased() {
         case "yuyv", "yuyv422", "yuy2": return .yuyv
         case "mjpg", "mjpeg": return .mjpeg

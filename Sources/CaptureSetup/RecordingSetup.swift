@@ -7,27 +7,27 @@ import Session
 
 /// The capture options of `rec record` and `rec start`, checked and turned into a source and a
 /// recorder configuration.
-struct RecordingSetup {
-    var spec: SourceSpec
-    var choice: EncodingChoice
-    var size: (width: Int, height: Int)?
-    var fps: Int?
-    var filter: String?
-    var duration: Timestamp?
-    var pixelFormat: String?
+package struct RecordingSetup {
+    package var spec: SourceSpec
+    package var choice: EncodingChoice
+    package var size: (width: Int, height: Int)?
+    package var fps: Int?
+    package var filter: String?
+    package var duration: Timestamp?
+    package var pixelFormat: String?
     /// The preset's camera controls with `--control` on top, checked against the camera when it opens.
-    var controls: [ControlSetting]
-    var onUnplug: RecorderConfiguration.OnUnplug
+    package var controls: [ControlSetting]
+    package var onUnplug: RecorderConfiguration.OnUnplug
     /// `--audio`, each time it is given: where the sounds come from (none by default), without
     /// a network camera's own sound, which the source itself brings (`keepsSourceSound`).
-    var audio: [AudioSpec]
+    package var audio: [AudioSpec]
     /// Record a network camera's own sound: with no `--audio`, or `--audio source`.
-    var keepsSourceSound = false
+    package var keepsSourceSound = false
     /// A screen's choices: the pointer, and every grab kept (a constant-rate file) when the
     /// preset names a frame rate.
-    var screen = SourceFactory.ScreenOptions()
+    package var screen = SourceFactory.ScreenOptions()
 
-    init(capture: CaptureOptions, environment: [String: String]) throws(RecError) {
+    package init(capture: CaptureChoices, environment: [String: String]) throws(RecError) {
         spec = try SourceSpec.parse(capture.source)
         // A network camera's stream is stored as it comes unless a preset says otherwise.
         choice = try EncodingChoice.resolve(preset: capture.preset ?? (spec.isNetwork ? "camera-copy" : nil), environment: environment,
@@ -97,7 +97,7 @@ struct RecordingSetup {
     }
 
     /// The container for an output path, checked against what the preset's encoder makes.
-    func container(for path: String) throws(RecError) -> ContainerFormat {
+    package func container(for path: String) throws(RecError) -> ContainerFormat {
         let container = try OutputFile.container(for: path, presetContainer: choice.container)
         if !audio.isEmpty, let sound = choice.audio, let family = PresetAudio.families[sound.encoder],
            let refusal = container.audioRefusal(of: family, encoder: sound.encoder) {
@@ -114,7 +114,7 @@ struct RecordingSetup {
 
     /// - Parameter container: the recording's (a network camera's sound is copied or re-encoded
     ///   to fit it); MP4, the clips' default, for a ring alone.
-    func makeSource(container: ContainerFormat = .mp4, warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
+    package func makeSource(container: ContainerFormat = .mp4, warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         try SourceFactory.make(spec, size: size, fps: fps, pixelFormat: pixelFormat, controls: controls,
                                network: NetworkSource.Settings(copies: choice.settings.copiesInput, keepsSound: keepsSourceSound,
                                                                container: container, soundEncoding: choice.audio),
@@ -123,13 +123,13 @@ struct RecordingSetup {
 
     /// The sound sources `--audio` names, not yet started, in the order given (`file`: each of
     /// the file's sound tracks); none for `none`.
-    func makeSounds() throws(RecError) -> [AudioSource] {
+    package func makeSounds() throws(RecError) -> [AudioSource] {
         var sources: [AudioSource] = []
         for a in audio { sources += try AudioSourceFactory.makeAll(a, video: spec) }
         return sources
     }
 
-    func configuration(output: RecorderConfiguration.Output?, pace: RecorderConfiguration.Pace) -> RecorderConfiguration {
+    package func configuration(output: RecorderConfiguration.Output?, pace: RecorderConfiguration.Pace) -> RecorderConfiguration {
         var c = RecorderConfiguration(encoder: choice.settings, keyframeSeconds: choice.keyframeSeconds,
                                       filter: filter, output: output, pace: pace)
         c.durationLimit = duration

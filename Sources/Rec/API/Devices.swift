@@ -1,0 +1,103 @@
+import Capture
+import RecCore
+
+/// The cameras, microphones and screens this machine has, as `rec devices` lists them.
+public enum Devices {
+    /// A V4L2 camera and the modes it offers.
+    public struct Camera: Sendable, Equatable {
+        /// Its device node, such as `/dev/video0`.
+        public let path: String
+        /// A path that stays the same across reboots and replugs (`/dev/v4l/by-id/…`), when udev made one.
+        public let stablePath: String?
+        /// The name the driver gives it.
+        public let name: String
+        /// The driver, such as `uvcvideo`.
+        public let driver: String
+        /// Each pixel format, size and frame rates it offers.
+        public let modes: [Mode]
+
+        /// The source that records this camera, by its stable path when it has one.
+        public var source: CaptureSession.Source { .camera(stablePath ?? path) }
+    }
+
+    /// One pixel format and size of a camera, with the frame rates it offers at that size.
+    public struct Mode: Sendable, Equatable {
+        /// The V4L2 four-character code, such as `YUYV` or `MJPG`.
+        public let pixelFormat: String
+        /// Whether the camera compresses the pictures itself (MJPEG, H.264).
+        public let isCompressed: Bool
+        public let width: Int
+        public let height: Int
+        /// Frames per second, fastest first; for a range, its two ends.
+        public let frameRates: [Double]
+    }
+
+    /// A sound input.
+    public struct Microphone: Sendable, Equatable {
+        /// The name the sound server knows it by.
+        public let name: String
+        /// A name for people.
+        public let description: String
+        /// Whether it is the sound server's default input.
+        public let isDefault: Bool
+        /// The sound input that records it.
+        public let sound: CaptureSession.Sound
+    }
+
+    /// An X11 screen.
+    public struct Screen: Sendable, Equatable {
+        public let display: String
+        public let width: Int
+        public let height: Int
+        /// The source that records it.
+        public let source: CaptureSession.Source
+    }
+
+    /// The cameras, by node. Empty when there are none.
+    ///
+    /// - Throws: a runtime error naming a node that exists but cannot be opened (busy, no permission).
+    public static func cameras() throws(RecError) -> [Camera] {
+        let found: [CameraInfo]
+        do {
+            found = try V4L2Discovery.requireCameras()
+        } catch where error.location == nil {
+            return []
+        } catch {
+            throw RecError(error)
+        }
+        return found.map { c in
+            Camera(path: c.path, stablePath: c.stablePath, name: c.card, driver: c.driver, modes: c.formats.flatMap(modes))
+        }
+    }
+
+    /// The sound inputs the sound server offers (PulseAudio or PipeWire); none without one.
+    public static func microphones() -> [Microphone] {
+        AudioDevices.list().microphones.map {
+            Microphone(name: $0.name, description: $0.description, isDefault: $0.isDefault, sound: CaptureSession.Sound($0.audioSpec))
+        }
+    }
+
+    /// The X11 screens of the display in `DISPLAY`; none without one.
+    public static func screens() -> [Screen] {
+        ScreenDevices.list().screens.map {
+            Screen(display: $0.display, width: $0.width, height: $0.height, source: CaptureSession.Source($0.source))
+        }
+    }
+
+    private static func modes(_ format: CameraFormat) -> [Mode] {
+        func rates(_ intervals: FrameIntervals) -> [Double] {
+            switch intervals {
+            case .discrete(let list): list.map { 1 / $0.doubleValue }.sorted(by: >)
+            case .stepwise(let min, let max, _): [1 / min.doubleValue, 1 / max.doubleValue]
+            }
+        }
+        func mode(_ size: FrameSize, _ intervals: FrameIntervals) -> Mode {
+            Mode(pixelFormat: format.fourcc.description, isCompressed: format.isCompressed, width: size.width, height: size.height,
+                 frameRates: rates(intervals))
+        }
+        switch format.sizes {
+        case .discrete(let sizes): return sizes.map { mode($0.size, $0.intervals) }
+        case .stepwise(let min, let max, _, let intervals): return [mode(max, intervals), mode(min, intervals)]
+        }
+    }
+}

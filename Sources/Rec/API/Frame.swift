@@ -1,0 +1,154 @@
+import Media
+import RecCore
+
+/// One picture from a source, with the time it was captured.
+///
+/// A session delivers frames to ``CaptureSession/onFrame(_:)`` on its capture thread and through
+/// ``CaptureSession/frames``. A frame shares its pixels with the recording by reference (no
+/// copy is made to hand it to you), so it is read-only; keep it no longer than you need it, since
+/// a camera reuses a small set of buffers.
+///
+/// A session that stores the source's own compressed frames (a network camera's H.264 with the
+/// `camera-copy` preset, a USB camera's MJPEG with `copy`) delivers them encoded: ``isEncoded``
+/// is true, ``withEncodedBytes(_:)`` gives the bytes and there are no planes.
+///
+/// To make pictures of your own for an ``AssetWriter``, use ``init(width:height:pixelFormat:time:)``
+/// and fill its planes with ``withMutablePlane(_:_:)``.
+public struct Frame: Sendable {
+    enum Content: Sendable {
+        case picture(VideoFrame)
+        case packet(EncodedPacket, width: Int, height: Int, codec: String)
+    }
+
+    let content: Content
+
+    /// When the frame was captured, on the session's clock: the first frame is at zero.
+    public let time: Duration
+    /// The frame's place in the session: 0, 1, 2, … in capture order.
+    public let number: Int
+
+    init(picture: VideoFrame, number: Int) {
+        content = .picture(picture)
+        time = picture.captureTime.duration
+        self.number = number
+    }
+
+    init(packet: EncodedPacket, time: Timestamp, number: Int, width: Int, height: Int, codec: String) {
+        content = .packet(packet, width: width, height: height, codec: codec)
+        self.time = time.duration
+        self.number = number
+    }
+
+    /// A blank picture to draw into and hand to an ``AssetWriter``.
+    ///
+    /// - Parameters:
+    ///   - pixelFormat: an FFmpeg pixel format name, `yuv420p` by default (`rgb24`, `nv12`, `yuyv422`, …).
+    ///   - time: when the picture is shown, from the start of the file.
+    /// - Throws: ``RecError/Kind/usage`` for a size or pixel format FFmpeg does not know.
+    public init(width: Int, height: Int, pixelFormat: String = "yuv420p", time: Duration) throws(RecError) {
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+            throw RecError(kind: .usage, message: "a frame of \(width)x\(height) is not a picture size; give a width and height from 1 to 16384")
+        }
+        guard let format = PixelFormat(name: pixelFormat) else {
+            throw RecError(kind: .usage, message: "\(pixelFormat) is not a pixel format FFmpeg knows; use e.g. yuv420p, rgb24 or nv12")
+        }
+        let stamp = Timestamp(time)
+        do {
+            let picture = try VideoFrame(format: VideoFormat(width: width, height: height, pixelFormat: format), captureTime: stamp)
+            self.init(picture: picture, number: 0)
+        } catch {
+            throw RecError(kind: .runtime, message: "cannot make a \(width)x\(height) \(pixelFormat) frame", cause: error.description)
+        }
+    }
+
+    /// The picture's width in pixels.
+    public var width: Int {
+        switch content {
+        case .picture(let p): p.format.width
+        case .packet(_, let width, _, _): width
+        }
+    }
+
+    /// The picture's height in pixels.
+    public var height: Int {
+        switch content {
+        case .picture(let p): p.format.height
+        case .packet(_, _, let height, _): height
+        }
+    }
+
+    /// The FFmpeg name of the pixel format (`yuv420p`, `yuyv422`, …), or of the codec for an
+    /// encoded frame (`h264`, `hevc`, `mjpeg`).
+    public var pixelFormat: String {
+        switch content {
+        case .picture(let p): p.format.pixelFormat.name
+        case .packet(_, _, _, let codec): codec
+        }
+    }
+
+    /// Whether the frame holds the source's compressed bytes instead of pixels.
+    public var isEncoded: Bool {
+        if case .packet = content { true } else { false }
+    }
+
+    /// Whether an encoded frame starts a group of pictures (a picture decodes from it alone);
+    /// always true for a picture.
+    public var isKeyframe: Bool {
+        switch content {
+        case .picture: true
+        case .packet(let p, _, _, _): p.isKeyframe
+        }
+    }
+
+    /// The number of planes: 1 for packed formats (`yuyv422`, `rgb24`), 3 for `yuv420p`, 0 when encoded.
+    public var planeCount: Int {
+        if case .picture(let p) = content { p.planeCount } else { 0 }
+    }
+
+    /// Reads plane `index`: its bytes, row after row, and how many bytes each row takes (at
+    /// least the row's pixels, often more). Returns nil when there is no such plane.
+    public func withPlane<R, E: Error>(_ index: Int, _ body: (_ bytes: UnsafeRawBufferPointer, _ bytesPerRow: Int) throws(E) -> R) throws(E) -> R? {
+        guard case .picture(let p) = content, index >= 0, index < p.planeCount, let plane = p.plane(index) else { return nil }
+        let buffer = UnsafeRawBufferPointer(start: plane.base, count: plane.bytesPerRow * p.planeRows(index))
+        return try body(buffer, plane.bytesPerRow)
+    }
+
+    /// Writes plane `index` of a frame you made with ``init(width:height:pixelFormat:time:)``.
+    /// Returns nil when there is no such plane.
+    ///
+    /// Only for your own frames: a session's frames share their pixels with the recording. A
+    /// frame already appended to an ``AssetWriter`` may be written again: it gets pictures of its
+    /// own first, and what was appended stays as it was.
+    public func withMutablePlane<R, E: Error>(_ index: Int, _ body: (_ bytes: UnsafeMutableRawBufferPointer, _ bytesPerRow: Int) throws(E) -> R) throws(E) -> R? {
+        guard case .picture(let p) = content, index >= 0, index < p.planeCount else { return nil }
+        // An appended frame's pictures may still be in the encoder: write to a copy of them.
+        guard (try? p.makeWritable()) != nil, let plane = p.plane(index) else { return nil }
+        let buffer = UnsafeMutableRawBufferPointer(start: plane.base, count: plane.bytesPerRow * p.planeRows(index))
+        return try body(buffer, plane.bytesPerRow)
+    }
+
+    /// Reads an encoded frame's bytes; nil for a picture.
+    public func withEncodedBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R? {
+        guard case .packet(let packet, _, _, _) = content else { return nil }
+        if let shared = packet.shared {
+            return try withoutActuallyEscaping(body) { (body) throws(E) -> R in
+                var result: Result<R, E>!
+                shared.withUnsafeBytes { bytes in result = Result { () throws(E) -> R in try body(bytes) } }
+                return try result.get()
+            }
+        }
+        var result: Result<R, E>!
+        packet.data.withUnsafeBytes { bytes in result = Result { () throws(E) -> R in try body(bytes) } }
+        return try result.get()
+    }
+}
+
+extension Timestamp {
+    /// The time as a Swift `Duration`.
+    var duration: Duration { .microseconds(rescaled(to: .microseconds).value) }
+
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .microseconds(seconds * 1_000_000 + attoseconds / 1_000_000_000_000)
+    }
+}

@@ -1,0 +1,102 @@
+import RecClient
+import RecCore
+import Session
+
+/// What a save wrote: the report `rec save` prints.
+public struct SaveReport: Sendable, CustomStringConvertible {
+    let body: RecCore.SaveReport
+
+    init(_ body: RecCore.SaveReport) { self.body = body }
+
+    /// The clip's absolute path.
+    public var path: String { body.path }
+    /// Frames in the clip.
+    public var frames: Int { body.frames ?? 0 }
+    /// The range asked for, on the session's clock.
+    public var requested: Range<Duration>? { body.requested.map { .seconds($0.from)..<(.seconds($0.to)) } }
+    /// The range the clip's frames cover, on the session's clock: from the first frame's time
+    /// to the end of the last one.
+    public var saved: Range<Duration>? { body.saved.map { .seconds($0.from)..<(.seconds($0.to)) } }
+    /// The clip's size in bytes.
+    public var bytes: Int { body.bytes ?? 0 }
+    /// Frames re-encoded so the clip starts exactly where asked (the rest are copied).
+    public var reencodedFrames: Int { body.reencoded ?? 0 }
+    /// Frames the session dropped inside the range (a slow encoder, a camera's own losses).
+    public var droppedFrames: Int { body.droppedInRange ?? 0 }
+    /// Whether the clip came from the replay buffer (else from the session's recording file).
+    public var fromReplayBuffer: Bool { body.source == .ring }
+    /// The report as `rec save` prints it.
+    public var description: String { SaveText.text(body) }
+}
+
+/// What ``CaptureSession/capturePhoto(to:overwrite:)`` wrote: the report `rec snapshot` prints.
+public struct PhotoReport: Sendable, CustomStringConvertible {
+    let body: SnapshotReport
+
+    init(_ body: SnapshotReport) { self.body = body }
+
+    /// The photo's absolute path.
+    public var path: String { body.path }
+    /// Its width in pixels (nil for a camera's own JPEG, stored as it came).
+    public var width: Int? { body.width }
+    /// Its height in pixels (nil for a camera's own JPEG).
+    public var height: Int? { body.height }
+    /// Its size in bytes.
+    public var bytes: Int { body.bytes ?? 0 }
+    /// When its frame was captured, on the session's clock.
+    public var time: Duration { .seconds(body.time ?? 0) }
+    /// The report as `rec snapshot` prints it.
+    public var description: String { SnapshotText.text(body) }
+}
+
+/// How a session ended: the summary `rec stop` prints.
+public struct StopSummary: Sendable, CustomStringConvertible {
+    let body: RecCore.StopSummary
+
+    init(_ body: RecCore.StopSummary) { self.body = body }
+
+    /// The recording file, if the session had one.
+    public var path: String? { body.path }
+    /// How long the recording is: from its first frame to the end of its last.
+    public var duration: Duration { .seconds(body.duration ?? 0) }
+    /// Frames captured.
+    public var frames: Int { body.frames ?? 0 }
+    /// Frames dropped (late for the encoder, or lost by the source).
+    public var droppedFrames: Int { body.dropped ?? 0 }
+    /// The recording file's size in bytes.
+    public var bytes: Int { body.bytes ?? 0 }
+    /// Why the recording failed, if it did.
+    public var failure: String? { body.error }
+    /// The summary as `rec stop` prints it.
+    public var description: String { StopText(body).text }
+}
+
+/// Counts and rates of a running session.
+public struct Statistics: Sendable {
+    /// Frames captured so far.
+    public var framesCaptured = 0
+    /// Frames dropped: late for the encoder, or lost by the source.
+    public var droppedFrames = 0
+    /// The measured frame rate.
+    public var framesPerSecond = 0.0
+    /// The capture time of the newest frame.
+    public var newestFrame: Duration = .zero
+    /// What the replay buffer holds, on the session's clock.
+    public var replayBuffer: Range<Duration>?
+    /// Bytes the replay buffer holds.
+    public var replayBufferBytes = 0
+    /// Why the recording failed, once it has.
+    public var failure: String?
+
+    init() {}
+
+    init(_ stats: RecorderStats, ring: RingStats) {
+        framesCaptured = stats.framesCaptured
+        droppedFrames = stats.droppedLate + stats.droppedBySource
+        framesPerSecond = stats.realFrameRate
+        newestFrame = stats.lastCaptureTime.duration
+        if let start = ring.start, let end = ring.end { replayBuffer = start.duration..<max(start, end).duration }
+        replayBufferBytes = ring.bytes
+        if stats.state == .failed { failure = stats.lastError ?? "the recording failed" }
+    }
+}

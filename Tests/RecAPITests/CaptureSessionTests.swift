@@ -1,0 +1,128 @@
+import Foundation
+import Rec
+import Testing
+
+/// The Swift API as a program that depends on rec sees it: this target imports `Rec` alone.
+@Suite struct CaptureSessionTests {
+    let folder: String
+
+    init() throws {
+        folder = NSTemporaryDirectory() + "rec-api-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    }
+
+    /// A stand-in camera as fast as the encoder takes it, for `seconds` of session time.
+    func fastTestPattern(seconds: Int, recordingTo name: String? = nil) -> CaptureSession.Configuration {
+        var c = CaptureSession.Configuration(source: .testPattern(width: 320, height: 240, fps: 30))
+        c.pace = .fastest
+        c.duration = .seconds(seconds)
+        c.recordingPath = name.map { "\(folder)/\($0)" }
+        return c
+    }
+
+    /// Counts a file's frames with the API itself: the file as a source, every frame seen.
+    func frames(in path: String) async throws -> [Duration] {
+        var c = CaptureSession.Configuration(source: .file(path))
+        c.pace = .fastest
+        let session = try CaptureSession(c)
+        let times = TimeList()
+        session.onFrame { times.append($0.time) }
+        try await session.start()
+        await session.waitUntilFinished()
+        return times.all
+    }
+
+    @Test func theCallbackSeesEveryFrameInOrder() async throws {
+        let session = try CaptureSession(fastTestPattern(seconds: 2, recordingTo: "all.mp4"))
+        let times = TimeList()
+        session.onFrame { times.append($0.time) }
+        try await session.start()
+        let summary = await session.waitUntilFinished()
+        #expect(summary.frames == 60)
+        #expect(times.all.count == summary.frames)
+        #expect(zip(times.all, times.all.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(times.all.first == .zero)
+        #expect(summary.failure == nil)
+        #expect(try await frames(in: "\(folder)/all.mp4").count == 60)
+    }
+
+    @Test func framesArriveInOrderWithIncreasingTimes() async throws {
+        let session = try CaptureSession(fastTestPattern(seconds: 3))
+        try await session.start()
+        var last: Duration?
+        var count = 0
+        for try await frame in session.frames {
+            if let last { #expect(frame.time > last) }
+            last = frame.time
+            #expect(frame.width == 320 && frame.height == 240)
+            #expect(frame.withPlane(0) { bytes, bytesPerRow in bytes.count >= bytesPerRow * 240 } == true)
+            count += 1
+        }
+        #expect(count > 0)
+        #expect(await session.stop().frames == 90)
+    }
+
+    @Test func aReplayBufferSaveIsExact() async throws {
+        var c = fastTestPattern(seconds: 4)
+        c.duration = nil
+        let session = try CaptureSession(c)
+        try await session.start()
+        // Leaving the loop stops the session; what it recorded stays saveable.
+        for try await frame in session.frames where frame.time >= .milliseconds(2500) { break }
+        let clip = "\(folder)/clip.mp4"
+        let report = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(2), to: clip)
+        await session.stop()
+        #expect(report.frames == 30)
+        #expect(report.saved == .seconds(1)..<(.seconds(2)))
+        #expect(report.description.hasPrefix("saved \(clip)"))
+        let times = try await frames(in: clip)
+        #expect(times.count == 30)
+    }
+
+    @Test func errorsCarryTheCommandLinesMessage() async throws {
+        #expect(throws: RecError.self) { try CaptureSession(.init(source: .init("test:0x0"))) }
+        do {
+            _ = try CaptureSession(.init(source: .testPattern, preset: "no-such-preset"))
+            Issue.record("an unknown preset was accepted")
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(error.exitStatus == 64)
+            #expect(error.message.contains("no-such-preset"))
+        }
+        _ = FileManager.default.createFile(atPath: "\(folder)/taken.mp4", contents: Data([1]))
+        do {
+            _ = try CaptureSession(fastTestPattern(seconds: 1, recordingTo: "taken.mp4"))
+            Issue.record("an existing file was accepted")
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(error.message.contains("taken.mp4"))
+        }
+    }
+
+    @Test func cancellingTheFramesStopsTheSessionCleanly() async throws {
+        var c = fastTestPattern(seconds: 1, recordingTo: "cancelled.mkv")
+        c.duration = nil
+        c.pace = .realTime
+        let session = try CaptureSession(c)
+        try await session.start()
+        let consumer = Task {
+            var seen = 0
+            for try await _ in session.frames { seen += 1 }
+            return seen
+        }
+        consumer.cancel()
+        _ = try? await consumer.value
+        let summary = await session.waitUntilFinished()
+        #expect(summary.failure == nil)
+        #expect(summary.frames > 0)
+        #expect(try await frames(in: "\(folder)/cancelled.mkv").count == summary.frames)
+    }
+}
+
+/// Times collected on the capture thread, read once the session has ended.
+final class TimeList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var times: [Duration] = []
+    func append(_ time: Duration) { lock.withLock { times.append(time) } }
+    var all: [Duration] { lock.withLock { times } }
+}
