@@ -96,8 +96,8 @@ let package = Package(
         // Real servers on loopback standing in for network cameras (gst-rtsp-server, ffmpeg).
         .target(name: "TestServers", dependencies: ["CProcess", "TestFileWatch"], path: "Tests/Support/Servers"),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
-        // The public API alone, as a program that depends on rec uses it.
-        .testTarget(name: "RecAPITests", dependencies: ["Rec"]),
+        // The public API alone, as a program that depends on rec uses it (and real servers to test it against).
+        .testTarget(name: "RecAPITests", dependencies: ["Rec", "TestServers"]),
         .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),

@@ -97,14 +97,16 @@ package struct RecordingSetup {
     }
 
     /// The container for an output path, checked against what the preset's encoder makes.
-    package func container(for path: String) throws(RecError) -> ContainerFormat {
+    /// - Parameter copied: the codec a copy stores when it is known before the source opens
+    ///   (packets handed to the Swift API's `AssetWriter`).
+    package func container(for path: String, copying copied: String? = nil) throws(RecError) -> ContainerFormat {
         let container = try OutputFile.container(for: path, presetContainer: choice.container)
         if !audio.isEmpty, let sound = choice.audio, let family = PresetAudio.families[sound.encoder],
            let refusal = container.audioRefusal(of: family, encoder: sound.encoder) {
             throw .usage("\(refusal); or name the output for another container, or record without --audio")
         }
         // A network camera's codec is known once it answers; the recorder checks it then.
-        let family = choice.settings.copiesInput ? (spec.isNetwork ? nil : "mjpeg") : EncoderCatalog.codecFamily(of: choice.settings.encoder)
+        let family = choice.settings.copiesInput ? (copied ?? (spec.isNetwork ? nil : "mjpeg")) : EncoderCatalog.codecFamily(of: choice.settings.encoder)
         if let family, !container.holds(family) {
             let fits = Container.holding(family).map { ".\($0.rawValue)" }.joined(separator: ", ")
             throw .usage("preset '\(choice.name)' makes \(family), which a .\(container.rawValue) file cannot hold; name the output \(fits.isEmpty ? ".mkv" : fits) or pick another --preset")

@@ -23,10 +23,16 @@ public final class AssetWriter: Sendable {
     /// The file being written.
     public let path: String
     let session: CaptureSession
-    let source: PushedFrames
+    let input: Input
+
+    /// What the writer takes.
+    enum Input {
+        case pictures(PushedFrames)
+        case packets(PushedPackets)
+    }
 
     /// Opens `path` for `width`x`height` pictures in `pixelFormat` at about `frameRate` frames
-    /// a second (the frames' own times decide when each is shown).
+    /// a second (the frames' own times decide when each is shown), encoded with `preset`.
     ///
     /// - Parameters:
     ///   - preset: a preset by name (`rec presets`); nil is `default` (H.264).
@@ -38,55 +44,92 @@ public final class AssetWriter: Sendable {
             throw RecError(kind: .usage, message: "an AssetWriter needs a size, a frame rate above 0 and a pixel format FFmpeg knows "
                            + "(\(width)x\(height) \(pixelFormat) at \(frameRate) fps is not); use e.g. 1280x720 yuv420p at 30")
         }
-        self.path = OutputFile.absolute(path)
         let source = PushedFrames(format: VideoFormat(width: width, height: height, pixelFormat: format), rate: frameRate)
-        self.source = source
+        (self.path, input) = (OutputFile.absolute(path), .pictures(source))
+        session = try await Self.open(self.path, preset: preset, overwrite: overwrite, source: source, copying: nil)
+    }
+
+    /// Opens `path` to store encoded frames as they are, with no re-encoding: frames like
+    /// `sample`, from a session that copies its source's stream (a network camera's H.264 or
+    /// H.265, or a USB camera's MJPEG, with the `camera-copy` preset).
+    ///
+    /// The first frame appended should be a keyframe; players start there.
+    /// - Throws: a usage error for a frame that is not encoded, a path that exists (unless
+    ///   `overwrite`), or a container that cannot hold the codec.
+    public init(path: String, copying sample: Frame, overwrite: Bool = false) async throws(RecError) {
+        guard case .packet(_, let parameters) = sample.content, let parameters else {
+            throw RecError(kind: .usage, message: "AssetWriter(path:copying:) stores encoded frames as they are; this frame is a "
+                           + "\(sample.pixelFormat) picture, so use AssetWriter(path:width:height:) to encode it")
+        }
+        let source = PushedPackets(parameters: parameters)
+        (self.path, input) = (OutputFile.absolute(path), .packets(source))
+        session = try await Self.open(self.path, preset: "camera-copy", overwrite: overwrite, source: source, copying: parameters.codecName)
+    }
+
+    private static func open(_ path: String, preset: String?, overwrite: Bool, source: any FrameSource & Sendable,
+                             copying: String?) async throws(RecError) -> CaptureSession {
         var configuration = CaptureSession.Configuration(source: .testPattern, preset: preset)
-        configuration.recordingPath = self.path
+        configuration.recordingPath = path
         configuration.overwrites = overwrite
         configuration.pace = .fastest
-        session = try CaptureSession(configuration, source: source)
+        let session = try CaptureSession(configuration, source: source, copying: copying)
         try await session.start(waitingForFirstFrame: false)
+        return session
     }
 
-    /// Queues `frame` for the encoder; waits while the encoder is two frames behind.
+    /// Queues `frame` for the file; waits while the writer is two frames behind.
     ///
     /// Frames are shown at their ``Frame/time``, which must increase from one to the next.
-    /// A frame may be changed again after this call (it gets pictures of its own first).
+    /// A picture may be changed again after this call (it gets pixels of its own first).
     ///
-    /// - Throws: a usage error for a frame of another size or pixel format than the writer's, or
-    ///   an encoded frame; a runtime error once the writer has failed or finished.
+    /// - Throws: a usage error for a frame the writer does not take (another size or pixel
+    ///   format, a picture for a copying writer, an encoded frame for an encoding one); a
+    ///   runtime error once the writer has failed or finished.
     public func append(_ frame: Frame) throws(RecError) {
-        guard case .picture(let picture) = frame.content else {
-            throw RecError(kind: .usage, message: "an AssetWriter encodes pictures; this frame is already encoded (\(frame.pixelFormat))")
+        let queued: Bool
+        switch (input, frame.content) {
+        case (.pictures(let source), .picture(let picture)):
+            guard picture.format == source.format else {
+                throw RecError(kind: .usage, message: "this writer takes \(source.format) frames, not \(picture.format); "
+                               + "make the frame with the writer's size and pixel format")
+            }
+            guard let copy = try? picture.clone() else { throw RecError(kind: .runtime, message: "cannot queue the frame: out of memory") }
+            copy.captureTime = Timestamp(frame.time)
+            queued = source.queue.push(copy)
+        case (.packets(let source), .packet(var packet, let parameters)):
+            guard parameters?.codecName == source.parameters.codecName else {
+                throw RecError(kind: .usage, message: "this writer stores \(source.parameters.codecName) frames, not \(frame.pixelFormat)")
+            }
+            packet.captureTime = Timestamp(frame.time)
+            queued = source.queue.push(packet)
+        case (.pictures, .packet):
+            throw RecError(kind: .usage, message: "this writer encodes pictures; this frame is already encoded (\(frame.pixelFormat)): "
+                           + "use AssetWriter(path:copying:) to store encoded frames")
+        case (.packets, .picture):
+            throw RecError(kind: .usage, message: "this writer stores encoded frames as they are; this frame is a picture: "
+                           + "use AssetWriter(path:width:height:) to encode pictures")
         }
-        guard picture.format == source.format else {
-            throw RecError(kind: .usage, message: "this writer takes \(source.format) frames, not \(picture.format); "
-                           + "make the frame with the writer's size and pixel format")
-        }
-        guard let copy = try? picture.clone() else {
-            throw RecError(kind: .runtime, message: "cannot queue the frame: out of memory")
-        }
-        copy.captureTime = Timestamp(frame.time)
-        guard source.queue.push(copy) else {
-            let failure = session.statistics.failure
-            throw RecError(kind: .runtime, message: failure ?? "the writer has finished; make a new AssetWriter to write again")
+        guard queued else {
+            throw RecError(kind: .runtime, message: session.statistics.failure ?? "the writer has finished; make a new AssetWriter to write again")
         }
     }
 
-    /// Encodes what is queued, finishes the file and returns its summary.
+    /// Writes what is queued, finishes the file and returns its summary.
     ///
     /// - Throws: the encoder's or the file's error, if writing failed.
     @discardableResult
     public func finish() async throws(RecError) -> StopSummary {
-        source.queue.close()
+        switch input {
+        case .pictures(let source): source.queue.close()
+        case .packets(let source): source.queue.close()
+        }
         let summary = await session.waitUntilFinished()
         if let failure = summary.failure { throw RecError(kind: .runtime, message: failure) }
         return summary
     }
 }
 
-/// The frames an `AssetWriter` is given, as the source its recorder reads: a short blocking
+/// The pictures an `AssetWriter` is given, as the source its recorder reads: a short blocking
 /// queue, closed by `finish`.
 final class PushedFrames: FrameSource, @unchecked Sendable {
     let format: VideoFormat
@@ -103,5 +146,24 @@ final class PushedFrames: FrameSource, @unchecked Sendable {
 
     func start() {}
     func nextFrame() -> VideoFrame? { queue.pop() }
+    func stop() { queue.close() }
+}
+
+/// The encoded frames a copying `AssetWriter` is given: the recorder stores them as they are.
+final class PushedPackets: FrameSource, CompressedFrames, @unchecked Sendable {
+    let parameters: CodecParameters
+    let queue = FrameQueue<EncodedPacket>(capacity: 2, policy: .block)
+    var format: VideoFormat { VideoFormat(width: parameters.width, height: parameters.height, pixelFormat: .none) }
+    var nominalFrameRate: Rational? { nil }
+    var description: String { "encoded frames appended to an AssetWriter" }
+    var droppedFrames: Int { 0 }
+    var capabilities: SourceCapabilities { SourceCapabilities(compressed: self, waitsWithoutLoss: true) }
+    var compressedParameters: CodecParameters? { parameters }
+
+    init(parameters: CodecParameters) { self.parameters = parameters }
+
+    func start() {}
+    func nextFrame() -> VideoFrame? { nil }
+    func nextPacket() -> EncodedPacket? { queue.pop() }
     func stop() { queue.close() }
 }

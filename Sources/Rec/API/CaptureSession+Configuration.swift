@@ -66,7 +66,7 @@ extension CaptureSession {
     public struct Configuration: Sendable {
         /// Where frames come from.
         public var source: Source
-        /// A preset by name (`rec presets`): `default`, `hq`, `copy`, `camera-copy`, … nil picks
+        /// A preset by name (`rec presets`): `default`, `quality`, `small`, `camera-copy`, … nil picks
         /// `default`, or `camera-copy` for a network camera (its own H.264 or H.265, not re-encoded).
         public var preset: String?
         /// The picture size to ask the source for (a camera's mode, a test pattern's size).

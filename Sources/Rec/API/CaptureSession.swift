@@ -27,7 +27,7 @@ public final class CaptureSession: Sendable {
     let recorderConfiguration: RecorderConfiguration
     let hub = FrameHub()
     /// The source an `AssetWriter` feeds, instead of one the configuration names.
-    let given: PushedFrames?
+    let given: (any FrameSource & Sendable)?
     let host = Mutex<SessionHost?>(nil)
     private let started = Atomic<Bool>(false)
 
@@ -40,7 +40,10 @@ public final class CaptureSession: Sendable {
         try self.init(configuration, source: nil)
     }
 
-    init(_ configuration: Configuration, source given: PushedFrames?) throws(RecError) {
+    /// - Parameters:
+    ///   - given: frames an `AssetWriter` is handed, instead of the configuration's source.
+    ///   - copied: the codec of the packets `given` delivers, when it stores them as they are.
+    init(_ configuration: Configuration, source given: (any FrameSource & Sendable)?, copying copied: String? = nil) throws(RecError) {
         // FFmpeg's own chatter off, as the command line has it; REC_FFMPEG_LOG=info brings it back.
         FFmpegLog.quiet()
         self.configuration = configuration
@@ -53,7 +56,7 @@ public final class CaptureSession: Sendable {
             var output: RecorderConfiguration.Output?
             if let path = configuration.recordingPath {
                 let absolute = OutputFile.absolute(path)
-                let container = try setup.container(for: absolute)
+                let container = try setup.container(for: absolute, copying: copied)
                 try OutputPath.checkWritable(absolute, force: configuration.overwrites)
                 output = .init(path: absolute, container: container)
             }

@@ -9,7 +9,7 @@ import RecCore
 /// a camera reuses a small set of buffers.
 ///
 /// A session that stores the source's own compressed frames (a network camera's H.264 with the
-/// `camera-copy` preset, a USB camera's MJPEG with `copy`) delivers them encoded: ``isEncoded``
+/// `camera-copy` preset, or a USB camera's MJPEG with the same preset) delivers them encoded: ``isEncoded``
 /// is true, ``withEncodedBytes(_:)`` gives the bytes and there are no planes.
 ///
 /// To make pictures of your own for an ``AssetWriter``, use ``init(width:height:pixelFormat:time:)``
@@ -17,7 +17,8 @@ import RecCore
 public struct Frame: Sendable {
     enum Content: Sendable {
         case picture(VideoFrame)
-        case packet(EncodedPacket, width: Int, height: Int, codec: String)
+        /// A compressed frame, with its stream's parameters (nil if the source gave none).
+        case packet(EncodedPacket, parameters: CodecParameters?)
     }
 
     let content: Content
@@ -33,8 +34,8 @@ public struct Frame: Sendable {
         self.number = number
     }
 
-    init(packet: EncodedPacket, time: Timestamp, number: Int, width: Int, height: Int, codec: String) {
-        content = .packet(packet, width: width, height: height, codec: codec)
+    init(packet: EncodedPacket, time: Timestamp, number: Int, parameters: CodecParameters?) {
+        content = .packet(packet, parameters: parameters)
         self.time = time.duration
         self.number = number
     }
@@ -65,7 +66,7 @@ public struct Frame: Sendable {
     public var width: Int {
         switch content {
         case .picture(let p): p.format.width
-        case .packet(_, let width, _, _): width
+        case .packet(_, let parameters): parameters?.width ?? 0
         }
     }
 
@@ -73,7 +74,7 @@ public struct Frame: Sendable {
     public var height: Int {
         switch content {
         case .picture(let p): p.format.height
-        case .packet(_, _, let height, _): height
+        case .packet(_, let parameters): parameters?.height ?? 0
         }
     }
 
@@ -82,7 +83,7 @@ public struct Frame: Sendable {
     public var pixelFormat: String {
         switch content {
         case .picture(let p): p.format.pixelFormat.name
-        case .packet(_, _, _, let codec): codec
+        case .packet(_, let parameters): parameters?.codecName ?? "unknown"
         }
     }
 
@@ -96,7 +97,7 @@ public struct Frame: Sendable {
     public var isKeyframe: Bool {
         switch content {
         case .picture: true
-        case .packet(let p, _, _, _): p.isKeyframe
+        case .packet(let p, _): p.isKeyframe
         }
     }
 
@@ -129,7 +130,7 @@ public struct Frame: Sendable {
 
     /// Reads an encoded frame's bytes; nil for a picture.
     public func withEncodedBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R? {
-        guard case .packet(let packet, _, _, _) = content else { return nil }
+        guard case .packet(let packet, _) = content else { return nil }
         if let shared = packet.shared {
             return try withoutActuallyEscaping(body) { (body) throws(E) -> R in
                 var result: Result<R, E>!

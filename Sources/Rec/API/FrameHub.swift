@@ -46,8 +46,7 @@ final class FrameHub: Sendable {
         let frame: Frame = switch captured {
         case .picture(let picture, let number): Frame(picture: picture, number: number)
         case .packet(let packet, let time, let number, let parameters):
-            Frame(packet: packet, time: time, number: number, width: parameters?.width ?? 0, height: parameters?.height ?? 0,
-                  codec: parameters?.codecName ?? "unknown")
+            Frame(packet: packet, time: time, number: number, parameters: parameters)
         }
         for callback in callbacks { callback(frame) }
         for stream in streams { stream.yield(frame) }
