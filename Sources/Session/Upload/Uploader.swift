@@ -55,11 +55,15 @@ package final class Uploader: RecordingFileObserver {
         let contents = file.read()
         var queue = UploadQueue.replay(contents.records)
         if contents.unreadable > 0 { notice("upload queue \(journal): \(contents.unreadable) unreadable lines skipped") }
-        let interrupted = queue.writing.map(\.name)
-        for record in queue.resumeInterrupted(size: Self.size) { try file.append(record) }
-        if !interrupted.isEmpty {
-            notice("the last session ended while writing \(interrupted.joined(separator: ", ")): queued as it was left")
+        // Files the last session was writing: queued as they were left, or dropped when gone;
+        // each said from the record written for it, so a vanished file is not called queued.
+        let resumed = queue.resumeInterrupted(size: Self.size)
+        for record in resumed { try file.append(record) }
+        let kept = resumed.filter { $0.op == .add }.compactMap { $0.path.map { ($0 as NSString).lastPathComponent } }
+        if !kept.isEmpty {
+            notice("the last session ended while writing \(kept.joined(separator: ", ")): queued as it was left")
         }
+        for record in resumed where record.op == .drop { if let why = record.why { notice("\(why): dropped from the queue") } }
         if !queue.entries.isEmpty {
             notice("upload queue resumed: \(queue.entries.count) files (\(ByteSize.text(Int(queue.waitingBytes)))) still to copy")
         }
