@@ -99,6 +99,19 @@ import Testing
         }
     }
 
+    @Test func aSourceThatCannotOpenEndsTheFramesWithItsError() async throws {
+        let session = try CaptureSession(.init(source: .file("\(folder)/missing.mp4")))
+        let consumer = Task {
+            var seen = 0
+            for try await _ in session.frames { seen += 1 }
+            return seen
+        }
+        await #expect(throws: RecError.self) { try await session.start() }
+        let result = await consumer.result
+        guard case .failure(let error) = result else { Issue.record("the frames ended without the error"); return }
+        #expect((error as? RecError)?.message.contains("missing.mp4") == true, "\(error)")
+    }
+
     @Test func cancellingTheFramesStopsTheSessionCleanly() async throws {
         var c = fastTestPattern(seconds: 1, recordingTo: "cancelled.mkv")
         c.duration = nil

@@ -116,9 +116,16 @@ public final class CaptureSession: Sendable {
         let made = try await offThread { () throws(RecCore.RecError) -> SessionHost in
             let container = configuration.recorder.output?.container ?? .mp4
             let source: FrameSource
-            if let given { source = given } else { source = try setup.makeSource(container: container) }
-            let host = SessionHost(configuration: configuration, source: source,
-                                   sounds: try setup.makeSounds())
+            let sounds: [AudioSource]
+            do throws(RecCore.RecError) {
+                if let given { source = given } else { source = try setup.makeSource(container: container) }
+                sounds = try setup.makeSounds()
+            } catch {
+                // Nothing will record: a frames loop already waiting ends with the reason.
+                hub.finish(failure: error.message)
+                throw error
+            }
+            let host = SessionHost(configuration: configuration, source: source, sounds: sounds)
             let recorder = host.recorder
             Thread.detachNewThread {
                 recorder.waitUntilFinished()
