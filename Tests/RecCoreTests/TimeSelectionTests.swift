@@ -26,6 +26,21 @@ import Testing
         #expect(try ahead.resolve(on: live) == Self.us(400.1)..<Self.us(420.1))
     }
 
+    /// The Swift API's saves wait for offsets a live session has not reached; the command
+    /// line's refuse them, and a file has no future at all.
+    @Test func offsetsInTheFutureOnlyWhenAsked() throws {
+        var selection = TimeSelection(from: .offset(Self.us(390)), to: .offset(Self.us(410)))
+        #expect(throws: RecError.self) { try selection.resolve(on: live) }
+        selection.offsetsMayBeFuture = true
+        #expect(try selection.resolve(on: live) == Self.us(390)..<Self.us(410))
+        var past = TimeSelection(from: .offset(Self.us(20)), to: .offset(Self.us(30)))
+        past.offsetsMayBeFuture = true
+        #expect(throws: RecError.self) { try past.resolve(on: live) }
+        var fileSelection = TimeSelection(from: .offset(Self.us(290)), to: .offset(Self.us(310)))
+        fileSelection.offsetsMayBeFuture = true
+        #expect(throws: RecError.self) { try fileSelection.resolve(on: file) }
+    }
+
     @Test func hugeTimesDoNotOverflow() throws {
         let huge = try TimeParser.duration("2562047788h")
         let ahead = try TimeSelection(from: .now, to: .fromNow(huge)).resolve(on: live)

@@ -68,6 +68,12 @@ package final class VideoFrame: @unchecked Sendable {
     /// The corresponding C function is `av_pix_fmt_count_planes`.
     package var planeCount: Int { max(0, Int(av_pix_fmt_count_planes(AVPixelFormat(rawValue: pointer.pointee.format)))) }
 
+    /// The bytes of picture in each row of plane `i`, without the padding `bytesPerRow` may add.
+    /// The corresponding C function is `av_image_get_linesize`.
+    package func planeRowBytes(_ i: Int) -> Int {
+        max(0, Int(av_image_get_linesize(AVPixelFormat(rawValue: pointer.pointee.format), pointer.pointee.width, Int32(i))))
+    }
+
     /// The number of rows plane `i` has: the picture's height, or less for subsampled chroma.
     package func planeRows(_ i: Int) -> Int {
         let height = Int(pointer.pointee.height)

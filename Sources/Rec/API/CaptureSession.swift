@@ -83,10 +83,11 @@ public final class CaptureSession: Sendable {
 
     /// The frames as they arrive, in order, from now until the session ends.
     ///
-    /// A consumer that falls behind sees the newest `2` frames (the rest are skipped for it,
-    /// not for the recording); ``onFrame(_:)`` sees every one. Ending the loop early (`break`)
-    /// or cancelling its task stops the session, as ``stop()`` does. The sequence ends when the
-    /// session ends, and throws the session's error if it failed.
+    /// Take it before ``start()`` to see the first frame. A consumer that falls behind sees the
+    /// newest `2` frames (the rest are skipped for it, not for the recording); ``onFrame(_:)``
+    /// sees every one. Leaving the loop (`break`) stops watching and the session records on;
+    /// cancelling the task that iterates stops the session, as ``stop()`` does. The sequence
+    /// ends when the session ends, and throws the session's error if it failed.
     public var frames: Frames { frames(keepingNewest: 2) }
 
     /// ``frames`` keeping up to `count` frames for a consumer that falls behind.

@@ -106,8 +106,17 @@ public struct Frame: Sendable {
         if case .picture(let p) = content { p.planeCount } else { 0 }
     }
 
-    /// Reads plane `index`: its bytes, row after row, and how many bytes each row takes (at
-    /// least the row's pixels, often more). Returns nil when there is no such plane.
+    /// The size of plane `index`: the bytes of picture in each of its rows (without padding)
+    /// and its number of rows; chroma planes of `yuv420p` are half as wide and half as high.
+    /// Nil when there is no such plane.
+    public func planeSize(_ index: Int) -> (bytesPerRow: Int, rows: Int)? {
+        guard case .picture(let p) = content, index >= 0, index < p.planeCount else { return nil }
+        return (p.planeRowBytes(index), p.planeRows(index))
+    }
+
+    /// Reads plane `index`: its bytes, row after row, and how many bytes each row takes in
+    /// memory (at least the row's pixels, often more: see ``planeSize(_:)``). Returns nil when
+    /// there is no such plane.
     public func withPlane<R, E: Error>(_ index: Int, _ body: (_ bytes: UnsafeRawBufferPointer, _ bytesPerRow: Int) throws(E) -> R) throws(E) -> R? {
         guard case .picture(let p) = content, index >= 0, index < p.planeCount, let plane = p.plane(index) else { return nil }
         let buffer = UnsafeRawBufferPointer(start: plane.base, count: plane.bytesPerRow * p.planeRows(index))

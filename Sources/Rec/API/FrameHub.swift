@@ -68,46 +68,44 @@ final class FrameHub: Sendable {
 
 /// The frames of a ``CaptureSession`` as they arrive, for `for try await`.
 ///
-/// Each iteration over ``CaptureSession/frames`` is a consumer of its own. It ends when the
-/// session ends; breaking out of it or cancelling its task stops the session.
+/// A `Frames` value is one consumer, subscribed when it is made: take it before
+/// ``CaptureSession/start()`` to see the first frame, and iterate it once. It ends when the
+/// session ends. Leaving the loop (`break`) only stops watching; cancelling the task that
+/// iterates it stops the session.
 public struct Frames: AsyncSequence, Sendable {
     public typealias Element = Frame
     public typealias Failure = RecError
 
-    private let hub: FrameHub
-    private let keeping: Int
+    private let stream: AsyncThrowingStream<Frame, any Error>
+    private let subscription: Subscription
     private let stop: @Sendable () -> Void
 
     init(hub: FrameHub, keeping: Int, stop: @escaping @Sendable () -> Void) {
-        self.hub = hub
-        self.keeping = keeping
-        self.stop = stop
+        let (stream, continuation) = AsyncThrowingStream<Frame, any Error>.makeStream(bufferingPolicy: .bufferingNewest(keeping))
+        let subscription = Subscription(hub: hub, id: hub.add(stream: continuation))
+        // The stream ends (its iterator dropped by a `break`, or its task cancelled): no more
+        // frames for it. Weak: the hub holds the continuation, and the subscription goes with
+        // its consumer.
+        continuation.onTermination = { [weak subscription] _ in subscription?.end() }
+        (self.stream, self.subscription, self.stop) = (stream, subscription, stop)
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        let (stream, continuation) = AsyncThrowingStream<Frame, any Error>.makeStream(bufferingPolicy: .bufferingNewest(keeping))
-        let subscription = Subscription(hub: hub, id: hub.add(stream: continuation), stop: stop)
-        // Weak: the hub holds the continuation, and the subscription must go with the iterator.
-        continuation.onTermination = { [weak subscription] termination in
-            if case .cancelled = termination { subscription?.end() }
-        }
-        return AsyncIterator(base: stream.makeAsyncIterator(), subscription: subscription)
+        AsyncIterator(base: stream.makeAsyncIterator(), subscription: subscription, stop: stop)
     }
 
-    /// One consumer's place in the hub: when it goes (the loop ended early, its task was
-    /// cancelled) while the session still runs, the session stops.
+    /// One consumer's place in the hub, given up when the consumer goes.
     final class Subscription: Sendable {
         let hub: FrameHub
         let id: Int
-        let stop: @Sendable () -> Void
 
-        init(hub: FrameHub, id: Int, stop: @escaping @Sendable () -> Void) {
-            (self.hub, self.id, self.stop) = (hub, id, stop)
+        init(hub: FrameHub, id: Int) {
+            (self.hub, self.id) = (hub, id)
         }
 
-        func end() {
-            if hub.remove(stream: id) { stop() }
-        }
+        /// Stops the frames coming; false if the session had already ended them.
+        @discardableResult
+        func end() -> Bool { hub.remove(stream: id) }
 
         deinit { end() }
     }
@@ -117,14 +115,23 @@ public struct Frames: AsyncSequence, Sendable {
         public typealias Failure = RecError
         var base: AsyncThrowingStream<Frame, any Error>.AsyncIterator
         let subscription: Subscription
+        let stop: @Sendable () -> Void
 
-        /// The next frame, or nil once the session has ended.
+        /// The next frame, or nil once the session has ended (or the task is cancelled, which
+        /// stops the session).
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(RecError) -> Frame? {
-            do { return try await base.next(isolation: actor) } catch {
+            do {
+                let frame = try await base.next(isolation: actor)
+                // A cancelled task's stream ends at once: cancelling the consumer stops the
+                // session. A `break` never gets here, so it leaves the session recording.
+                if frame == nil, Task.isCancelled { stop() }
+                return frame
+            } catch {
                 throw error as? RecError ?? RecError(kind: .runtime, message: "\(error)")
             }
         }
 
+        /// The next frame, or nil once the session has ended.
         public mutating func next() async throws(RecError) -> Frame? {
             try await next(isolation: nil)
         }

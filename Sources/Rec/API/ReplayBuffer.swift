@@ -37,8 +37,10 @@ public struct ReplayBuffer: Sendable {
     ///   is the session's own recording; a runtime error for a range the buffer no longer holds
     ///   (the message says what it holds).
     public func save(from: Duration, to end: Duration, to path: String, overwrite: Bool = false) async throws(RecError) -> SaveReport {
-        try await save(SaveRequest(from: .seconds(Timestamp(from).seconds), to: .seconds(Timestamp(end).seconds),
-                                   output: OutputFile.absolute(path), force: overwrite))
+        var request = SaveRequest(from: .seconds(Timestamp(from).seconds), to: .seconds(Timestamp(end).seconds),
+                                  output: OutputFile.absolute(path), force: overwrite)
+        request.waitsForOffsets = true
+        return try await save(request)
     }
 
     /// Saves the last `duration` before now to `path`.

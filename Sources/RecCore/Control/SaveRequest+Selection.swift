@@ -17,6 +17,8 @@ extension SaveRequest {
             case .unix: throw .usage("'last' is a length of time, such as 30s")
             }
         }
-        return TimeSelection(from: try from.map(spec), to: try to.map(spec))
+        var selection = TimeSelection(from: try from.map(spec), to: try to.map(spec))
+        selection.offsetsMayBeFuture = waitsForOffsets
+        return selection
     }
 }

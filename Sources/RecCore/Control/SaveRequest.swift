@@ -20,6 +20,9 @@ package struct SaveRequest: Sendable, Equatable, Codable {
     /// Copy this clip nowhere, even when the session copies every clip (`rec save --no-upload`;
     /// a save from another box, whose clip goes back to the asker).
     package var noUpload: Bool
+    /// Wait for a `from` or `to` given from the start that the live session has not reached yet,
+    /// instead of refusing it (the Swift API; not part of the control protocol, never encoded).
+    package var waitsForOffsets = false
 
     package init(from: ControlTime? = nil, to: ControlTime? = nil, last: ControlTime? = nil, output: String,
                 keyframe: Bool = false, clear: Bool = false, force: Bool = false, upload: String? = nil,

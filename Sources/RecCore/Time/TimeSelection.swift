@@ -9,6 +9,9 @@ package struct TimeSelection: Sendable, Equatable {
     package var to: TimeSpec?
     /// `--last` moves a start before the oldest frame up to it instead of failing.
     package var clampsStart: Bool
+    /// Offsets from the start (`30s`) may also lie after the newest frame of a live session, to
+    /// be waited for: the Swift API's `save(from:to:to:)`, whose caller awaits the answer.
+    package var offsetsMayBeFuture = false
 
     package init(from: TimeSpec? = nil, to: TimeSpec? = nil) {
         self.from = from
@@ -30,7 +33,7 @@ package struct TimeSelection: Sendable, Equatable {
         var lower = try from.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? start
         let upper = try to.map { spec throws(RecError) in try Self.place(spec, on: timeline) } ?? end
         if clampsStart && lower < start { lower = start }
-        let lowerMayBeFuture = from.map { Self.mayBeFuture($0, on: timeline) } ?? false
+        let lowerMayBeFuture = from.map { mayBeFuture($0, on: timeline) } ?? false
         // A start past everything held is out of range, whatever the end: say what is held.
         if lower >= end && !lowerMayBeFuture && to == nil {
             throw .unavailableRange(from: lower, to: max(lower, upper), holder: "the recording",
@@ -39,7 +42,7 @@ package struct TimeSelection: Sendable, Equatable {
         guard lower < upper else {
             throw .reversedRange(from: lower, to: upper)
         }
-        let upperMayBeFuture = to.map { Self.mayBeFuture($0, on: timeline) } ?? false
+        let upperMayBeFuture = to.map { mayBeFuture($0, on: timeline) } ?? false
         guard lower >= start, upper <= end || upperMayBeFuture, lower < end || lowerMayBeFuture else {
             throw .unavailableRange(from: lower, to: upper, holder: "the recording",
                                     availableFrom: timeline.availableStart, availableTo: timeline.availableEnd)
@@ -49,12 +52,14 @@ package struct TimeSelection: Sendable, Equatable {
 
     /// Whether an end may lie after the newest frame, for the session to wait for: `now` and
     /// `+20s`, and in a live session a wall-clock time (a save from several sessions sends each
-    /// the same instants, which may be a frame ahead of what one of them holds yet).
-    private static func mayBeFuture(_ spec: TimeSpec, on timeline: Timeline) -> Bool {
+    /// the same instants, which may be a frame ahead of what one of them holds yet), and
+    /// offsets when `offsetsMayBeFuture` says so.
+    private func mayBeFuture(_ spec: TimeSpec, on timeline: Timeline) -> Bool {
         switch spec {
         case .now, .fromNow: true
         case .wallClock: timeline.now != nil
-        case .offset, .fromEnd: false
+        case .offset: offsetsMayBeFuture && timeline.now != nil
+        case .fromEnd: false
         }
     }
 
