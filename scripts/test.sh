@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian 12 machine and runs rec's whole test suite, then installs and removes rec
-# (scripts/ci-install.sh) as a user would.
+# Sets up a fresh Debian 12 machine and runs rec's whole test suite and the example programs
+# (scripts/examples.sh), then installs and removes rec (scripts/ci-install.sh) as a user would.
 #
 #   scripts/test.sh              the default run (the test phase takes about 12 minutes on 2 cores)
 #   scripts/test.sh --soak       the same, plus the real-time soaks (a ten-minute session; REC_SOAK=1)
@@ -28,5 +28,8 @@ swift test --skip-build --skip KillTests || status=$?
 swift test --skip-build --filter KillTests || status=$?
 echo "test: the test phase took $(((SECONDS - started) / 60)) min $(((SECONDS - started) % 60)) s" >&2
 ((status == 0)) || exit "$status"
+# The example programs (Examples/), built against the library as a package of a user's would be,
+# each run on the stand-in camera with its output checked.
+scripts/examples.sh
 # The whole suite also checks rec as users install it: install.sh, the .deb, man, completions.
 scripts/ci-install.sh

@@ -1,0 +1,47 @@
+// replay-buffer: records into a replay buffer only, and when Enter is pressed saves the 10 s around
+// the press (5 s before it, 5 s after) into OUTPUT, exactly, then stops.
+//
+//   replay-buffer OUTPUT [--source SOURCE] [--around SECONDS]
+//
+// --around sets the span on each side of the press (5 by default). Enter is taken once the buffer
+// holds that much, so the span before the press is always there to save.
+import Foundation
+import Rec
+
+var output: String?
+var around = 5
+var configuration = CaptureSession.Configuration(source: .testPattern)
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    switch argument {
+    case "--source": configuration.source = CaptureSession.Source(arguments.popFirst() ?? "")
+    case "--around": around = Int(arguments.popFirst() ?? "") ?? 0
+    default: output = argument
+    }
+}
+
+do throws(RecError) {
+    guard let output, around > 0 else { throw RecError(kind: .usage, message: "usage: replay-buffer OUTPUT [--source SOURCE] [--around SECONDS]") }
+    let session = try CaptureSession(configuration)   // no recordingPath: the replay buffer only
+    let span = Duration.seconds(around)
+    // Our own place in the frames, from the first one (taken before start()), keeping the newest 2.
+    var frames = session.frames.makeAsyncIterator()
+    try await session.start()
+    while let frame = try await frames.next(), frame.time < span {}   // until the buffer holds `span`
+    print("recording; press Enter to save the \(2 * around) s around the press")
+    // readLine blocks, so it runs on a thread of its own, not on one of Swift's task threads.
+    let pressed = await withCheckedContinuation { done in Thread.detachNewThread { done.resume(returning: readLine() != nil) } }
+    // The press, on the session's clock: the time of the newest frame then.
+    guard pressed, let now = try await frames.next()?.time else {
+        throw RecError(kind: .usage, message: "the input or the source ended before Enter was pressed")
+    }
+    // save waits for an end in the future only when given as `+N s` on the command line, not as a
+    // time: so wait here for the first frame after the end.
+    while let frame = try await frames.next(), frame.time <= now + span {}
+    let report = try await session.replayBuffer.save(from: now - span, to: now + span, to: output)
+    print(report)                                      // what `rec save` prints
+    print(await session.stop())
+} catch {
+    FileHandle.standardError.write(Data("replay-buffer: \(error)\n".utf8))
+    exit(error.exitStatus)
+}
