@@ -8,7 +8,7 @@
 // scripts/examples.sh builds and runs every one on the stand-in camera and checks its output.
 import PackageDescription
 
-let programs = ["grab-frames", "filter-record", "replay-buffer", "still-photo", "network-camera"]
+let programs = ["grab-frames", "filter-record", "replay-buffer", "still-photo", "network-camera", "readme"]
 
 let package = Package(
     name: "RecExamples",

@@ -73,6 +73,14 @@ run still-photo "$work/still.jpg" --source test:640x360@30
 size=$(ffprobe -v error -show_entries stream=width,height -of csv=p=0:s=x "$work/still.jpg")
 [[ $size == 640x360 ]] || fail "still.jpg is $size, not 640x360"
 
+# readme: the README's "Use it from Swift" program, in a folder of its own (it writes clip.mp4 and
+# still.jpg where it runs): frames printed, a clip of exactly 1 s to 3 s (60 frames), a photo.
+mkdir "$work/readme"
+(cd "$work/readme" && run readme)
+grep -q '^frame 30 captured at' "$work/readme.out" || { cat "$work/readme.out" >&2; fail "readme printed no frames"; }
+[[ $(decoded_frames "$work/readme/clip.mp4") == 60 ]] || fail "the README's clip has $(decoded_frames "$work/readme/clip.mp4") frames, not 60"
+[[ $(ffprobe -v error -show_entries stream=width -of csv=p=0 "$work/readme/still.jpg") == 1280 ]] || fail "the README's still.jpg does not decode"
+
 # network-camera: gst-rtsp-server on loopback, asking for a password, which must not be printed.
 exec {server}< <(exec /usr/bin/python3 Tests/Support/rtsp/rtsp-server.py --size 320x180 --user viewer --password Secret-42 --parent $$)
 read -r -u "$server" ready url || fail "rtsp-server.py did not start"
@@ -90,4 +98,4 @@ if "$bin/network-camera" "rtsp://viewer:Wrong-42@${url#rtsp://}/h264" "$work/ref
 fi
 ! grep -q Wrong-42 "$work/refused.out" || { cat "$work/refused.out" >&2; fail "network-camera printed the wrong password"; }
 
-echo "examples: all 5 passed in $((SECONDS - started)) s" >&2
+echo "examples: all 6 passed in $((SECONDS - started)) s" >&2

@@ -35,9 +35,7 @@ do throws(RecError) {
     guard pressed, let now = try await frames.next()?.time else {
         throw RecError(kind: .usage, message: "the input or the source ended before Enter was pressed")
     }
-    // save waits for an end in the future only when given as `+N s` on the command line, not as a
-    // time: so wait here for the first frame after the end.
-    while let frame = try await frames.next(), frame.time <= now + span {}
+    // The end is still `span` ahead: the save waits for it, then writes exactly that range.
     let report = try await session.replayBuffer.save(from: now - span, to: now + span, to: output)
     print(report)                                      // what `rec save` prints
     print(await session.stop())

@@ -1,0 +1,21 @@
+// The program in the README's "Use it from Swift": built and run by scripts/examples.sh so it stays true.
+import Foundation
+import Rec
+
+do {
+    // The built-in stand-in camera; .camera("/dev/video0"), .network("rtsp://…") or .screen work the same.
+    let session = try CaptureSession(.init(source: .testPattern))
+    session.onFrame { frame in          // on the capture thread, for every frame, before it is encoded
+        if frame.number % 30 == 0 { print("frame \(frame.number) captured at \(frame.time)") }
+    }
+    try await session.start()           // returns once the first frame is in
+    try await Task.sleep(for: .seconds(4))
+    // Exactly the frames from second 1 to second 3, from the replay buffer, while it records on.
+    let clip = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(3), to: "clip.mp4", overwrite: true)
+    print(clip)                         // the report `rec save` prints
+    print(try await session.capturePhoto(to: "still.jpg", overwrite: true))
+    print(await session.stop())         // the summary `rec stop` prints
+} catch let error as RecError {
+    print("rec: \(error)")              // the command line's own message
+    exit(error.exitStatus)
+}
