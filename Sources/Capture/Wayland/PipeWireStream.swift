@@ -131,12 +131,13 @@ final class PipeWireStream {
         return true
     }
 
-    /// The next frame; nil once the interrupt is set or the stream is closed. Waits as long as the producer sends nothing
-    /// (a screen that does not change sends no frames).
-    func next(interrupt: InterruptFlag) throws(RecError) -> VideoFrame? {
+    /// The next frame; nil once the interrupt is set, the stream is closed or `deadline`
+    /// (CLOCK_MONOTONIC nanoseconds) passes. Without a deadline it waits as long as the producer
+    /// sends nothing (a screen that does not change sends no frames).
+    func next(interrupt: InterruptFlag, deadline: UInt64? = nil) throws(RecError) -> VideoFrame? {
         while pending == nil {
             if let failure { throw .runtime(failure) }
-            guard try iterate(deadline: nil, interrupt: interrupt) else { return nil }
+            guard try iterate(deadline: deadline, interrupt: interrupt) else { return nil }
         }
         defer { pending = nil }
         return pending
