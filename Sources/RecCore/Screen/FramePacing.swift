@@ -25,6 +25,11 @@ package struct FramePacing: Sendable, Equatable {
     package let minimumGap: Int64
     /// The longest gap with nothing recorded, in microseconds.
     package let repeatGap: Int64
+    /// The preset's keyframe interval, in microseconds: a still picture is recorded again when a
+    /// keyframe is due, so a change just before one does not push the next a whole gap away.
+    package let keyframeGap: Int64
+    /// The time of the last picture the encoder makes a keyframe of (`KeyframeSchedule`'s rule).
+    private var lastKeyframe: Int64?
     /// The last recorded picture's time, in microseconds.
     package private(set) var lastRecorded: Int64?
     /// The last recorded picture's place on the rate's grid: a grab a little early still fits
@@ -44,6 +49,7 @@ package struct FramePacing: Sendable, Equatable {
         minimumGap = 1_000_000 / Int64(max(1, maxRate))
         let interval = keyframeSeconds > 0 ? min(1, keyframeSeconds) : 1
         repeatGap = max(minimumGap, Int64((interval * 1_000_000).rounded()))
+        keyframeGap = keyframeSeconds > 0 ? max(minimumGap, Int64((keyframeSeconds * 1_000_000).rounded())) : repeatGap
     }
 
     package enum Decision: Sendable, Equatable {
@@ -65,7 +71,7 @@ package struct FramePacing: Sendable, Equatable {
             return take(time, change: changed)
         case .changes:
             if changed { return take(time, change: true) }
-            if gap >= repeatGap - minimumGap / 2 { return take(time, change: false) }
+            if gap >= repeatGap - minimumGap / 2 || keyframeDue(at: time) { return take(time, change: false) }
             skipped += 1
             return .skip
         }
@@ -74,10 +80,18 @@ package struct FramePacing: Sendable, Equatable {
     /// When the last picture must be recorded again if nothing changes before (microseconds);
     /// nil before the first picture.
     package var repeatDue: Int64? {
-        lastRecorded.map { $0 + (mode == .constant ? minimumGap : repeatGap) }
+        guard let last = lastRecorded else { return nil }
+        if mode == .constant { return last + minimumGap }
+        return min(last + repeatGap, lastKeyframe.map { $0 + keyframeGap } ?? .max)
+    }
+
+    /// Whether a picture at `time` would be the encoder's next keyframe (half a gap early counts).
+    private func keyframeDue(at time: Int64) -> Bool {
+        lastKeyframe.map { time - $0 >= keyframeGap - minimumGap / 2 } ?? true
     }
 
     private mutating func take(_ time: Int64, change: Bool) -> Decision {
+        if keyframeDue(at: time) { lastKeyframe = time }
         slot = lastRecorded == nil ? time : max(time, slot + minimumGap)
         lastRecorded = time
         if change { changes += 1 } else { repeats += 1 }

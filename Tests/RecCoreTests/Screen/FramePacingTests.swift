@@ -26,6 +26,19 @@ struct FramePacingTests {
         #expect(pacing.repeatDue == recorded.last.map { $0 + 1_000_000 })
     }
 
+    /// A change just before a keyframe was due, then a still screen: the repeat comes when the
+    /// keyframe is due, not a whole repeat gap after the change (which left 1.87 s between
+    /// keyframes in the screen tests).
+    @Test func aRepeatComesWhenTheKeyframeIsDue() {
+        var pacing = FramePacing(mode: .changes, maxRate: 30, keyframeSeconds: 1)
+        var keys = KeyframeSchedule(seconds: 1, tolerance: 1_000_000 / 60)
+        let recorded = Self.run(&pacing, seconds: 6) { $0 == 866_666 }
+        let keyframes = recorded.filter { keys.isDue(at: $0) }
+        #expect(zip(keyframes, keyframes.dropFirst()).allSatisfy { $1 - $0 <= 1_000_000 + 1_000_000 / 60 }, "\(keyframes)")
+        #expect(zip(recorded, recorded.dropFirst()).allSatisfy { $1 - $0 <= 1_000_000 })
+        #expect(pacing.repeatDue.map { $0 - recorded.last! <= 1_000_000 } == true)
+    }
+
     @Test func aShorterKeyframeIntervalRepeatsMoreOften() {
         var pacing = FramePacing(mode: .changes, maxRate: 30, keyframeSeconds: 0.5)
         let recorded = Self.run(&pacing, seconds: 10) { _ in false }
