@@ -19,6 +19,10 @@ if (($#)); then
   swift test --skip-build "$@"
   exit
 fi
+# The Swift library's documentation and public API (docs/LIBRARY.md, "Docs and API baseline"):
+# a few seconds, run first so an undocumented declaration or an unrecorded API change fails fast.
+scripts/docs.sh
+scripts/api-check.sh
 started=$SECONDS
 # The kill tests measure how much a SIGKILL loses against the wall clock; they run on their own,
 # after the rest, so the other suites' encoders and players do not load the machine under them.
