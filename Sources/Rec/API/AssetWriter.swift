@@ -35,7 +35,13 @@ public final class AssetWriter: Sendable {
     /// a second (the frames' own times decide when each is shown), encoded with `preset`.
     ///
     /// - Parameters:
+    ///   - path: the file to write; its extension picks the container (`.mp4`, `.mkv`, …).
+    ///   - width: the pictures' width in pixels.
+    ///   - height: the pictures' height in pixels.
+    ///   - pixelFormat: the FFmpeg name of the pictures' pixel format, `yuv420p` by default.
+    ///   - frameRate: about how many frames a second the pictures come at; 30 by default.
     ///   - preset: a preset by name (`rec presets`); nil is `default` (H.264).
+    ///   - overwrite: whether to replace `path` if it exists.
     /// - Throws: a usage error for a path that exists (unless `overwrite`), a container the
     ///   preset's codec does not fit, or a size or pixel format FFmpeg does not know.
     public init(path: String, width: Int, height: Int, pixelFormat: String = "yuv420p", frameRate: Int = 30,

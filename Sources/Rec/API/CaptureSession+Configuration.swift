@@ -73,6 +73,9 @@ extension CaptureSession {
         public var size: (width: Int, height: Int)?
         /// Frames per second to ask the source for.
         public var frameRate: Double?
+        /// The pixel format to ask a camera for, as a V4L2 four-character code such as `YUYV` or
+        /// `MJPG` (the `camera-copy` preset stores a USB camera's MJPEG as it comes).
+        public var pixelFormat: String?
         /// FFmpeg filters applied before encoding, in order, such as `hflip` or `eq=contrast=1.2`.
         public var filters: [String] = []
         /// Sound inputs, each recorded as a track of its own; none by default (a network camera
@@ -105,6 +108,7 @@ extension CaptureSession {
             c.preset = preset
             c.size = size.map { "\($0.width)x\($0.height)" }
             c.fps = frameRate
+            c.pixelFormat = pixelFormat
             c.filters = filters
             c.audio = sounds.map(\.text) + (keepsSourceSound || !sounds.isEmpty ? [] : ["none"])
             c.duration = duration.map { "\(Timestamp($0).seconds)s" }

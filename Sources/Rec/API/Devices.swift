@@ -26,7 +26,9 @@ public enum Devices {
         public let pixelFormat: String
         /// Whether the camera compresses the pictures itself (MJPEG, H.264).
         public let isCompressed: Bool
+        /// The picture's width in pixels.
         public let width: Int
+        /// The picture's height in pixels.
         public let height: Int
         /// Frames per second, fastest first; for a range, its two ends.
         public let frameRates: [Double]
@@ -34,11 +36,11 @@ public enum Devices {
 
     /// A sound input.
     public struct Microphone: Sendable, Equatable {
-        /// The name the sound server knows it by.
+        /// The name its backend (the sound server, or ALSA) knows it by.
         public let name: String
         /// A name for people.
         public let description: String
-        /// Whether it is the sound server's default input.
+        /// Whether it is its backend's default input.
         public let isDefault: Bool
         /// The sound input that records it.
         public let sound: CaptureSession.Sound
@@ -46,8 +48,11 @@ public enum Devices {
 
     /// An X11 screen.
     public struct Screen: Sendable, Equatable {
+        /// The X display and screen, as `DISPLAY` spells them (`:0`, `:0.1`).
         public let display: String
+        /// The screen's width in pixels.
         public let width: Int
+        /// The screen's height in pixels.
         public let height: Int
         /// The source that records it.
         public let source: CaptureSession.Source
@@ -70,7 +75,8 @@ public enum Devices {
         }
     }
 
-    /// The sound inputs the sound server offers (PulseAudio or PipeWire); none without one.
+    /// The sound inputs: the sound server's (PulseAudio, or PipeWire's PulseAudio service) and
+    /// ALSA's devices; none on a machine with neither.
     public static func microphones() -> [Microphone] {
         AudioDevices.list().microphones.map {
             Microphone(name: $0.name, description: $0.description, isDefault: $0.isDefault, sound: CaptureSession.Sound($0.audioSpec))

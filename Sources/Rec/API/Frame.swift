@@ -43,6 +43,8 @@ public struct Frame: Sendable {
     /// A blank picture to draw into and hand to an ``AssetWriter``.
     ///
     /// - Parameters:
+    ///   - width: the picture's width in pixels, 1 to 16384.
+    ///   - height: the picture's height in pixels, 1 to 16384.
     ///   - pixelFormat: an FFmpeg pixel format name, `yuv420p` by default (`rgb24`, `nv12`, `yuyv422`, …).
     ///   - time: when the picture is shown, from the start of the file.
     /// - Throws: ``RecError/Kind/usage`` for a size or pixel format FFmpeg does not know.

@@ -7,6 +7,10 @@ import RecCore
 /// ``kind`` tells a mistake in what was asked for (a source that does not parse, a file that
 /// exists) from a failure while running (a camera unplugged, a disk full).
 ///
+/// The messages are the command line's own sentences, so a few name its options: `--force` is
+/// `overwrite:` here, `--from`/`--to` are `save(from:to:to:)`'s times, `--pixel-format` is
+/// ``CaptureSession/Configuration/pixelFormat``.
+///
 /// ```swift
 /// do {
 ///     try await session.start()

@@ -22,6 +22,7 @@ public struct ReplayBuffer: Sendable {
         /// The most bytes kept; 1 GiB by default.
         public var bytes: Int
 
+        /// Limits of `duration` and `bytes`; a session refuses less than 1 s or 1 MiB.
         public init(duration: Duration = .seconds(300), bytes: Int = 1 << 30) {
             self.duration = duration
             self.bytes = bytes
@@ -31,11 +32,12 @@ public struct ReplayBuffer: Sendable {
     let session: CaptureSession
 
     /// Saves `[from, to)` of the session to `path`; the extension picks the container (`.mp4`,
-    /// `.mkv`, `.mov`, `.ts`). Returns the report `rec save` prints.
+    /// `.m4v`, `.mov`, `.mkv`, `.webm`). Returns the report `rec save` prints. A range that
+    /// ends after the newest frame is waited for.
     ///
-    /// - Throws: a usage error for an empty range, a path that exists (unless `overwrite`) or
-    ///   is the session's own recording; a runtime error for a range the buffer no longer holds
-    ///   (the message says what it holds).
+    /// - Throws: a usage error for an empty range, a path that exists (unless `overwrite`), the
+    ///   session's own recording, or a range the buffer no longer holds (the message says what it
+    ///   holds); a runtime error when the session does not reach the range's end.
     public func save(from: Duration, to end: Duration, to path: String, overwrite: Bool = false) async throws(RecError) -> SaveReport {
         var request = SaveRequest(from: .seconds(Timestamp(from).seconds), to: .seconds(Timestamp(end).seconds),
                                   output: OutputFile.absolute(path), force: overwrite)
