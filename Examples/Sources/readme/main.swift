@@ -9,8 +9,8 @@ do {
         if frame.number % 30 == 0 { print("frame \(frame.number) captured at \(frame.time)") }
     }
     try await session.start()           // returns once the first frame is in
-    try await Task.sleep(for: .seconds(4))
-    // Exactly the frames from second 1 to second 3, from the replay buffer, while it records on.
+    // Exactly the frames from second 1 to second 3, from the replay buffer, while it records on:
+    // the save waits until the session has recorded them.
     let clip = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(3), to: "clip.mp4", overwrite: true)
     print(clip)                         // the report `rec save` prints
     print(try await session.capturePhoto(to: "still.jpg", overwrite: true))

@@ -12,7 +12,7 @@ import Synchronization
 /// ```swift
 /// let session = try CaptureSession(.init(source: .testPattern))
 /// try await session.start()                        // returns once the first frame is in
-/// try await Task.sleep(for: .seconds(3))
+/// // Seconds 1 to 2 exactly; the save waits until the session has recorded them.
 /// let clip = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(2), to: "clip.mp4")
 /// print(clip)                                       // what `rec save` prints
 /// let summary = await session.stop()
