@@ -80,11 +80,10 @@ import Testing
     }
 
     @Test func aReplayBufferSaveIsExact() async throws {
-        var c = fastTestPattern(seconds: 4)
-        c.duration = nil
-        let session = try CaptureSession(c)
+        // Four seconds, however late this test gets to save: the buffer holds 0–4 s.
+        let session = try CaptureSession(fastTestPattern(seconds: 4))
         try await session.start()
-        // The end is seconds ahead of the session: the save waits for it.
+        // The end may be ahead of the session: the save waits for it.
         let clip = "\(folder)/clip.mp4"
         let report = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(2), to: clip)
         await session.stop()
@@ -128,7 +127,7 @@ import Testing
         #expect((error as? RecError)?.message.contains("missing.mp4") == true, "\(error)")
     }
 
-    @Test(.timeLimit(.minutes(1))) func cancellingTheFramesStopsTheSessionCleanly() async throws {
+    @Test func cancellingTheFramesStopsTheSessionCleanly() async throws {
         var c = fastTestPattern(seconds: 1, recordingTo: "cancelled.mkv")
         c.duration = nil
         c.pace = .realTime

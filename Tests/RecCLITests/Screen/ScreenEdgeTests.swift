@@ -67,18 +67,18 @@ import TestServers
 
     /// The X server ending mid-recording: rec stops at once with a message saying so (exit 1),
     /// and the file holds what was recorded, readable to the end.
-    @Test func theDisplayGoingAwayEndsTheRecordingCleanly() async throws {
+    @Test func theDisplayGoingAwayEndsTheRecordingCleanly() throws {
         let world = try ScreenWorld()
         try world.x.paint("red")
-        let start = try await world.rec(["start", "--source", "x11", "-o", "gone.mp4"])
+        let start = try world.rec(["start", "--source", "x11", "-o", "gone.mp4"])
         try #require(start.status == 0, "rec start: \(start.error)")
-        try await world.waitUntil(1.5)
+        try world.waitUntil(1.5)
         world.x.kill()
-        let failed = try await world.rec(["status", "--json", "--wait-error", "--timeout", "30s"])
+        let failed = try world.rec(["status", "--json", "--wait-error", "--timeout", "30s"])
         let status = NetworkClip.object(failed.output)
         let error = status["last_error"] as? String ?? ""
         #expect(error.contains("the X display \(world.x.display) went away"), "\(failed.output)")
-        _ = try await world.rec(["stop"])
+        _ = try world.rec(["stop"])
         let recording = try ScreenFrames(world.path("gone.mp4"))
         #expect(recording.frames.count >= 2 && recording.frames.allSatisfy { $0.shows(.red, at: 10, 10) })
         try NetworkClip.expectDecodes(world.path("gone.mp4"))
@@ -89,25 +89,25 @@ import TestServers
 /// keeps its first size, pictures of the new size are scaled to it, and what the screen shows
 /// goes on being recorded.
 @Suite(.serialized) struct ScreenResizeTests {
-    @Test func aResizedScreenIsScaledToTheSessionsSize() async throws {
+    @Test func aResizedScreenIsScaledToTheSessionsSize() throws {
         let world = try ScreenWorld(width: 1024, height: 768, kind: .xvnc)
         try world.x.paint("blue")
-        let start = try await world.rec(["start", "--source", "x11", "--cursor", "off", "-o", "resize.mp4"])
+        let start = try world.rec(["start", "--source", "x11", "--cursor", "off", "-o", "resize.mp4"])
         try #require(start.status == 0, "rec start: \(start.error)")
-        try await world.waitUntil(1.2)
+        try world.waitUntil(1.2)
         var marks: [Double] = []
         for (mode, colour) in [("800x600", "red"), ("1280x720", "lime")] {
             let r = try world.x.run("xrandr", ["--output", "VNC-0", "--mode", mode])
             try #require(r.status == 0, "xrandr --mode \(mode)")
             try world.x.paint(colour)
-            let frames = (NetworkClip.object(try await world.rec(["status", "--json"]).output)["frames"] as? Int) ?? 0
-            try #require(try await world.rec(["status", "--wait-frames", "\(frames + 1)", "--timeout", "30s"]).status == 0)
+            let frames = (NetworkClip.object(try world.rec(["status", "--json"]).output)["frames"] as? Int) ?? 0
+            try #require(try world.rec(["status", "--wait-frames", "\(frames + 1)", "--timeout", "30s"]).status == 0)
             marks.append(try world.ringEnd())
         }
-        try await world.waitUntil((marks.last ?? 0) + 1.2)
-        let status = NetworkClip.object(try await world.rec(["status", "--json"]).output)
+        try world.waitUntil((marks.last ?? 0) + 1.2)
+        let status = NetworkClip.object(try world.rec(["status", "--json"]).output)
         #expect(status["state"] as? String == "recording", "\(status)")
-        #expect(try await world.rec(["stop"]).status == 0)
+        #expect(try world.rec(["stop"]).status == 0)
         let recording = try ScreenFrames(world.path("resize.mp4"))
         #expect(recording.width == 1024 && recording.height == 768)
         let last = try #require(recording.frames.last)

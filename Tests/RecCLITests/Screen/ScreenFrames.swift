@@ -92,17 +92,6 @@ final class ScreenWorld {
         try RecBinary.run(arguments, in: folder, environment: environment)
     }
 
-    /// Runs rec to its end on a thread of its own. Swift Testing runs tests on as many threads as
-    /// the machine has cores (two here), and a test blocked in `rec status --wait-until` would hold
-    /// one for as long as the session takes to record; awaiting this leaves it to other tests.
-    @discardableResult
-    func rec(_ arguments: [String]) async throws -> RecBinary.Result {
-        let (folder, environment) = (folder, environment)
-        return try await withCheckedThrowingContinuation { done in
-            Thread { done.resume(with: Swift.Result { try RecBinary.run(arguments, in: folder, environment: environment) }) }.start()
-        }
-    }
-
     func path(_ name: String) -> String { folder + "/" + name }
 
     /// The session time of the ring's newest packet (`ring_end` of `rec status --json`), in seconds.
@@ -112,8 +101,8 @@ final class ScreenWorld {
     }
 
     /// Waits (bounded by a minute) until the session's buffer reaches `seconds` of session time.
-    func waitUntil(_ seconds: Double) async throws {
-        let r = try await rec(["status", "--json", "--wait-until", String(format: "%.3fs", seconds), "--timeout", "60s"])
+    func waitUntil(_ seconds: Double) throws {
+        let r = try rec(["status", "--json", "--wait-until", String(format: "%.3fs", seconds), "--timeout", "60s"])
         if r.status != 0 { throw Tool.Failure("the session never reached \(seconds) s: \(r.error)") }
     }
 }

@@ -15,7 +15,7 @@ import TestServers
     /// in mpv (one of them in Chromium too). The pointer is drawn in every picture (`--cursor on`,
     /// the default). After the change: pictures from before it show the first screen, pictures
     /// from after it the second, and a clip saved after it is all lime.
-    @Test func aStaticScreenThenAChange() async throws {
+    @Test func aStaticScreenThenAChange() throws {
         let world = try ScreenWorld()
         try world.x.paint("red")
         let window = try world.x.launch("xmessage", ["-geometry", "100x60+20+20", "-bg", "yellow", "-fg", "yellow", "."])
@@ -26,11 +26,11 @@ import TestServers
         // The X server's default pointer, an X, on the root away from the window's two places
         // (not where a new server puts it, the middle: `mousemove --sync` waits for a move).
         try world.x.run("xdotool", ["mousemove", "--sync", "250", "100"])
-        let start = try await world.rec(["start", "--source", "x11", "-o", "screen.mp4"])
+        let start = try world.rec(["start", "--source", "x11", "-o", "screen.mp4"])
         try #require(start.status == 0, "rec start: \(start.error)")
-        try await world.waitUntil(20.2)
+        try world.waitUntil(20.2)
         for (from, name) in [(0.4, "a.mp4"), (6.1, "b.mp4"), (11.95, "c.mp4"), (17.9, "d.mp4")] {
-            try await Self.expectStaticSave(world, from: from, name: name, inChromium: name == "b.mp4")
+            try Self.expectStaticSave(world, from: from, name: name, inChromium: name == "b.mp4")
         }
 
         // Pictures are counted as they are captured: the first `old` were captured before the
@@ -41,14 +41,14 @@ import TestServers
         try world.x.paint("lime")
         try world.x.run("xdotool", ["windowmove", "--sync", id, "200", "150"])
         let new = try Self.captured(world)
-        try #require(try await world.rec(["status", "--wait-frames", "\(new + 2)", "--timeout", "30s"]).status == 0)
+        try #require(try world.rec(["status", "--wait-frames", "\(new + 2)", "--timeout", "30s"]).status == 0)
         // At most a repeat (a second) after the last picture from before the change.
         let after = try world.ringEnd() + 1.1
-        try await world.waitUntil(after + 1.2)
-        let save = try await world.rec(["save", "--from", String(format: "%.3fs", after), "--to", String(format: "%.3fs", after + 1),
+        try world.waitUntil(after + 1.2)
+        let save = try world.rec(["save", "--from", String(format: "%.3fs", after), "--to", String(format: "%.3fs", after + 1),
                                         "-o", "lime.mp4"])
         #expect(save.status == 0, "rec save after the change: \(save.error)")
-        #expect(try await world.rec(["stop"]).status == 0)
+        #expect(try world.rec(["stop"]).status == 0)
 
         let recording = try ScreenFrames(world.path("screen.mp4"))
         #expect(recording.width == 320 && recording.height == 240)
@@ -80,8 +80,8 @@ import TestServers
     /// A save of two seconds of the static screen from `from`: at least two pictures, the first a
     /// keyframe at 0, all of the screen as it was, two seconds long (within 50 ms), and mpv (and
     /// Chromium when asked; it takes seconds to start) shows what ffmpeg decodes.
-    static func expectStaticSave(_ world: ScreenWorld, from: Double, name: String, inChromium: Bool) async throws {
-        let save = try await world.rec(["save", "--from", String(format: "%.2fs", from), "--to", String(format: "%.2fs", from + 2),
+    static func expectStaticSave(_ world: ScreenWorld, from: Double, name: String, inChromium: Bool) throws {
+        let save = try world.rec(["save", "--from", String(format: "%.2fs", from), "--to", String(format: "%.2fs", from + 2),
                                         "-o", name, "--json"])
         try #require(save.status == 0, "rec save from \(from): \(save.error)")
         let clip = try ScreenFrames(world.path(name))

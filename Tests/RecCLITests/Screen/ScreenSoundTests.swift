@@ -10,7 +10,7 @@ import TestServers
     /// A tone written into the speakers' sink at the moment the root turns white: in the
     /// recording, the tone starts where the white picture does, within 20 ms. The screen is
     /// grabbed at 120 a second, so a picture is at most 8.3 ms after what it shows.
-    @Test func desktopSoundIsInSyncWithThePictureAndTheMicrophoneIsASecondTrack() async throws {
+    @Test func desktopSoundIsInSyncWithThePictureAndTheMicrophoneIsASecondTrack() throws {
         let pulse = try PulseServer(sinks: ["speakers", "microphone"])
         let world = try ScreenWorld(extra: ["PULSE_SERVER": pulse.address])
         try world.x.paint("black")
@@ -28,10 +28,10 @@ import TestServers
         defer { try? feed.fileHandleForWriting.close(); kill(speakers.processIdentifier, SIGKILL); speakers.waitUntilExit() }
 
         // Lossless (FFV1 and FLAC): no encoder priming to account for in the sound's times.
-        let start = try await world.rec(["start", "--source", "x11", "--cursor", "off", "--fps", "120", "--preset", "lossless",
+        let start = try world.rec(["start", "--source", "x11", "--cursor", "off", "--fps", "120", "--preset", "lossless",
                                          "--audio", "desktop", "--audio", "pulse:microphone.monitor", "-o", "sync.mkv"])
         try #require(start.status == 0, "rec start: \(start.error)")
-        try await world.waitUntil(3)
+        try world.waitUntil(3)
         // The tone's half second and the white root, one right after the other.
         let tone = (0..<24_000).flatMap { i -> [UInt8] in
             let v = Int16(8000 * sin(2 * Double.pi * 1000 * Double(i) / 48_000))
@@ -40,8 +40,8 @@ import TestServers
         feed.fileHandleForWriting.write(Data(tone))
         try world.x.paint("white")
         let after = try world.ringEnd()
-        try await world.waitUntil(after + 2)
-        #expect(try await world.rec(["stop"]).status == 0)
+        try world.waitUntil(after + 2)
+        #expect(try world.rec(["stop"]).status == 0)
 
         let path = world.path("sync.mkv")
         let streams = try NetworkClip.streams(path).filter { $0["codec_type"] as? String == "audio" }
