@@ -32,17 +32,20 @@ field() { python3 bench/session-json.py "$@"; }
 threads() { for p in "$@"; do cat /proc/"$p"/task/*/stat 2>/dev/null; done |
   sed -E 's/^[0-9]+ \((.*)\) [A-Za-z] (.*)$/\1\t\2/' | awk -F'\t' '{ split($2, a, " "); t[$1] += a[11] + a[12] }
   END { for (k in t) print k "\t" t[k] }' | LC_ALL=C sort; }
-# Pictures lost: found by content, not by time. A session joining a camera sees its pictures' times
-# re-timed once the first RTCP sender report arrives (libavformat moves a stream onto the report's
-# clock: usually the AAC priming's 21 ms, once 9 s under load at N = 16; bench/README.md), and a gap
-# in the times is then no lost picture. So each recorded picture is found in the camera's own file by
-# its packet's MD5 (copied pictures are the file's bytes; keyframes, which carry SPS and PPS in-band
-# after RTP, match none and are skipped), and between two pictures found, the camera's pictures
-# between them that the file lacks are counted: `lost FILE` prints "pictures lost".
+# Pictures lost, found by content rather than by time: a gap in a file's picture times is not
+# always a lost picture. A session joining a camera has its pictures re-timed once the first RTCP
+# sender report arrives (libavformat moves a stream by how far apart the streams' first packets were
+# on the camera's clock: the AAC priming's 21 ms here, seconds when this server's streams are that
+# far apart at the join; bench/README.md). So each recorded picture is found in the camera's own
+# minute by its packet's MD5 (a copied picture is the file's bytes; keyframes, which carry SPS and
+# PPS in-band after RTP, match none and are skipped), and between two pictures found, the camera's
+# pictures that the file lacks are counted (a step back, a picture sent again, is counted apart).
+# `lost FILE` prints "pictures lost repeated".
 packets() { ffmpeg -v error -i "$1" -map 0:v:0 -c copy -f framemd5 - | awk -F', *' '!/^#/ { print $6 }'; }
 lost() { packets "$1" | awk 'NR == FNR { at[$1] = FNR - 1; n = FNR; next }
-  { i++; if ($1 in at) { if (pi) { d = (at[$1] - ps - (i - pi)) % n; m += d < 0 ? d + n : d } ps = at[$1]; pi = i } }
-  END { print i + 0, m + 0 }' "$work/camera.md5" -; }
+  { i++; if ($1 in at) { if (pi) { d = (at[$1] - ps - (i - pi)) % n; if (d < 0) d += n; if (d > n / 2) r += n - d; else m += d }
+    ps = at[$1]; pi = i } }
+  END { print i + 0, m + 0, r + 0 }' "$work/camera.md5" -; }
 # Steps in a file's picture times beyond 1.5 frames at 30 fps: "count largest_s" (re-timing, not loss).
 steps() { ffprobe -v error -select_streams v -show_entries packet=pts_time -of csv=p=0 "$1" | grep -v N/A | sort -g |
   awk '{ if (NR > 1) { g = $1 - p; if (g > 1.5 / 30) c++; if (g > w) w = g } p = $1 } END { printf "%d %.3f\n", c, w }'; }
@@ -162,14 +165,14 @@ phase() {
   for k in $(seq "$n"); do wait "${fp[k]}" || true; done
   sessions=()
   kill "$server"; exec {fd}<&-
-  local rlost=0 flost=0 rfr="" ffr="" rsteps=0 fsteps=0 rbig=0 fbig=0 fr miss c w
+  local rlost=0 flost=0 rrep=0 frep=0 rfr="" ffr="" rsteps=0 fsteps=0 rbig=0 fbig=0 fr miss rep c w
   for k in $(seq "$n"); do
-    read -r fr miss < <(lost "$d/rec$k.mp4"); rlost=$((rlost + miss)); rfr+=" $fr"
+    read -r fr miss rep < <(lost "$d/rec$k.mp4"); rlost=$((rlost + miss)); rrep=$((rrep + rep)); rfr+=" $fr"
     read -r c w < <(steps "$d/rec$k.mp4"); rsteps=$((rsteps + c)); rbig=$(calc %.3f "($w > $rbig) ? $w : $rbig")
-    read -r fr miss < <(lost "$d/ff$k.mp4"); flost=$((flost + miss)); ffr+=" $fr"
+    read -r fr miss rep < <(lost "$d/ff$k.mp4"); flost=$((flost + miss)); frep=$((frep + rep)); ffr+=" $fr"
     read -r c w < <(steps "$d/ff$k.mp4"); fsteps=$((fsteps + c)); fbig=$(calc %.3f "($w > $fbig) ? $w : $fbig")
   done
-  echo "  files: rec frames$rfr, camera pictures lost $rlost; ffmpeg frames$ffr, lost $flost"
+  echo "  files: rec frames$rfr, camera pictures lost $rlost (sent again $rrep); ffmpeg frames$ffr, lost $flost (sent again $frep)"
   echo "  steps over 1.5 frames between pictures' times (re-timed, not lost): rec $rsteps, largest $rbig s;" \
     "ffmpeg $fsteps, largest $fbig s"
   local clipsok; clipsok=$(echo "$clipframes $allframes" | awk '{ ok = 1; for (i = 1; i <= NF; i++) if ($i != 300) ok = 0; print ok }')
