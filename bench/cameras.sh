@@ -35,11 +35,11 @@ threads() { for p in "$@"; do cat /proc/"$p"/task/*/stat 2>/dev/null; done |
 # Pictures lost, found by content rather than by time: a gap in a file's picture times is not
 # always a lost picture. A session joining a camera has its pictures re-timed once the first RTCP
 # sender report arrives (libavformat moves a stream by how far apart the streams' first packets were
-# on the camera's clock: the AAC priming's 21 ms here, seconds when this server's streams are that
-# far apart at the join; bench/README.md). So each recorded picture is found in the camera's own
-# minute by its packet's MD5 (a copied picture is the file's bytes; keyframes, which carry SPS and
-# PPS in-band after RTP, match none and are skipped), and between two pictures found, the camera's
-# pictures that the file lacks are counted (a step back, a picture sent again, is counted apart).
+# on the camera's clock: the AAC priming's 21 ms here, 9 s once when the server still seeked at each
+# PLAY; bench/README.md). So each recorded picture is found in the camera's own minute by its
+# packet's MD5 (a copied picture is the file's bytes; keyframes, which carry SPS and PPS in-band
+# after RTP, match none and are skipped), and between two pictures found, the camera's pictures
+# that the file lacks are counted (a step back, a picture sent again, is counted apart).
 # `lost FILE` prints "pictures lost repeated".
 packets() { ffmpeg -v error -i "$1" -map 0:v:0 -c copy -f framemd5 - | awk -F', *' '!/^#/ { print $6 }'; }
 lost() { packets "$1" | awk 'NR == FNR { at[$1] = FNR - 1; n = FNR; next }
