@@ -13,8 +13,11 @@ nothing is generated or encoded here, unlike Tests/Support/rtsp/rtsp-server.py, 
 encodes every client's frames in Python. A mount's media is shared: the clients of one camera (rec's
 session and the ffmpeg CLI) get the same packets at the same moments, and the file is read once per
 camera. The file does not loop: make it longer than the run. A new pipeline (from the file's start)
-is made when a mount gets a client after all its earlier ones left. With --parent, exits when that
-process does.
+is made when a mount gets a client after all its earlier ones left. The mounts do not seek, as a
+live camera does not: libavformat asks every PLAY for `Range: npt=0.000-`, and gst-rtsp-server would
+seek the shared file back to its start for all of the mount's clients (those already playing got
+their first pictures again, and the joining one first packets seconds apart). With --parent, exits
+when that process does.
 """
 
 import argparse
@@ -36,6 +39,20 @@ def launch(path):
             "d.audio_0 ! queue ! aacparse ! rtpmp4gpay name=pay1 pt=97 )")
 
 
+def unseekable(_pad, info):
+    # A SEEKING query answered without an answer says "not seekable" (a fresh query's default),
+    # and gst-rtsp-media then plays a PLAY's Range from where the mount is.
+    query = info.get_query()
+    return Gst.PadProbeReturn.HANDLED if query.type == Gst.QueryType.SEEKING else Gst.PadProbeReturn.OK
+
+
+def unseekable_media(_factory, media):
+    """A mount's media, made unseekable (see the header) by its payloaders' answer to SEEKING."""
+    pipeline = media.get_element()
+    for name in ("pay0", "pay1"):
+        pipeline.get_by_name(name).get_static_pad("src").add_probe(Gst.PadProbeType.QUERY_UPSTREAM, unseekable)
+
+
 def main():
     parser = argparse.ArgumentParser(description="N RTSP cameras playing one MP4 file (see the header).")
     parser.add_argument("file")
@@ -55,6 +72,7 @@ def main():
         factory = GstRtspServer.RTSPMediaFactory()
         factory.set_launch(launch(os.path.abspath(args.file)))
         factory.set_shared(True)
+        factory.connect("media-configure", unseekable_media)
         mounts.add_factory(f"/cam{k}", factory)
     if server.attach(None) == 0:
         print(f"rtsp-file-server: cannot listen on 127.0.0.1:{args.port} (in use?)", file=sys.stderr)
