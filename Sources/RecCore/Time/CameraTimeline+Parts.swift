@@ -99,6 +99,8 @@ extension CameraTimeline {
         /// run after a jump starts no earlier than its last packet's end.
         var step: Int64
         var run: Int
+        /// Its last packet's arrival (µs since the session's epoch).
+        var arrival: Int64
     }
 
     static func difference(_ a: Int64, _ b: Int64) -> Int64 {

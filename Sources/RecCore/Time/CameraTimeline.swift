@@ -17,8 +17,11 @@
 /// being slewed out over an hour; `lead` says how far session time runs ahead of the local clock.
 ///
 /// Jumps are judged per stream on its own camera times: a step back of more than
-/// `backwardTolerance` or forward of more than `forwardJumpLimit` (unless it lands where the other
-/// streams have carried the run's clock: that stream only paused) starts a new run, placed at the
+/// `backwardTolerance`, or forward of more than `forwardJumpLimit`, or forward by more than
+/// `stepTolerance` beyond the time that passed between the two packets' arrivals (the camera's
+/// clock stepped, as libavformat's does when the first sender report re-times a stream joined
+/// mid-way; a camera that really paused sends nothing meanwhile), unless it lands where the other
+/// streams have carried the run's clock (that stream only paused), starts a new run, placed at the
 /// packet's arrival (never before the end of what that stream was given), and the other streams
 /// follow the new offset without being counted as jumps: each joins the run when its camera time
 /// comes near the run's (their packets from before the jump, still interleaved, keep the old
@@ -37,6 +40,9 @@ package struct CameraTimeline: Sendable {
     package let maxSlew: Double
     package let forwardJumpLimit: Timestamp
     package let backwardTolerance: Timestamp
+    /// How much further a stream's camera time may move than its arrivals did before the step is
+    /// a jump (1 s: a connect burst moves camera time by a frame per packet while nothing passes).
+    package let stepTolerance: Timestamp
     /// The camera time over which the earliest arrival is taken.
     package let window: Timestamp
 
@@ -47,6 +53,7 @@ package struct CameraTimeline: Sendable {
 
     private let forwardLimit: Int64
     private let backwardLimit: Int64
+    private let stepLimit: Int64
     private let windowLength: Int64
     /// Each stream's state, by its place in `streamIDs` (two streams: a search of the list is
     /// cheaper than hashing for every packet).
@@ -65,13 +72,16 @@ package struct CameraTimeline: Sendable {
     private var restartPending = false
 
     package init(maxSlew: Double = 0.000_5, forwardJumpLimit: Timestamp = .microseconds(10_000_000),
-                backwardTolerance: Timestamp = .microseconds(500_000), window: Timestamp = .microseconds(10_000_000)) {
+                backwardTolerance: Timestamp = .microseconds(500_000), stepTolerance: Timestamp = .microseconds(1_000_000),
+                window: Timestamp = .microseconds(10_000_000)) {
         self.maxSlew = max(0, maxSlew)
         self.forwardJumpLimit = forwardJumpLimit
         self.backwardTolerance = backwardTolerance
+        self.stepTolerance = stepTolerance
         self.window = window
         forwardLimit = max(0, forwardJumpLimit.rescaled(to: .microseconds).value)
         backwardLimit = max(0, backwardTolerance.rescaled(to: .microseconds).value)
+        stepLimit = max(0, stepTolerance.rescaled(to: .microseconds).value)
         windowLength = max(1, window.rescaled(to: .microseconds).value)
         earliest = EarliestArrival(window: windowLength)
     }
@@ -110,7 +120,7 @@ package struct CameraTimeline: Sendable {
             placed = (startRun(state, camera: camera, arrived: arrived, event: .restarted), runs)
         } else if let state, state.run == runs {
             let step = Self.difference(camera, state.decode)
-            if let jump = jump(step), !(step > 0 && isNear(camera)) {
+            if let jump = jump(step, arrived: Self.difference(arrived, state.arrival)), !(step > 0 && isNear(camera)) {
                 placed = (startRun(state, camera: camera, arrived: arrived, event: jump), runs)
             } else {
                 placed = (max(state.session, onCurve(camera, arrived: arrived)), runs)
@@ -118,10 +128,11 @@ package struct CameraTimeline: Sendable {
         } else {
             placed = join(state, camera: camera, arrived: arrived)
         }
-        var next = state ?? StreamState(decode: camera, session: placed.session, step: 0, run: placed.run)
+        var next = state ?? StreamState(decode: camera, session: placed.session, step: 0, run: placed.run, arrival: arrived)
         let step = Self.difference(camera, next.decode)
         if next.run == placed.run, step > 0, step <= forwardLimit { next.step = step }
         next.decode = camera
+        next.arrival = arrived
         next.session = placed.session
         next.run = placed.run
         if let index {
@@ -138,10 +149,12 @@ package struct CameraTimeline: Sendable {
         if runs > 0 { restartPending = true }
     }
 
-    /// A stream's own step in camera time, judged.
-    private func jump(_ step: Int64) -> Event? {
+    /// A stream's own step in camera time, judged against the time between its arrivals.
+    private func jump(_ step: Int64, arrived: Int64) -> Event? {
         if step < -backwardLimit { return .jumpedBack(.microseconds(Self.difference(0, step))) }
-        if step > forwardLimit { return .jumpedForward(.microseconds(step)) }
+        if step > forwardLimit || (step > stepLimit && Self.difference(step, max(0, arrived)) > stepLimit) {
+            return .jumpedForward(.microseconds(step))
+        }
         return nil
     }
 
@@ -159,7 +172,7 @@ package struct CameraTimeline: Sendable {
         guard let state else { return (onCurve(camera, arrived: arrived), runs) }
         let step = Self.difference(camera, state.decode)
         if let previous, !isNear(camera), state.run == runs - 1 {
-            if let jump = jump(step) { return (startRun(state, camera: camera, arrived: arrived, event: jump), runs) }
+            if let jump = jump(step, arrived: Self.difference(arrived, state.arrival)) { return (startRun(state, camera: camera, arrived: arrived, event: jump), runs) }
             return (max(state.session, Self.microseconds(Double(camera) + previous.offset(at: camera))), state.run)
         }
         let session = onCurve(camera, arrived: arrived)

@@ -194,6 +194,42 @@ import Testing
         #expect(timeline.runs == 1 && last == 9_133_333)
     }
 
+    /// The camera's clock steps forward by seconds while its packets keep arriving a frame apart:
+    /// libavformat re-timing a stream joined mid-way at its first sender report (8.7 s and 9.0 s
+    /// in bench/cameras.sh, when the server restarted the stream). A new run at the arrival, not
+    /// a first picture frozen for 9 s and a session clock 9 s ahead of the others'.
+    @Test(arguments: [0.2, 30.0])
+    func aStepOfTheCamerasClockWithoutAPauseIsAJump(at seconds: Double) {
+        var timeline = CameraTimeline()
+        var sessions: [Int64] = []
+        var arrivals: [Int64] = []
+        for n in 0..<Int((seconds + 5) * 30) {
+            let arrival = Int64(n) * 1_000_000 / 30
+            let camera = arrival + (Double(arrival) / 1e6 >= seconds ? 9_000_000 : 0) + 123_000_000
+            sessions.append(camera + timeline.place(stream: .video, decodeTime: .microseconds(camera), arrival: .microseconds(arrival)).value)
+            arrivals.append(arrival)
+        }
+        #expect(timeline.runs == 2)
+        guard case .jumpedForward(let step) = timeline.lastEvent else { Issue.record("\(String(describing: timeline.lastEvent))"); return }
+        #expect(abs(step.seconds - 9 - 1.0 / 30) < 0.001)
+        // No picture lasts more than two frames, and the session ends where the local clock does.
+        #expect(zip(sessions, sessions.dropFirst()).allSatisfy { $1 - $0 > 0 && $1 - $0 <= 66_667 })
+        #expect(abs(sessions.last! - arrivals.last!) <= 33_334)
+    }
+
+    /// A camera that really stops for 3 s sends nothing meanwhile: its clock and the arrivals move
+    /// on together, and the gap is kept (a missing stretch, not a new run).
+    @Test func aPauseOfTheCameraKeepsItsGap() {
+        var timeline = CameraTimeline()
+        var sessions: [Int64] = []
+        for n in 0..<300 {
+            let time = Int64(n) * 1_000_000 / 30 + (n >= 150 ? 3_000_000 : 0)
+            sessions.append(time + timeline.place(stream: .video, decodeTime: .microseconds(time), arrival: .microseconds(time + 20_000)).value)
+        }
+        #expect(timeline.runs == 1)
+        #expect(abs(sessions[150] - sessions[149] - 3_033_333) <= 2)
+    }
+
     /// Sound that stops for 15 s (silence suppressed) while the pictures go on is no jump: it
     /// comes back on the clock the pictures carried, with their offset.
     @Test func aStreamThatPausesIsNoJump() {
