@@ -61,8 +61,11 @@ paste <(luma_means "$work/original.mp4") <(luma_means "$work/negative.mp4") \
 
 # replay-buffer: Enter piped at once is taken once the buffer holds 2 s; the clip is the 4 s around
 # the press, frame-exact: 120 frames, starting on the requested start.
-echo | run replay-buffer "$work/clip.mp4" --source test:320x240@30 --around 2
+# With the stand-in sound (a test tone), which the clip carries over the same 4 s.
+echo | run replay-buffer "$work/clip.mp4" --source test:320x240@30 --audio test --around 2
 [[ $(decoded_frames "$work/clip.mp4") == 120 ]] || fail "clip.mp4 has $(decoded_frames "$work/clip.mp4") frames, not 120"
+sound=$(ffprobe -v error -select_streams a:0 -show_entries stream=codec_name,duration -of csv=p=0 "$work/clip.mp4")
+awk -F, '$1 == "aac" && $2 > 3.95 && $2 < 4.05 { ok = 1 } END { exit !ok }' <<<"$sound" || fail "clip.mp4's sound is '$sound', not 4 s of AAC"
 grep -Eq '^  120 frames, ([0-9:.]+)–[0-9:.]+ of requested \1–' "$work/replay-buffer.out" \
   || { cat "$work/replay-buffer.out" >&2; fail "the clip does not start on the requested start"; }
 first=$(ffprobe -v error -select_streams v:0 -show_entries frame=best_effort_timestamp_time -read_intervals %+#1 -of default=nw=1:nk=1 "$work/clip.mp4")

@@ -2,7 +2,7 @@
 import Foundation
 import Rec
 
-do {
+do throws(RecError) {
     // The built-in stand-in camera; .camera("/dev/video0"), .network("rtsp://…") or .screen work the same.
     let session = try CaptureSession(.init(source: .testPattern))
     session.onFrame { frame in          // on the capture thread, for every frame, before it is encoded
@@ -15,7 +15,7 @@ do {
     print(clip)                         // the report `rec save` prints
     print(try await session.capturePhoto(to: "still.jpg", overwrite: true))
     print(await session.stop())         // the summary `rec stop` prints
-} catch let error as RecError {
+} catch {
     print("rec: \(error)")              // the command line's own message
     exit(error.exitStatus)
 }

@@ -1,7 +1,7 @@
 // replay-buffer: records into a replay buffer only, and when Enter is pressed saves the 10 s around
 // the press (5 s before it, 5 s after) into OUTPUT, exactly, then stops.
 //
-//   replay-buffer OUTPUT [--source SOURCE] [--around SECONDS]
+//   replay-buffer OUTPUT [--source SOURCE] [--audio SOUND] [--around SECONDS]
 //
 // --around sets the span on each side of the press (5 by default). Enter is taken once the buffer
 // holds that much, so the span before the press is always there to save.
@@ -16,12 +16,13 @@ while let argument = arguments.popFirst() {
     switch argument {
     case "--source": configuration.source = CaptureSession.Source(arguments.popFirst() ?? "")
     case "--around": around = Int(arguments.popFirst() ?? "") ?? 0
+    case "--audio": configuration.sounds.append(CaptureSession.Sound(arguments.popFirst() ?? ""))   // `test`, `default`, …
     default: output = argument
     }
 }
 
 do throws(RecError) {
-    guard let output, around > 0 else { throw RecError(kind: .usage, message: "usage: replay-buffer OUTPUT [--source SOURCE] [--around SECONDS]") }
+    guard let output, around > 0 else { throw RecError(kind: .usage, message: "usage: replay-buffer OUTPUT [--source SOURCE] [--audio SOUND] [--around SECONDS]") }
     let session = try CaptureSession(configuration)   // no recordingPath: the replay buffer only
     let span = Duration.seconds(around)
     // Our own place in the frames, from the first one (taken before start()), keeping the newest 2.
