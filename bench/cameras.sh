@@ -6,11 +6,13 @@
 # total PSS, then a `rec save --last 10s` from each camera under load. See bench/README.md.
 #
 #   bench/cameras.sh [seconds (60)] [counts (1,4,16)]
-#   CAMERAS_WORK=/some/dir keeps the generated camera file between runs.
+#   CAMERAS_WORK=/some/dir keeps the generated camera file between runs; CAMERAS_WARM=S sets the warm-up.
 set -euo pipefail
 seconds=${1:-60}
 counts=${2:-1,4,16}
-warm=10
+# The window starts once the 60 s ring has filled and trims (a ring still filling touches a fresh
+# page for every packet it keeps: kernel time ffmpeg, which keeps nothing, never spends).
+warm=${CAMERAS_WARM:-75}
 source "$(dirname "$0")/common.sh"
 [[ -z ${CAMERAS_WORK:-} ]] || { mkdir -p "$CAMERAS_WORK"; rm -rf "$work"; work=$CAMERAS_WORK; export XDG_RUNTIME_DIR=$work/run; mkdir -p -m 700 "$XDG_RUNTIME_DIR"; }
 pids=() sessions=()
@@ -25,6 +27,7 @@ hz=$(getconf CLK_TCK)
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+faults() { awk '{ print $10 }' "/proc/$1/stat"; } # minor page faults
 kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/${3:-status}"; } # a field of /proc/PID/status (or smaps_rollup), kB
 mb() { calc %.1f "$1 / 1e6"; }
 field() { python3 bench/session-json.py "$@"; }
@@ -90,12 +93,12 @@ phase() {
     "ffmpeg -rtsp_transport tcp -i URL -c copy fragmented MP4; window of $seconds s after $warm s; load $(load)"
   sleep "$warm"
   ffframe() { grep '^frame=' "$1" | tail -1 | cut -d= -f2; }
-  local -a w0 w1 f0 l0 c0 g0 h0 f1 l1 c1 g1 h1 ring anon pss pssf fanon fpss fpssf
+  local -a w0 w1 f0 l0 c0 g0 h0 f1 l1 c1 g1 h1 m0 m1 n0 n1 ring anon pss pssf fanon fpss fpssf
   # Each process's ticks right after its frame count, in the same order at both ends of the window.
   for k in $(seq "$n"); do
     w0[k]=$EPOCHREALTIME
     read -r f0[k] l0[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver |
-      awk '{ print $1, $2 + $3 }'); c0[k]=$(ticks "${rp[k]}")
+      awk '{ print $1, $2 + $3 }'); c0[k]=$(ticks "${rp[k]}"); m0[k]=$(faults "${rp[k]}"); n0[k]=$(faults "${fp[k]}")
     g0[k]=$(ffframe "$d/ff$k.progress"); h0[k]=$(ticks "${fp[k]}")
   done
   local s0; s0=$(ticks "$server"); threads "${rp[@]}" >"$d/threads0"
@@ -103,7 +106,7 @@ phase() {
   for k in $(seq "$n"); do
     w1[k]=$EPOCHREALTIME
     read -r f1[k] l1[k] ring[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver ring_bytes |
-      awk '{ print $1, $2 + $3, $4 }'); c1[k]=$(ticks "${rp[k]}")
+      awk '{ print $1, $2 + $3, $4 }'); c1[k]=$(ticks "${rp[k]}"); m1[k]=$(faults "${rp[k]}"); n1[k]=$(faults "${fp[k]}")
     g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(ticks "${fp[k]}")
   done
   local s1; s1=$(ticks "$server"); threads "${rp[@]}" >"$d/threads1"
@@ -143,6 +146,9 @@ phase() {
   echo "  PSS of mapped files in the totals: rec $(calc %.1f "($(IFS=+; echo "${pssf[*]}")) * 1024 / 1e6") MB," \
     "ffmpeg $(calc %.1f "($(IFS=+; echo "${fpssf[*]}")) * 1024 / 1e6") MB (the rest is private: RssAnon)"
   echo "  frames in each camera's window (about $seconds s plus a round of reads) against 30 fps: rec$rshare; ffmpeg$fshare"
+  local rflt=0 fflt=0
+  for k in $(seq "$n"); do rflt=$((rflt + m1[k] - m0[k])); fflt=$((fflt + n1[k] - n0[k])); done
+  echo "  minor page faults per camera per second: rec $(calc %.1f "$rflt / $n / $seconds"), ffmpeg $(calc %.1f "$fflt / $n / $seconds")"
   echo "  rec dropped $drops (dropped_late + dropped_by_driver)"
   echo "  rings $(mb "$rings") MB in all; worst camera cam$wk: RssAnon $(mb $((anon[wk] * 1024))) MB against its ring" \
     "$(mb "${ring[wk]}") + 15 MB ($(calc %+.1f "$worst / 1e6") MB)"
