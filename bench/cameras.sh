@@ -118,9 +118,9 @@ phase() {
   echo "  at the window's end: load $(load); cam1's RssAnon by kind (MB): rec $(python3 bench/session-maps.py --anon "${rp[1]}");" \
     "ffmpeg $(python3 bench/session-maps.py --anon "${fp[1]}")"
 
-  local rc=0 fc=0 rf=0 ff=0 drops=0 rshare="" fshare="" worst=-999999999999 wk=0 rpss=0 fpsst=0 rings=0 anonmax=0
+  local rflt=0 fflt=0 rc=0 fc=0 rf=0 ff=0 drops=0 rshare="" fshare="" worst=-999999999999 wk=0 rpss=0 fpsst=0 rings=0 anonmax=0
   for k in $(seq "$n"); do
-    rc=$((rc + c1[k] - c0[k])); fc=$((fc + h1[k] - h0[k]))
+    rc=$((rc + c1[k] - c0[k])); fc=$((fc + h1[k] - h0[k])); rflt=$((rflt + m1[k] - m0[k])); fflt=$((fflt + n1[k] - n0[k]))
     local a=$((f1[k] - f0[k])) b=$((g1[k] - g0[k]))
     rf=$((rf + a)); ff=$((ff + b)); drops=$((drops + l1[k] - l0[k]))
     # Each camera's window runs from its first read to its second (a round of reads takes a while).
@@ -146,8 +146,6 @@ phase() {
   echo "  PSS of mapped files in the totals: rec $(calc %.1f "($(IFS=+; echo "${pssf[*]}")) * 1024 / 1e6") MB," \
     "ffmpeg $(calc %.1f "($(IFS=+; echo "${fpssf[*]}")) * 1024 / 1e6") MB (the rest is private: RssAnon)"
   echo "  frames in each camera's window (about $seconds s plus a round of reads) against 30 fps: rec$rshare; ffmpeg$fshare"
-  local rflt=0 fflt=0
-  for k in $(seq "$n"); do rflt=$((rflt + m1[k] - m0[k])); fflt=$((fflt + n1[k] - n0[k])); done
   echo "  minor page faults per camera per second: rec $(calc %.1f "$rflt / $n / $seconds"), ffmpeg $(calc %.1f "$fflt / $n / $seconds")"
   echo "  rec dropped $drops (dropped_late + dropped_by_driver)"
   echo "  rings $(mb "$rings") MB in all; worst camera cam$wk: RssAnon $(mb $((anon[wk] * 1024))) MB against its ring" \
