@@ -52,6 +52,18 @@ package struct EncodedPacket: Sendable {
     package var endTime: Timestamp { Timestamp(value: pts + duration, timeBase: timeBase) }
     package var size: Int { shared?.count ?? owned.count }
 
+    /// The bytes where they are, without copying them out.
+    package func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        if let shared { return try shared.withUnsafeBytes(body) }
+        return try owned.withUnsafeBytes(body)
+    }
+
+    /// Makes `bytes` (the same bytes, kept elsewhere) the packet's: the ring's slabs.
+    mutating func keepBytes(in bytes: any SharedBytes) {
+        owned = []
+        shared = bytes
+    }
+
     /// A packet whose bytes stay with `bytes`' owner. Every field is set here (no delegation to
     /// another initializer, whose result would be copied): a camera makes one per packet.
     package init(shared bytes: any SharedBytes, pts: Int64, dts: Int64, duration: Int64, timeBase: Rational,

@@ -49,18 +49,20 @@ extension EncodedPacket {
                   sideData: sideData, isHidden: p.flags & AV_PKT_FLAG_DISCARD != 0)
     }
 
-    /// Fills a blank `AVPacket` with the bytes — another reference to the buffer FFmpeg made, or
-    /// a copy into its own reference-counted buffer for bytes made in Swift — with the side data
-    /// (`withSideData`), and the times rescaled into `target` once.
+    /// Fills a blank `AVPacket` with the bytes — another reference to the buffer FFmpeg made, a
+    /// buffer over the ring's slab that keeps it (`SlabBytes`), or a copy into a buffer of its own
+    /// for bytes made in Swift — with the side data (`withSideData`), and the times rescaled into
+    /// `target` once.
     func fill(_ p: UnsafeMutablePointer<AVPacket>, rescaledTo target: Rational, streamIndex: Int32,
               withSideData: Bool = true) throws(FFmpegError) {
         if let reference = shared as? PacketReference {
             try reference.reference(into: p)
+        } else if let slab = shared as? SlabBytes {
+            try Self.wrap(slab, into: p)
         } else {
-            let bytes = data
-            try check(av_new_packet(p, Int32(bytes.count)), "av_new_packet")
-            bytes.withUnsafeBufferPointer { src in
-                if let base = src.baseAddress, let dst = p.pointee.data { dst.update(from: base, count: src.count) }
+            try check(av_new_packet(p, Int32(size)), "av_new_packet")
+            withUnsafeBytes { src in
+                if let base = src.baseAddress, let dst = p.pointee.data { UnsafeMutableRawPointer(dst).copyMemory(from: base, byteCount: src.count) }
             }
         }
         do { try placeSideData(in: p, keep: withSideData) } catch { av_packet_unref(p); throw error }
@@ -80,4 +82,25 @@ extension EncodedPacket {
         av_packet_free_side_data(p)
         if keep { try attachSideData(to: p) }
     }
+
+    /// A read-only buffer over `bytes` where they are (padded, as FFmpeg wants), holding a
+    /// reference to them until FFmpeg lets the buffer go. The corresponding C function is
+    /// `av_buffer_create`.
+    private static func wrap(_ bytes: SlabBytes, into p: UnsafeMutablePointer<AVPacket>) throws(FFmpegError) {
+        let held = Unmanaged.passRetained(bytes)
+        let data = UnsafeMutablePointer(mutating: bytes.start.assumingMemoryBound(to: UInt8.self))
+        guard let buffer = av_buffer_create(data, bytes.count + SlabWriter.padding, releaseSlab,
+                                            held.toOpaque(), AV_BUFFER_FLAG_READONLY) else {
+            held.release()
+            throw FFmpegError(code: cffmpeg_averror(ENOMEM), operation: "av_buffer_create")
+        }
+        p.pointee.buf = buffer
+        p.pointee.data = data
+        p.pointee.size = Int32(bytes.count)
+    }
+}
+
+/// `av_buffer_create`'s free callback for `wrap`: lets go of the `SlabBytes` it held.
+private let releaseSlab: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?) -> Void = { opaque, _ in
+    if let opaque { Unmanaged<SlabBytes>.fromOpaque(opaque).release() }
 }

@@ -7,14 +7,19 @@ import Synchronization
 /// `Mutex` is `Sendable`, so this class is too without `@unchecked`.
 package final class PacketRing: Sendable {
     private let state: Mutex<RingState>
+    /// Where the packets' bytes are kept (`SlabWriter`); taken by the appending thread only.
+    private let slabs: Mutex<SlabWriter>
 
-    package init(limits: RingLimits = .replay) {
+    package init(limits: RingLimits = .replay, pool: SlabPool = SlabPool()) {
         state = Mutex(RingState(limits: limits))
+        slabs = Mutex(SlabWriter(pool: pool))
     }
 
-    /// See `RingState.append(_:)`.
+    /// See `RingState.append(_:)`. The bytes are copied into the ring's slabs first, outside the
+    /// ring's lock: the packet's own buffer stays with whoever else holds it (the file's muxer).
     package func append(_ packet: EncodedPacket) {
-        state.withLock { $0.append(packet) }
+        let stored = slabs.withLock { $0.store(packet) }
+        state.withLock { $0.append(stored) }
     }
 
     /// See `RingState.snapshot(from:to:)`.
