@@ -26,7 +26,9 @@ trap cleanup EXIT
 hz=$(getconf CLK_TCK)
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+# CPU time in microseconds, exact: the scheduler's count for each thread (/proc/PID/task/*/schedstat),
+# not the clock ticks of /proc/PID/stat, which sample user and system time 100 times a second.
+cpu() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%d", s / 1000 }'; }
 faults() { awk '{ print $10 }' "/proc/$1/stat"; } # minor page faults
 kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/${3:-status}"; } # a field of /proc/PID/status (or smaps_rollup), kB
 mb() { calc %.1f "$1 / 1e6"; }
@@ -94,22 +96,22 @@ phase() {
   sleep "$warm"
   ffframe() { grep '^frame=' "$1" | tail -1 | cut -d= -f2; }
   local -a w0 w1 f0 l0 c0 g0 h0 f1 l1 c1 g1 h1 m0 m1 n0 n1 ring anon pss pssf fanon fpss fpssf
-  # Each process's ticks right after its frame count, in the same order at both ends of the window.
+  # Each process's CPU time right after its frame count, in the same order at both ends of the window.
   for k in $(seq "$n"); do
     w0[k]=$EPOCHREALTIME
     read -r f0[k] l0[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver |
-      awk '{ print $1, $2 + $3 }'); c0[k]=$(ticks "${rp[k]}"); m0[k]=$(faults "${rp[k]}"); n0[k]=$(faults "${fp[k]}")
-    g0[k]=$(ffframe "$d/ff$k.progress"); h0[k]=$(ticks "${fp[k]}")
+      awk '{ print $1, $2 + $3 }'); c0[k]=$(cpu "${rp[k]}"); m0[k]=$(faults "${rp[k]}"); n0[k]=$(faults "${fp[k]}")
+    g0[k]=$(ffframe "$d/ff$k.progress"); h0[k]=$(cpu "${fp[k]}")
   done
-  local s0; s0=$(ticks "$server"); threads "${rp[@]}" >"$d/threads0"
+  local s0; s0=$(cpu "$server"); threads "${rp[@]}" >"$d/threads0"
   sleep "$seconds"
   for k in $(seq "$n"); do
     w1[k]=$EPOCHREALTIME
     read -r f1[k] l1[k] ring[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver ring_bytes |
-      awk '{ print $1, $2 + $3, $4 }'); c1[k]=$(ticks "${rp[k]}"); m1[k]=$(faults "${rp[k]}"); n1[k]=$(faults "${fp[k]}")
-    g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(ticks "${fp[k]}")
+      awk '{ print $1, $2 + $3, $4 }'); c1[k]=$(cpu "${rp[k]}"); m1[k]=$(faults "${rp[k]}"); n1[k]=$(faults "${fp[k]}")
+    g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(cpu "${fp[k]}")
   done
-  local s1; s1=$(ticks "$server"); threads "${rp[@]}" >"$d/threads1"
+  local s1; s1=$(cpu "$server"); threads "${rp[@]}" >"$d/threads1"
   for k in $(seq "$n"); do
     anon[k]=$(kb "${rp[k]}" RssAnon); pss[k]=$(kb "${rp[k]}" Pss smaps_rollup); pssf[k]=$(kb "${rp[k]}" Pss_File smaps_rollup)
     fanon[k]=$(kb "${fp[k]}" RssAnon); fpss[k]=$(kb "${fp[k]}" Pss smaps_rollup); fpssf[k]=$(kb "${fp[k]}" Pss_File smaps_rollup)
@@ -133,14 +135,14 @@ phase() {
   done
   minof() { tr ' ' '\n' | sed '/^$/d' | sort -g | head -1; }
   local rmin fmin; rmin=$(minof <<<"$rshare"); fmin=$(minof <<<"$fshare")
-  local rcs fcs ratio; rcs=$(calc %.2f "$rc / $hz"); fcs=$(calc %.2f "$fc / $hz"); ratio=$(calc %.3f "$rc / $fc")
+  local rcs fcs ratio; rcs=$(calc %.2f "$rc / 1e6"); fcs=$(calc %.2f "$fc / 1e6"); ratio=$(calc %.3f "$rc / $fc")
   printf '  %-34s %9s %12s %18s %14s %12s\n' "" "CPU s" "% core/cam" "frames (min/30fps)" "RssAnon MB/cam" "PSS MB total"
-  printf '  %-34s %9s %12s %18s %14s %12s\n' "rec sessions" "$rcs" "$(calc %.2f "$rc / $hz / ($rf / 30) * 100")" \
+  printf '  %-34s %9s %12s %18s %14s %12s\n' "rec sessions" "$rcs" "$(calc %.2f "$rc / 1e6 / ($rf / 30) * 100")" \
     "$rf ($rmin)" "$(calc %.1f "($(IFS=+; echo "${anon[*]}")) * 1024 / $n / 1e6")" "$(calc %.1f "$rpss * 1024 / 1e6")"
-  printf '  %-34s %9s %12s %18s %14s %12s\n' "ffmpeg -c copy" "$fcs" "$(calc %.2f "$fc / $hz / ($ff / 30) * 100")" \
+  printf '  %-34s %9s %12s %18s %14s %12s\n' "ffmpeg -c copy" "$fcs" "$(calc %.2f "$fc / 1e6 / ($ff / 30) * 100")" \
     "$ff ($fmin)" "$(calc %.1f "($(IFS=+; echo "${fanon[*]}")) * 1024 / $n / 1e6")" "$(calc %.1f "$fpsst * 1024 / 1e6")"
-  printf '  %-34s %9s %12s %18s %14s %12s\n' "rtsp-file-server ($n mounts)" "$(calc %.2f "($s1 - $s0) / $hz")" \
-    "$(calc %.2f "($s1 - $s0) / $hz / ($rf / 30) * 100")" "" "" "$(calc %.1f "$spss * 1024 / 1e6")"
+  printf '  %-34s %9s %12s %18s %14s %12s\n' "rtsp-file-server ($n mounts)" "$(calc %.2f "($s1 - $s0) / 1e6")" \
+    "$(calc %.2f "($s1 - $s0) / 1e6 / ($rf / 30) * 100")" "" "" "$(calc %.1f "$spss * 1024 / 1e6")"
   echo "  rec's threads over the window, all sessions (CPU s): $(LC_ALL=C join -t$'\t' "$d/threads0" "$d/threads1" |
     awk -F'\t' -v hz="$hz" '{ printf "%s%s %.2f", (NR > 1 ? ", " : ""), $1, ($3 - $2) / hz }')"
   echo "  PSS of mapped files in the totals: rec $(calc %.1f "($(IFS=+; echo "${pssf[*]}")) * 1024 / 1e6") MB," \

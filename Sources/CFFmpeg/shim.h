@@ -99,6 +99,13 @@ static inline unsigned long long cffmpeg_coarse_now(void) {
     clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
+/// CLOCK_MONOTONIC in nanoseconds: what DispatchTime.now().uptimeNanoseconds reads on Linux,
+/// without libdispatch's two calls around it (a camera reads it for every packet).
+static inline unsigned long long cffmpeg_monotonic_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
 static inline int cffmpeg_interrupt_is_set(const cffmpeg_interrupt *s) { return __atomic_load_n(&s->set, __ATOMIC_ACQUIRE); }
 /// Sets the flag; returns whether it was set before.
 static inline int cffmpeg_interrupt_set(cffmpeg_interrupt *s) { return __atomic_exchange_n(&s->set, 1, __ATOMIC_ACQ_REL); }
@@ -123,7 +130,10 @@ static __attribute__((noinline)) int cffmpeg_interrupt_check_clock(cffmpeg_inter
 static inline int cffmpeg_interrupt_callback(void *opaque) {
     cffmpeg_interrupt *s = opaque;
     if (cffmpeg_interrupt_is_set(s) || __atomic_load_n(&s->passed, __ATOMIC_RELAXED)) return 1;
-    if ((__atomic_add_fetch(&s->calls, 1, __ATOMIC_RELAXED) & 7) != 0) return 0;
+    // Only the reading thread counts: a plain load and store, not a locked add.
+    unsigned calls = __atomic_load_n(&s->calls, __ATOMIC_RELAXED) + 1;
+    __atomic_store_n(&s->calls, calls, __ATOMIC_RELAXED);
+    if ((calls & 7) != 0) return 0;
     return cffmpeg_interrupt_check_clock(s);
 }
 /// The calling thread's kernel id (Swift's Glibc module has no gettid); for per-thread state and priority.

@@ -10,10 +10,12 @@ package struct Rational: Hashable, Sendable, CustomStringConvertible {
         self.den = den
     }
 
-    /// Microseconds: the capture clock's time base.
-    package static let microseconds = Rational(1, 1_000_000)
+    /// Microseconds: the capture clock's time base. Computed, as the other constants packets use
+    /// (`StreamID.video`, `Timestamp.zero`): a stored static is a lazily made global, reached
+    /// through a call on every use, several times for each packet.
+    package static var microseconds: Rational { Rational(1, 1_000_000) }
     /// Milliseconds: Matroska's usual stream time base.
-    package static let milliseconds = Rational(1, 1_000)
+    package static var milliseconds: Rational { Rational(1, 1_000) }
 
     package var doubleValue: Double { Double(num) / Double(den) }
     package var inverted: Rational { Rational(den, num) }

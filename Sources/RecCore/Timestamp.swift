@@ -20,7 +20,7 @@ package struct Timestamp: Hashable, Sendable, CustomStringConvertible {
     }
 
     package static func microseconds(_ us: Int64) -> Timestamp { Timestamp(value: us, timeBase: .microseconds) }
-    package static let zero = Timestamp(value: 0, timeBase: .microseconds)
+    package static var zero: Timestamp { Timestamp(value: 0, timeBase: .microseconds) }
 
     package var seconds: Double { Double(value) * timeBase.doubleValue }
 

@@ -1,3 +1,4 @@
+import CFFmpeg
 import Foundation
 import Media
 import RecCore
@@ -133,8 +134,8 @@ package final class NetworkSource: FrameSource {
         input = nil
     }
 
-    /// Now on the local monotonic clock, in nanoseconds.
-    static func monotonicNow() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+    /// Now on the local monotonic clock (that of `DispatchTime`), in nanoseconds.
+    static func monotonicNow() -> UInt64 { UInt64(cffmpeg_monotonic_now()) }
 }
 
 extension NetworkSource {

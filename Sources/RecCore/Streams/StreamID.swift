@@ -34,7 +34,7 @@ package struct StreamID: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     /// A session's (first) picture stream.
-    package static let video = StreamID(.video)
+    package static var video: StreamID { StreamID(.video) }
     package static func sound(_ number: Int) -> StreamID { StreamID(.sound, number) }
 
     package var isVideo: Bool { kind == .video }
