@@ -140,6 +140,14 @@ static inline int cffmpeg_interrupt_callback(void *opaque) {
 static inline pid_t cffmpeg_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 static inline void cffmpeg_log_capture(void) { av_log_set_callback(cffmpeg_log_trampoline); }
 
+/// Drops a packet's side data when all of it is AV_PKT_DATA_PRFT: the sender-report times
+/// libavformat's RTP reader attaches to every packet of a camera, which nothing in rec reads (its
+/// wall clock comes from the stream's start_time_realtime) and no file rec writes stores.
+static inline void cffmpeg_packet_drop_prft(AVPacket *p) {
+    for (int i = 0; i < p->side_data_elems; i++)
+        if (p->side_data[i].type != AV_PKT_DATA_PRFT) return;
+    av_packet_free_side_data(p);
+}
 /// AVStream.time_base etc. are plain fields; these exist for macros only.
 static inline int64_t cffmpeg_rescale(int64_t a, AVRational from, AVRational to) {
     return av_rescale_q_rnd(a, from, to, AV_ROUND_NEAR_INF | AV_ROUND_PASS_MINMAX);

@@ -38,11 +38,13 @@ final class PacketReference: SharedBytes, @unchecked Sendable {
 extension EncodedPacket {
     /// A packet that takes over `source`'s reference (`PacketReference`), leaving it blank: no
     /// byte is copied. A missing dts takes the pts and vice versa; the side data is listed in
-    /// `sideData` too, for the core to read and change.
+    /// `sideData` too, for the core to read and change, but for a camera's producer reference
+    /// times (`cffmpeg_packet_drop_prft`: two arrays a packet, kept a ring's length, for nothing).
     package init(taking source: UnsafeMutablePointer<AVPacket>, timeBase: Rational, streamIndex: Int) throws(FFmpegError) {
         let p = source.pointee
         let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
         let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
+        if p.side_data_elems > 0 { cffmpeg_packet_drop_prft(source) }
         let sideData = PacketSideData.copied(from: source)
         self.init(shared: try PacketReference(taking: source), pts: pts, dts: dts, duration: p.duration,
                   timeBase: timeBase, isKeyframe: p.flags & AV_PKT_FLAG_KEY != 0, streamIndex: streamIndex,

@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 
-/// Where the ring keeps its packets' bytes: copied, one after another, into 1 MiB blocks
+/// Where the ring keeps its packets' bytes: copied, one after another, into 512 KiB blocks
 /// ("slabs") of their own, so that the buffer the demuxer or encoder filled goes back to malloc
 /// as soon as the file has it, as it does in the ffmpeg CLI.
 ///
@@ -116,7 +116,7 @@ package final class SlabPool: Sendable {
     private let spares: Int
     private let free: Mutex<[SlabAddress]>
 
-    package init(slabBytes: Int = 1 << 20, spares: Int = 2) {
+    package init(slabBytes: Int = 1 << 19, spares: Int = 2) {
         self.slabBytes = slabBytes
         self.spares = spares
         free = Mutex([])
