@@ -35,15 +35,16 @@ import TestServers
         let frames = try NetworkClip.frames(path)
         #expect(frames.count == 30)
         #expect(frames.first?.key == true)
-        // The producer is live at 30/1 and each frame keeps its own time: times rise, the steady
-        // gap is the producer's 1/30 s, and 30 frames never span less than 29/30 s. (Measured:
-        // 33.3 ms ± 0.1 ms once GStreamer runs; its first frames on the loaded machine came up
-        // to 200 ms apart, which the file keeps, as it would a screen's.)
+        // The producer is live at 30/1 and each frame keeps its own time: times rise and the
+        // steady gap is the producer's 1/30 s. (Measured: 33.3 ms ± 0.1 ms once GStreamer runs.
+        // Its first frames on a loaded machine came up to 200 ms apart, and in one full run
+        // under load 30 frames spanned 0.959 s, short of 29/30 s. A frame's time is the
+        // producer's stamp, or its arrival where it gives none; after a stall either comes
+        // closer together, so the span depends on the machine's load and is not checked.)
         let times = frames.map(\.time)
         #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 }, "frame times \(times)")
         let gaps = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
         #expect(abs(gaps[gaps.count / 2] - 1.0 / 30) < 0.001, "frame gaps \(gaps)")
-        if let first = times.first, let last = times.last { #expect(last - first > 29.0 / 30 - 0.005) }
 
         let size = (width: 320, height: 240)
         let raw = try Tool.run("ffmpeg", ["-v", "error", "-i", path, "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]).stdout
