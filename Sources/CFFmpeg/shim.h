@@ -94,18 +94,15 @@ static inline void cffmpeg_log_trampoline(void *avcl, int level, const char *fmt
 /// the callback saw the deadline pass (until the next deadline), and the callback's call count.
 /// Touched only through these atomic builtins; InterruptFlag owns the memory.
 typedef struct { int set; int passed; unsigned calls; unsigned long long deadline; } cffmpeg_interrupt;
-static inline unsigned long long cffmpeg_coarse_now(void) {
+static inline unsigned long long cffmpeg_clock_ns(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+    clock_gettime(clock, &ts);
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
+static inline unsigned long long cffmpeg_coarse_now(void) { return cffmpeg_clock_ns(CLOCK_MONOTONIC_COARSE); }
 /// CLOCK_MONOTONIC in nanoseconds: what DispatchTime.now().uptimeNanoseconds reads on Linux,
 /// without libdispatch's two calls around it (a camera reads it for every packet).
-static inline unsigned long long cffmpeg_monotonic_now(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
+static inline unsigned long long cffmpeg_monotonic_now(void) { return cffmpeg_clock_ns(CLOCK_MONOTONIC); }
 static inline int cffmpeg_interrupt_is_set(const cffmpeg_interrupt *s) { return __atomic_load_n(&s->set, __ATOMIC_ACQUIRE); }
 /// Sets the flag; returns whether it was set before.
 static inline int cffmpeg_interrupt_set(cffmpeg_interrupt *s) { return __atomic_exchange_n(&s->set, 1, __ATOMIC_ACQ_REL); }

@@ -10,9 +10,9 @@ package final class PacketRing: Sendable {
     /// Where the packets' bytes are kept (`SlabWriter`); taken by the appending thread only.
     private let slabs: Mutex<SlabWriter>
 
-    package init(limits: RingLimits = .replay, pool: SlabPool = SlabPool()) {
+    package init(limits: RingLimits = .replay) {
         state = Mutex(RingState(limits: limits))
-        slabs = Mutex(SlabWriter(pool: pool))
+        slabs = Mutex(SlabWriter())
     }
 
     /// See `RingState.append(_:)`. The bytes are copied into the ring's slabs first, outside the

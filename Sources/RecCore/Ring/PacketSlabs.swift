@@ -31,18 +31,19 @@ package struct SlabWriter: ~Copyable {
         guard count > 0 else { return packet }
         let needed = Self.rounded(count + Self.padding)
         let slab: Slab
-        let offset: Int
-        if let current, used + needed <= current.capacity {
-            (slab, offset) = (current, used)
-        } else if needed > pool.slabBytes {
+        var offset = 0
+        if needed > pool.slabBytes {
             guard let own = Slab(capacity: needed, pool: nil) else { return packet }
-            (slab, offset) = (own, 0)
+            slab = own
         } else {
-            guard let fresh = pool.take() else { return packet }
-            (current, used) = (fresh, 0)
-            (slab, offset) = (fresh, 0)
+            if current == nil || used + needed > pool.slabBytes {
+                guard let fresh = pool.take() else { return packet }
+                (current, used) = (fresh, 0)
+            }
+            guard let current else { return packet }
+            (slab, offset) = (current, used)
+            used += needed
         }
-        if slab === current { used = offset + needed }
         let start = slab.base + offset
         packet.withUnsafeBytes { src in
             if let from = src.baseAddress { start.copyMemory(from: from, byteCount: count) }
@@ -80,8 +81,9 @@ package final class SlabBytes: SharedBytes, @unchecked Sendable {
     }
 }
 
-/// A private anonymous mapping, written once by `SlabWriter` (on the thread that appends to the
-/// ring) before any `SlabBytes` in it is shared, and only read after: `@unchecked Sendable`.
+/// A private anonymous mapping. `SlabWriter` (on the thread that appends to the ring) writes each
+/// packet's range once, before the `SlabBytes` for it is made, and never writes a range again
+/// while the slab lives; other threads only read ranges already handed out: `@unchecked Sendable`.
 final class Slab: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let capacity: Int
