@@ -38,7 +38,7 @@ extension RingState {
         let line = leadLine(before: packets[first].presentationTime)
         let kept = packets[..<first].filter { line < $0.endTime }
         for p in packets[..<first] where !(line < p.endTime) { count(out: p) }
-        packets.replaceSubrange(..<first, with: kept)
+        packets.replaceFront(first, with: kept)
         let shift = first - kept.count
         keyframeIndices = keyframeIndices.map { $0 - shift }
     }
@@ -67,7 +67,7 @@ extension RingState {
             }
             kept.append(p)
         }
-        packets = kept
+        packets = PacketQueue(kept)
         keyframeIndices = keyframes
         tally.newest[tally.slot(stream)] = nil
     }

@@ -14,7 +14,7 @@
 package struct RingState: Sendable {
     package let limits: RingLimits
     /// Every stream's packets, in the order they came.
-    package internal(set) var packets: [EncodedPacket] = []
+    package internal(set) var packets = PacketQueue()
     /// Indices into `packets` of the timeline's keyframes, ascending (their pts ascend too).
     var keyframeIndices: [Int] = []
     /// The stream whose GOPs the ring keeps: the first video stream appended.
@@ -109,7 +109,7 @@ package struct RingState: Sendable {
             if p.stream == timeline { dropped += 1 }
             count(out: p)
         }
-        packets.replaceSubrange(..<index, with: kept)
+        packets.replaceFront(index, with: kept)
         let shift = index - kept.count
         keyframeIndices = keyframeIndices.compactMap { $0 >= index ? $0 - shift : nil }
         if pictures == 0 { removeAll() }

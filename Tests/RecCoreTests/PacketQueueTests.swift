@@ -1,0 +1,71 @@
+import Synchronization
+import Testing
+@testable import RecCore
+
+@Suite struct PacketQueueTests {
+    /// Bytes that say when they are freed.
+    final class Bytes: SharedBytes {
+        let count = 1
+        let freed: @Sendable () -> Void
+        init(freed: @escaping @Sendable () -> Void) { self.freed = freed }
+        deinit { freed() }
+        func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+            try [UInt8(0)].withUnsafeBytes(body)
+        }
+    }
+
+    static func packet(_ pts: Int64) -> EncodedPacket {
+        EncodedPacket(data: [1], pts: pts, dts: pts, duration: 1, timeBase: Rational(1, 30), isKeyframe: pts % 30 == 0)
+    }
+
+    @Test func dropsFromTheFrontAndPutsKeptPacketsBack() {
+        var q = PacketQueue((0..<10).map { Self.packet($0) })
+        q.removeFirst(3)
+        #expect(q.map(\.pts) == Array(3..<10))
+        q.replaceFront(4, with: [Self.packet(100), Self.packet(101)])
+        #expect(q.map(\.pts) == [100, 101, 7, 8, 9])
+        q.append(Self.packet(10))
+        #expect(q.count == 6 && q[5].pts == 10 && q.first?.pts == 100)
+        #expect(q[1...2].map(\.pts) == [101, 7])
+        q.removeAll(keepingCapacity: true)
+        #expect(q.isEmpty)
+    }
+
+    @Test func keepsItsOrderThroughManyDropsAndClosingUp() {
+        // A ring's life: appends at the back, a GOP off the front at a time, far past the point
+        // where the cleared front is closed up.
+        var q = PacketQueue()
+        var next: Int64 = 0
+        for _ in 0..<400 {
+            for _ in 0..<30 {
+                q.append(Self.packet(next))
+                next += 1
+            }
+            if q.count > 300 { q.removeFirst(30) }
+            #expect(q.first?.pts == next - Int64(q.count))
+        }
+        #expect(q.count == 300)
+        #expect(q.map(\.pts) == Array((next - 300)..<next))
+    }
+
+    @Test func aDroppedPacketsBytesAreFreedAtOnce() {
+        let freed = FreeCount()
+        var q = PacketQueue()
+        for pts in 0..<4 {
+            q.append(EncodedPacket(shared: Bytes { freed.add() }, pts: Int64(pts), dts: Int64(pts), duration: 1,
+                                   timeBase: Rational(1, 30), isKeyframe: pts == 0))
+        }
+        q.removeFirst(2)
+        #expect(freed.value == 2)
+        q.replaceFront(1, with: [])
+        #expect(freed.value == 3)
+        #expect(q.map(\.pts) == [3])
+    }
+}
+
+/// A count shared with the bytes' deinit.
+final class FreeCount: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func add() { count.withLock { $0 += 1 } }
+}
