@@ -3,7 +3,10 @@
 # recording one 1280x720 30 fps RTSP camera (H.264 + AAC) in copy mode into the ring and an MP4,
 # against N `ffmpeg -rtsp_transport tcp -i URL -c copy` into fragmented MP4, both running at once over
 # the same window: total CPU, frames lost, private memory per camera against its ring, the box's
-# total PSS, then a `rec save --last 10s` from each camera under load. See bench/README.md.
+# total PSS, then a `rec save --last 10s` from each camera under load. A third process per camera is
+# the ffmpeg CLI doing rec's work: the same file in 0.4 s fragments (rec's crash-safety promise) and
+# a 60 s replay ring as 10 s MP4 segments in tmpfs, overwritten in turn (how Frigate keeps its
+# cache); its CPU is the second ratio. See bench/README.md.
 #
 #   bench/cameras.sh [seconds (60)] [counts (1,4,16)]
 #   CAMERAS_WORK=/some/dir keeps the generated camera file between runs; CAMERAS_WARM=S sets the warm-up.
@@ -19,6 +22,7 @@ pids=() sessions=()
 cleanup() {
   for s in "${sessions[@]}"; do "$rec" stop --session "$s" >/dev/null 2>&1 || true; done
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  rm -rf "/dev/shm/rec-cameras-bench-$$"
   if [[ -n ${CAMERAS_WORK:-} ]]; then rm -rf "$work"/n* "$work/run"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -82,11 +86,17 @@ phase() {
   exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$work/camera-${minutes}m.mp4" --cameras "$n" --parent $$)
   local server=$!; pids+=("$server")
   read -r _ url <&"$fd"
-  local -a rp fp
+  local -a rp fp sp
   for k in $(seq "$n"); do
     ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam$k" -c copy -f mp4 \
       -movflags frag_keyframe+empty_moov+default_base_moof -progress "$d/ff$k.progress" "$d/ff$k.mp4" 2>"$d/ff$k.err" &
     fp[k]=$!; pids+=("$!")
+    mkdir -p "/dev/shm/rec-cameras-bench-$$/cam$k"
+    ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam$k" -map 0 -c copy -f mp4 \
+      -movflags frag_keyframe+empty_moov+default_base_moof -frag_duration 400000 "$d/same$k.mp4" \
+      -map 0 -c copy -f segment -segment_time 10 -segment_wrap 7 -segment_format mp4 -reset_timestamps 1 \
+      "/dev/shm/rec-cameras-bench-$$/cam$k/%d.mp4" 2>"$d/same$k.err" &
+    sp[k]=$!; pids+=("$!")
     "$rec" start --session "cam$k" --source "$url/cam$k" --buffer 60s -o "$d/rec$k.mp4" --force >/dev/null
     sessions+=("cam$k"); rp[k]=$(cat "$XDG_RUNTIME_DIR/rec/cam$k/pid")
   done
@@ -95,13 +105,13 @@ phase() {
     "ffmpeg -rtsp_transport tcp -i URL -c copy fragmented MP4; window of $seconds s after $warm s; load $(load)"
   sleep "$warm"
   ffframe() { grep '^frame=' "$1" | tail -1 | cut -d= -f2; }
-  local -a w0 w1 f0 l0 c0 g0 h0 f1 l1 c1 g1 h1 m0 m1 n0 n1 ring anon pss pssf fanon fpss fpssf
+  local -a w0 w1 f0 l0 c0 g0 h0 f1 l1 c1 g1 h1 m0 m1 n0 n1 j0 j1 ring anon pss pssf fanon fpss fpssf
   # Each process's CPU time right after its frame count, in the same order at both ends of the window.
   for k in $(seq "$n"); do
     w0[k]=$EPOCHREALTIME
     read -r f0[k] l0[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver |
       awk '{ print $1, $2 + $3 }'); c0[k]=$(cpu "${rp[k]}"); m0[k]=$(faults "${rp[k]}"); n0[k]=$(faults "${fp[k]}")
-    g0[k]=$(ffframe "$d/ff$k.progress"); h0[k]=$(cpu "${fp[k]}")
+    g0[k]=$(ffframe "$d/ff$k.progress"); h0[k]=$(cpu "${fp[k]}"); j0[k]=$(cpu "${sp[k]}")
   done
   local s0; s0=$(cpu "$server"); threads "${rp[@]}" >"$d/threads0"
   sleep "$seconds"
@@ -109,7 +119,7 @@ phase() {
     w1[k]=$EPOCHREALTIME
     read -r f1[k] l1[k] ring[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver ring_bytes |
       awk '{ print $1, $2 + $3, $4 }'); c1[k]=$(cpu "${rp[k]}"); m1[k]=$(faults "${rp[k]}"); n1[k]=$(faults "${fp[k]}")
-    g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(cpu "${fp[k]}")
+    g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(cpu "${fp[k]}"); j1[k]=$(cpu "${sp[k]}")
   done
   local s1; s1=$(cpu "$server"); threads "${rp[@]}" >"$d/threads1"
   for k in $(seq "$n"); do
@@ -120,9 +130,9 @@ phase() {
   echo "  at the window's end: load $(load); cam1's RssAnon by kind (MB): rec $(python3 bench/session-maps.py --anon "${rp[1]}");" \
     "ffmpeg $(python3 bench/session-maps.py --anon "${fp[1]}")"
 
-  local rflt=0 fflt=0 rc=0 fc=0 rf=0 ff=0 drops=0 rshare="" fshare="" worst=-999999999999 wk=0 rpss=0 fpsst=0 rings=0 anonmax=0
+  local rflt=0 fflt=0 rc=0 fc=0 jc=0 rf=0 ff=0 drops=0 rshare="" fshare="" worst=-999999999999 wk=0 rpss=0 fpsst=0 rings=0 anonmax=0
   for k in $(seq "$n"); do
-    rc=$((rc + c1[k] - c0[k])); fc=$((fc + h1[k] - h0[k])); rflt=$((rflt + m1[k] - m0[k])); fflt=$((fflt + n1[k] - n0[k]))
+    rc=$((rc + c1[k] - c0[k])); fc=$((fc + h1[k] - h0[k])); jc=$((jc + j1[k] - j0[k])); rflt=$((rflt + m1[k] - m0[k])); fflt=$((fflt + n1[k] - n0[k]))
     local a=$((f1[k] - f0[k])) b=$((g1[k] - g0[k]))
     rf=$((rf + a)); ff=$((ff + b)); drops=$((drops + l1[k] - l0[k]))
     # Each camera's window runs from its first read to its second (a round of reads takes a while).
@@ -136,11 +146,13 @@ phase() {
   minof() { tr ' ' '\n' | sed '/^$/d' | sort -g | head -1; }
   local rmin fmin; rmin=$(minof <<<"$rshare"); fmin=$(minof <<<"$fshare")
   local rcs fcs ratio; rcs=$(calc %.2f "$rc / 1e6"); fcs=$(calc %.2f "$fc / 1e6"); ratio=$(calc %.3f "$rc / $fc")
+  local jcs same; jcs=$(calc %.2f "$jc / 1e6"); same=$(calc %.3f "$rc / $jc")
   printf '  %-34s %9s %12s %18s %14s %12s\n' "" "CPU s" "% core/cam" "frames (min/30fps)" "RssAnon MB/cam" "PSS MB total"
   printf '  %-34s %9s %12s %18s %14s %12s\n' "rec sessions" "$rcs" "$(calc %.2f "$rc / 1e6 / ($rf / 30) * 100")" \
     "$rf ($rmin)" "$(calc %.1f "($(IFS=+; echo "${anon[*]}")) * 1024 / $n / 1e6")" "$(calc %.1f "$rpss * 1024 / 1e6")"
   printf '  %-34s %9s %12s %18s %14s %12s\n' "ffmpeg -c copy" "$fcs" "$(calc %.2f "$fc / 1e6 / ($ff / 30) * 100")" \
     "$ff ($fmin)" "$(calc %.1f "($(IFS=+; echo "${fanon[*]}")) * 1024 / $n / 1e6")" "$(calc %.1f "$fpsst * 1024 / 1e6")"
+  printf '  %-34s %9s %12s\n' "ffmpeg doing rec's work (ring, 0.4 s)" "$jcs" "$(calc %.2f "$jc / 1e6 / ($ff / 30) * 100")"
   printf '  %-34s %9s %12s %18s %14s %12s\n' "rtsp-file-server ($n mounts)" "$(calc %.2f "($s1 - $s0) / 1e6")" \
     "$(calc %.2f "($s1 - $s0) / 1e6 / ($rf / 30) * 100")" "" "" "$(calc %.1f "$spss * 1024 / 1e6")"
   echo "  rec's threads over the window, all sessions (CPU s): $(LC_ALL=C join -t$'\t' "$d/threads0" "$d/threads1" |
@@ -167,8 +179,8 @@ phase() {
   echo "  rec save --last 10s, one camera at a time: s$times; clip frames$clipframes"
   echo "  rec save --all --last 10s: $tall s for $n clips; clip frames $allframes; load $(load)"
 
-  for k in $(seq "$n"); do "$rec" stop --session "cam$k" >/dev/null; kill -TERM "${fp[k]}"; done
-  for k in $(seq "$n"); do wait "${fp[k]}" || true; done
+  for k in $(seq "$n"); do "$rec" stop --session "cam$k" >/dev/null; kill -TERM "${fp[k]}" "${sp[k]}"; done
+  for k in $(seq "$n"); do wait "${fp[k]}" "${sp[k]}" || true; done
   sessions=()
   kill "$server"; exec {fd}<&-
   local rlost=0 flost=0 rrep=0 frep=0 rfr="" ffr="" rsteps=0 fsteps=0 rbig=0 fbig=0 fr miss rep c w
@@ -184,6 +196,7 @@ phase() {
   local clipsok; clipsok=$(echo "$clipframes $allframes" | awk '{ ok = 1; for (i = 1; i <= NF; i++) if ($i != 300) ok = 0; print ok }')
   local maxsave; maxsave=$(echo "$times $tall" | tr ' ' '\n' | sed '/^$/d' | sort -g | tail -1)
   row "N=$n total CPU, rec / ffmpeg ($rcs / $fcs s)" "${ratio}x" "<= 1.00x" "$ratio <= 1.0"
+  row "N=$n total CPU, rec / ffmpeg doing rec's work ($rcs / $jcs s)" "${same}x" "<= 1.00x (proposed)" "$same <= 1.0"
   row "N=$n frames lost by rec (drops + pictures lost)" "$((drops + rlost))" "0" "$((drops + rlost)) == 0 && $rmin >= 0.99"
   row "N=$n largest step in rec's picture times" "$rbig s" "(ffmpeg's $fbig s)" info
   row "N=$n RssAnon - ring - 15 MB, worst camera" "$(calc %+.1f "$worst / 1e6") MB" "<= 0" "$worst <= 0"
