@@ -31,9 +31,19 @@ import Testing
         #expect(q.isEmpty)
     }
 
-    @Test func keepsItsOrderThroughManyDropsAndClosingUp() {
-        // A ring's life: appends at the back, a GOP off the front at a time, far past the point
-        // where the cleared front is closed up.
+    @Test func growsWhileItsPacketsWrapAround() {
+        var q = PacketQueue()
+        for pts in 0..<Int64(PacketQueue.growth) { q.append(Self.packet(pts)) }
+        q.removeFirst(100)
+        // The next 100 take the slots cleared at the front; the rest grow the queue mid-wrap.
+        for pts in Int64(PacketQueue.growth)..<Int64(PacketQueue.growth + 150) { q.append(Self.packet(pts)) }
+        #expect(q.map(\.pts) == Array(100..<Int64(PacketQueue.growth + 150)))
+        q.replaceFront(10, with: [Self.packet(-1)])
+        #expect(q.first?.pts == -1 && q[1].pts == 110 && q.last?.pts == Int64(PacketQueue.growth + 149))
+    }
+
+    @Test func keepsItsOrderThroughManyDropsAndWraps() {
+        // A ring's life: appends at the back, a GOP off the front at a time, many times round.
         var q = PacketQueue()
         var next: Int64 = 0
         for _ in 0..<400 {
