@@ -6,7 +6,7 @@
 # total PSS, then a `rec save --last 10s` from each camera under load. A third process per camera is
 # the ffmpeg CLI doing rec's work: the same file in 0.4 s fragments (rec's crash-safety promise) and
 # a 60 s replay ring as 10 s MP4 segments in tmpfs, overwritten in turn (how Frigate keeps its
-# cache); its CPU is the second ratio. See bench/README.md.
+# cache); its CPU is the second ratio, and it is ended before memory is read. See bench/README.md.
 #
 #   bench/cameras.sh [seconds (60)] [counts (1,4,16)]
 #   CAMERAS_WORK=/some/dir keeps the generated camera file between runs; CAMERAS_WARM=S sets the warm-up.
@@ -122,6 +122,10 @@ phase() {
     g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(cpu "${fp[k]}"); j1[k]=$(cpu "${sp[k]}")
   done
   local s1; s1=$(cpu "$server"); threads "${rp[@]}" >"$d/threads1"
+  # The CPU window is over: the processes doing rec's work go before memory is read, so that the
+  # libraries' pages are shared as in the issue's comparison (rec and one ffmpeg per camera).
+  for k in $(seq "$n"); do kill -TERM "${sp[k]}"; done
+  for k in $(seq "$n"); do wait "${sp[k]}" || true; done
   for k in $(seq "$n"); do
     anon[k]=$(kb "${rp[k]}" RssAnon); pss[k]=$(kb "${rp[k]}" Pss smaps_rollup); pssf[k]=$(kb "${rp[k]}" Pss_File smaps_rollup)
     fanon[k]=$(kb "${fp[k]}" RssAnon); fpss[k]=$(kb "${fp[k]}" Pss smaps_rollup); fpssf[k]=$(kb "${fp[k]}" Pss_File smaps_rollup)
@@ -179,8 +183,8 @@ phase() {
   echo "  rec save --last 10s, one camera at a time: s$times; clip frames$clipframes"
   echo "  rec save --all --last 10s: $tall s for $n clips; clip frames $allframes; load $(load)"
 
-  for k in $(seq "$n"); do "$rec" stop --session "cam$k" >/dev/null; kill -TERM "${fp[k]}" "${sp[k]}"; done
-  for k in $(seq "$n"); do wait "${fp[k]}" "${sp[k]}" || true; done
+  for k in $(seq "$n"); do "$rec" stop --session "cam$k" >/dev/null; kill -TERM "${fp[k]}"; done
+  for k in $(seq "$n"); do wait "${fp[k]}" || true; done
   sessions=()
   kill "$server"; exec {fd}<&-
   local rlost=0 flost=0 rrep=0 frep=0 rfr="" ffr="" rsteps=0 fsteps=0 rbig=0 fbig=0 fr miss rep c w
