@@ -29,8 +29,10 @@ package struct PacketQueue: RandomAccessCollection, Sendable {
     package var endIndex: Int { held }
 
     package subscript(position: Int) -> EncodedPacket {
-        // Every slot from the head on, `held` of them, holds a packet.
-        slots[slot(position)].unsafelyUnwrapped
+        // Every slot from the head on, `held` of them, holds a packet; a position past them is
+        // the caller's error, caught as an array would catch it.
+        precondition(position >= 0 && position < held, "packet \(position) of \(held)")
+        return slots[slot(position)].unsafelyUnwrapped
     }
 
     private func slot(_ position: Int) -> Int {
