@@ -28,11 +28,7 @@ cleanup() {
 trap cleanup EXIT
 
 hz=$(getconf CLK_TCK)
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
-# CPU time in microseconds, exact: the scheduler's count for each thread (/proc/PID/task/*/schedstat),
-# not the clock ticks of /proc/PID/stat, which sample user and system time 100 times a second.
-cpu() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%d", s / 1000 }'; }
 faults() { awk '{ print $10 }' "/proc/$1/stat"; } # minor page faults
 kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/${3:-status}"; } # a field of /proc/PID/status (or smaps_rollup), kB
 mb() { calc %.1f "$1 / 1e6"; }
@@ -67,23 +63,16 @@ echo "cameras bench (issue 21), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git r
   "$(nproc) cores, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)"
 echo "load average at start $(load)"
 
-# The camera: 60 s of testsrc2 1280x720 30 fps, x264 veryfast 3 Mb/s, an IDR every second, no B-frames
-# (as most network cameras send), 128 kb/s AAC; concatenated with -c copy to outlast a phase.
+# The camera (common.sh's camera_file), long enough to outlast a phase.
 minutes=$(( (warm + seconds + 150) / 60 + 1 ))
-if [[ ! -s $work/camera-${minutes}m.mp4 ]]; then
-  [[ -s $work/minute.mp4 ]] || ffmpeg -v error -y -f lavfi -i "testsrc2=size=1280x720:rate=30" \
-    -f lavfi -i "sine=frequency=440:sample_rate=48000" -t 60 -c:v libx264 -preset veryfast -b:v 3M -maxrate 3M \
-    -bufsize 6M -g 30 -keyint_min 30 -sc_threshold 0 -bf 0 -pix_fmt yuv420p -c:a aac -b:a 128k "$work/minute.mp4"
-  for _ in $(seq "$minutes"); do echo "file '$work/minute.mp4'"; done >"$work/list.txt"
-  ffmpeg -v error -y -f concat -safe 0 -i "$work/list.txt" -c copy "$work/camera-${minutes}m.mp4"
-fi
+camera=$(camera_file "$work" "$minutes")
 [[ -s $work/camera.md5 ]] || packets "$work/minute.mp4" >"$work/camera.md5" # the camera's pictures, one minute
 
 # phase N: a fresh server with N cameras; N rec sessions and N ffmpeg CLIs, one of each per camera.
 phase() {
   local n=$1 d=$work/n$1 k url fd
   mkdir -p "$d"
-  exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$work/camera-${minutes}m.mp4" --cameras "$n" --parent $$)
+  exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$camera" --cameras "$n" --parent $$)
   local server=$!; pids+=("$server")
   read -r _ url <&"$fd"
   local -a rp fp sp
@@ -110,18 +99,18 @@ phase() {
   for k in $(seq "$n"); do
     w0[k]=$EPOCHREALTIME
     read -r f0[k] l0[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver |
-      awk '{ print $1, $2 + $3 }'); c0[k]=$(cpu "${rp[k]}"); m0[k]=$(faults "${rp[k]}"); n0[k]=$(faults "${fp[k]}")
-    g0[k]=$(ffframe "$d/ff$k.progress"); h0[k]=$(cpu "${fp[k]}"); j0[k]=$(cpu "${sp[k]}")
+      awk '{ print $1, $2 + $3 }'); c0[k]=$(cpu_us "${rp[k]}"); m0[k]=$(faults "${rp[k]}"); n0[k]=$(faults "${fp[k]}")
+    g0[k]=$(ffframe "$d/ff$k.progress"); h0[k]=$(cpu_us "${fp[k]}"); j0[k]=$(cpu_us "${sp[k]}")
   done
-  local s0; s0=$(cpu "$server"); threads "${rp[@]}" >"$d/threads0"
+  local s0; s0=$(cpu_us "$server"); threads "${rp[@]}" >"$d/threads0"
   sleep "$seconds"
   for k in $(seq "$n"); do
     w1[k]=$EPOCHREALTIME
     read -r f1[k] l1[k] ring[k] < <("$rec" status --session "cam$k" --json | field frames dropped_late dropped_by_driver ring_bytes |
-      awk '{ print $1, $2 + $3, $4 }'); c1[k]=$(cpu "${rp[k]}"); m1[k]=$(faults "${rp[k]}"); n1[k]=$(faults "${fp[k]}")
-    g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(cpu "${fp[k]}"); j1[k]=$(cpu "${sp[k]}")
+      awk '{ print $1, $2 + $3, $4 }'); c1[k]=$(cpu_us "${rp[k]}"); m1[k]=$(faults "${rp[k]}"); n1[k]=$(faults "${fp[k]}")
+    g1[k]=$(ffframe "$d/ff$k.progress"); h1[k]=$(cpu_us "${fp[k]}"); j1[k]=$(cpu_us "${sp[k]}")
   done
-  local s1; s1=$(cpu "$server"); threads "${rp[@]}" >"$d/threads1"
+  local s1; s1=$(cpu_us "$server"); threads "${rp[@]}" >"$d/threads1"
   # The CPU window is over: the processes doing rec's work go before memory is read, so that the
   # libraries' pages are shared as in the issue's comparison (rec and one ffmpeg per camera).
   for k in $(seq "$n"); do kill -TERM "${sp[k]}"; done

@@ -37,7 +37,6 @@ cleanup() {
 trap cleanup EXIT
 
 hz=$(getconf CLK_TCK)
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 wants() { [[ ",$parts," == *",$1,"* ]]; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }

@@ -25,7 +25,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     AVFormatContext *out = NULL;
-    avformat_alloc_output_context2(&out, NULL, "mp4", argv[2]);
+    if (avformat_alloc_output_context2(&out, NULL, "mp4", argv[2]) < 0) { fprintf(stderr, "no mp4 muxer\n"); return 1; }
     for (unsigned i = 0; i < in->nb_streams; i++) {
         AVStream *s = avformat_new_stream(out, NULL);
         avcodec_parameters_copy(s->codecpar, in->streams[i]->codecpar);

@@ -25,18 +25,7 @@ cleanup() {
 trap cleanup EXIT
 cc -O2 -o "$work/floor-recorder" bench/floor-recorder.c $(pkg-config --cflags --libs libavformat libavcodec libavutil)
 minutes=$(( (warm + seconds + 30) / 60 + 1 ))
-camera=$camdir/camera-${minutes}m.mp4
-if [[ ! -s $camera ]]; then
-  # bench/cameras.sh's camera: testsrc2 1280x720 30 fps, x264 3 Mb/s, an IDR every second, 128 kb/s AAC.
-  [[ -s $camdir/minute.mp4 ]] || ffmpeg -v error -y -f lavfi -i "testsrc2=size=1280x720:rate=30" \
-    -f lavfi -i "sine=frequency=440:sample_rate=48000" -t 60 -c:v libx264 -preset veryfast -b:v 3M -maxrate 3M \
-    -bufsize 6M -g 30 -keyint_min 30 -sc_threshold 0 -bf 0 -pix_fmt yuv420p -c:a aac -b:a 128k "$camdir/minute.mp4"
-  for _ in $(seq "$minutes"); do echo "file '$camdir/minute.mp4'"; done >"$work/list.txt"
-  ffmpeg -v error -y -f concat -safe 0 -i "$work/list.txt" -c copy "$camera"
-fi
-# CPU time in microseconds, exact: the scheduler's count for each thread.
-cpu() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%d", s / 1000 }'; }
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+camera=$(camera_file "$camdir" "$minutes")
 
 echo "floor bench (issue 21), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD), $(nproc) cores;" \
   "$rounds rounds of $seconds s after $warm s"
@@ -54,9 +43,9 @@ for round in $(seq "$rounds"); do
   "$rec" start --session floor --source "$url/cam1" --buffer 60s -o "$work/rec.mp4" --force >/dev/null
   p0=$(cat "$XDG_RUNTIME_DIR/rec/floor/pid")
   sleep "$warm"
-  a=("$(cpu "$p0")" "$(cpu "$p1")" "$(cpu "$p2")" "$(cpu "$p3")")
+  a=("$(cpu_us "$p0")" "$(cpu_us "$p1")" "$(cpu_us "$p2")" "$(cpu_us "$p3")")
   sleep "$seconds"
-  b=("$(cpu "$p0")" "$(cpu "$p1")" "$(cpu "$p2")" "$(cpu "$p3")")
+  b=("$(cpu_us "$p0")" "$(cpu_us "$p1")" "$(cpu_us "$p2")" "$(cpu_us "$p3")")
   line="  round $round:"
   for i in 0 1 2 3; do
     d=$((b[i] - a[i])); total[$i]=$(( ${total[$i]:-0} + d ))

@@ -18,7 +18,6 @@ trap '"$rec" stop --session mem >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 # Recordings cap x264's look-ahead (EncoderLatency, docs/RELIABILITY.md): ffmpeg gets the same options.
 x264=(-c:v libx264 -preset veryfast -crf 23 -g 30 -bf 0 -rc-lookahead 5 -x264-params sync-lookahead=0 -pix_fmt yuv420p)
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2) }'; }
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 wants() { [[ ",$parts," == *",$1,"* ]]; }
 # The x264 options line a file's SEI carries, minus the version.
 settings() { strings "$1" | grep -o 'x264 - core.*' | head -1 | sed 's/.*options: //'; }

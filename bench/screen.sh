@@ -17,7 +17,6 @@ seconds=${1:-30}
 warm=3
 source "$(dirname "$0")/common.sh"
 hz=$(getconf CLK_TCK)
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 field() { python3 bench/session-json.py "$@"; }

@@ -9,7 +9,6 @@ seconds=${1:-60}
 source=test:1920x1080@30
 source "$(dirname "$0")/common.sh"
 trap '"$rec" stop --session mem >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 field() { python3 bench/session-json.py "$@"; }
 
 echo "session memory after ${seconds} s, $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -15,7 +15,6 @@ minutes=${2:-60}
 parts=${3:-1,2}
 source "$(dirname "$0")/common.sh"
 trap '"$rec" stop --session snd >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 wants() { [[ ",$parts," == *",$1,"* ]]; }
 ticks=$(getconf CLK_TCK)
 # user+system CPU seconds of a running process.
