@@ -17,6 +17,7 @@ cpu_us() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%d",
 # most network cameras send), 128 kb/s AAC (DIR/minute.mp4), concatenated with -c copy to MINUTES.
 camera_file() {
   local dir=$1 minutes=$2
+  mkdir -p "$dir"
   if [[ ! -s $dir/camera-${minutes}m.mp4 ]]; then
     [[ -s $dir/minute.mp4 ]] || ffmpeg -v error -y -f lavfi -i "testsrc2=size=1280x720:rate=30" \
       -f lavfi -i "sine=frequency=440:sample_rate=48000" -t 60 -c:v libx264 -preset veryfast -b:v 3M -maxrate 3M \
