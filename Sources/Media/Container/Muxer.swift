@@ -20,6 +20,9 @@ package final class Muxer {
     /// The stream time bases chosen by the muxer, by stream index.
     package private(set) var streamTimeBases: [Rational] = []
     @exclusivity(unchecked) package private(set) var bytesWritten: Int64 = 0
+    /// Whether libavformat interleaves the streams (`av_interleaved_write_frame`), or the caller
+    /// already gives every packet in the order it is to be written (`av_write_frame`).
+    private let interleaves: Bool
 
     /// Creates the file (or connects to the server) and writes its header.
     /// - Parameters:
@@ -34,10 +37,15 @@ package final class Muxer {
     ///   - tags: the sample entry to write for a codec where the container has two
     ///     (`ContainerFormat.preferredTags`: H.265 in MP4 as `hvc1`, which Apple's players and
     ///     browsers take, not FFmpeg's default `hev1`).
+    ///   - interleaves: false when the caller writes the packets in their final order itself
+    ///     (one stream, or `Interleave`'s order into a format that keeps each stream apart, as
+    ///     fragmented MP4 does): each is then written as it comes, over its own bytes, with no
+    ///     buffer reference or queue entry made for it (`av_write_frame`).
     package init(path: String, container: String?, streams: [CodecParameters],
                 options: [String: String] = [:], dispositions: [Int32] = [],
-                interrupt: InterruptFlag? = nil, tags: [Codec: String] = [:]) throws(FFmpegError) {
+                interrupt: InterruptFlag? = nil, tags: [Codec: String] = [:], interleaves: Bool = true) throws(FFmpegError) {
         self.path = path
+        self.interleaves = interleaves
         var output = try OutputContext(format: container, url: path, interrupt: interrupt)
         let c = output.pointer
         for (n, params) in streams.enumerated() {
@@ -71,15 +79,22 @@ package final class Muxer {
 
     private var context: UnsafeMutablePointer<AVFormatContext>? { finished ? nil : output.pointer }
 
-    /// Writes one packet (and its side data) to stream `packet.streamIndex`, interleaving by dts:
-    /// another reference to the packet's buffer when FFmpeg made it, so no byte is copied.
-    /// The corresponding C function is `av_interleaved_write_frame`.
+    /// Writes one packet (and its side data) to stream `packet.streamIndex`, interleaving by dts
+    /// unless the caller does: another reference to the packet's buffer when FFmpeg made it, or
+    /// its bytes lent for the call, so no byte is copied. The corresponding C functions are
+    /// `av_interleaved_write_frame` and `av_write_frame`.
     package func write(_ packet: EncodedPacket) throws(FFmpegError) {
         guard let c = context else { throw FFmpegError(code: cffmpeg_averror(EINVAL), operation: "write after finish") }
         let index = packet.streamIndex
         precondition(index >= 0 && index < streamTimeBases.count, "stream index \(index) out of range")
-        try packet.fill(self.packet.pointer, rescaledTo: streamTimeBases[index], streamIndex: Int32(index))
-        try check(av_interleaved_write_frame(c, self.packet.pointer), "av_interleaved_write_frame(\(path))")
+        if interleaves {
+            try packet.fill(self.packet.pointer, rescaledTo: streamTimeBases[index], streamIndex: Int32(index))
+            try check(av_interleaved_write_frame(c, self.packet.pointer), "av_interleaved_write_frame(\(path))")
+        } else {
+            try packet.lend(self.packet.pointer, rescaledTo: streamTimeBases[index], streamIndex: Int32(index)) { (p) throws(FFmpegError) in
+                try check(av_write_frame(c, p), "av_write_frame(\(path))")
+            }
+        }
         bytesWritten = c.pointee.pb.map { avio_tell($0) } ?? bytesWritten
     }
 

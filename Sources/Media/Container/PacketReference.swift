@@ -68,6 +68,37 @@ extension EncodedPacket {
             }
         }
         do { try placeSideData(in: p, keep: withSideData) } catch { av_packet_unref(p); throw error }
+        setTimes(p, rescaledTo: target, streamIndex: streamIndex)
+    }
+
+    /// Fills a blank `AVPacket` over the packet's own bytes where they are, with no reference to
+    /// them, for `body` only: what `av_write_frame` takes without a buffer reference of its own,
+    /// copying whatever it keeps. Bytes FFmpeg made and the ring's slab bytes are padded as FFmpeg
+    /// wants and are lent; bytes made in Swift are copied into a buffer first (`fill`). `p` is
+    /// blank again afterwards.
+    @discardableResult
+    func lend<R>(_ p: UnsafeMutablePointer<AVPacket>, rescaledTo target: Rational, streamIndex: Int32,
+                 _ body: (UnsafeMutablePointer<AVPacket>) throws(FFmpegError) -> R) throws(FFmpegError) -> R {
+        defer { av_packet_unref(p) }
+        let start: UnsafeRawPointer?
+        if let reference = shared as? PacketReference {
+            start = UnsafeRawPointer(reference.packet.pointee.data)
+        } else if let slab = shared as? SlabBytes {
+            start = slab.start
+        } else {
+            try fill(p, rescaledTo: target, streamIndex: streamIndex)
+            return try body(p)
+        }
+        // `shared` keeps the bytes while this packet lives, which is past `body`.
+        p.pointee.data = start.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
+        p.pointee.size = Int32(size)
+        if !sideData.isEmpty { try attachSideData(to: p) }
+        setTimes(p, rescaledTo: target, streamIndex: streamIndex)
+        return try withExtendedLifetime(shared) { () throws(FFmpegError) -> R in try body(p) }
+    }
+
+    /// The times rescaled once into `target`, the stream and the flags.
+    private func setTimes(_ p: UnsafeMutablePointer<AVPacket>, rescaledTo target: Rational, streamIndex: Int32) {
         let from = timeBase.av, to = target.av
         p.pointee.pts = cffmpeg_rescale(pts, from, to)
         p.pointee.dts = cffmpeg_rescale(dts, from, to)

@@ -66,8 +66,11 @@ package final class AssetWriter {
             // the fragmented file plays 21 ms late (measured, AudioPipelineTests).
             options["movflags"] = flags + "+delay_moov"
         }
+        // `SegmentedWriter` gives the packets in `Interleave`'s order, which fragmented MP4 takes
+        // as it comes (each fragment keeps each stream's samples apart); Matroska's clusters
+        // want them by decode time across streams, which libavformat keeps.
         let muxer = try Muxer(path: path, container: container.muxerName, streams: streams.map(\.parameters), options: options,
-                              tags: container.preferredTags)
+                              tags: container.preferredTags, interleaves: interleaved && !container.hasEditLists)
         self.muxer = muxer
         self.durableBytes = muxer.bytesWritten
     }
