@@ -56,21 +56,21 @@ package final class AssetWriter {
         self.timeline = streams.first { $0.id.isVideo }?.id
         self.soundOffset = streams.map { !container.hasEditLists && $0.parameters.codec == .opus ? Int64($0.parameters.initialPadding) : 0 }
         var options = container.crashSafeOptions(fragment: fragmentLength)
-        let interleaved = streams.count > 1
-        // With sound, libavformat holds one stream's packets until the other's catch up, by
-        // default up to 10 s: a sound source that fails would stop the file growing for that long.
-        if interleaved { options["max_interleave_delta"] = "1000000" }
+        // `SegmentedWriter` gives the packets in `Interleave`'s order, which fragmented MP4 takes
+        // as it comes (each fragment keeps each stream's samples apart), as does any file of one
+        // stream; Matroska's clusters want them by decode time across streams, which libavformat
+        // keeps. It holds one stream's packets until the other's catch up, by default up to 10 s:
+        // a sound source that fails would stop the file growing for that long.
+        let interleaves = streams.count > 1 && !container.hasEditLists
+        if interleaves { options["max_interleave_delta"] = "1000000" }
         if streams.contains(where: \.id.isSound), let flags = options["movflags"] {
             // The header waits for the first fragment, so it can hold the edit lists that hide
             // AAC's priming and put the pictures' encoder delay at 0: without them the sound of
             // the fragmented file plays 21 ms late (measured, AudioPipelineTests).
             options["movflags"] = flags + "+delay_moov"
         }
-        // `SegmentedWriter` gives the packets in `Interleave`'s order, which fragmented MP4 takes
-        // as it comes (each fragment keeps each stream's samples apart); Matroska's clusters
-        // want them by decode time across streams, which libavformat keeps.
         let muxer = try Muxer(path: path, container: container.muxerName, streams: streams.map(\.parameters), options: options,
-                              tags: container.preferredTags, interleaves: interleaved && !container.hasEditLists)
+                              tags: container.preferredTags, interleaves: interleaves)
         self.muxer = muxer
         self.durableBytes = muxer.bytesWritten
     }
@@ -82,7 +82,7 @@ package final class AssetWriter {
     package var completeBefore: Timestamp? { clock.completeBefore }
 
     /// Writes one packet of any of the file's streams; throws the write error after cutting the
-    /// file back (see the type). The muxer interleaves the streams by decode time.
+    /// file back (see the type). The packets come in `Interleave`'s order (`SegmentedWriter`).
     package func append(_ packet: consuming EncodedPacket) throws(FFmpegError) {
         guard let muxer, let index = streamIDs.firstIndex(of: packet.stream) else { return }
         var p = packet
