@@ -149,7 +149,7 @@ phase() {
   printf '  %-34s %9s %12s %18s %14s %12s\n' "ffmpeg -c copy" "$fcs" "$(calc %.2f "$fc / 1e6 / ($ff / 30) * 100")" \
     "$ff ($fmin)" "$(calc %.1f "($(IFS=+; echo "${fanon[*]}")) * 1024 / $n / 1e6")" "$(calc %.1f "$fpsst * 1024 / 1e6")"
   printf '  %-34s %9s %12s\n' "ffmpeg doing rec's work (ring, 0.4 s)" "$jcs" "$(calc %.2f "$jc / 1e6 / ($ff / 30) * 100")"
-  printf '  %-34s %9s %12s %18s %14s %12s\n' "rtsp-file-server ($n mounts)" "$(calc %.2f "($s1 - $s0) / 1e6")" \
+  printf '  %-34s %9s %12s %18s %14s %12s\n' "rtsp-file-server ($((3 * n)) mounts)" "$(calc %.2f "($s1 - $s0) / 1e6")" \
     "$(calc %.2f "($s1 - $s0) / 1e6 / ($rf / 30) * 100")" "" "" "$(calc %.1f "$spss * 1024 / 1e6")"
   echo "  rec's threads over the window, all sessions (CPU s): $(LC_ALL=C join -t$'\t' "$d/threads0" "$d/threads1" |
     awk -F'\t' -v hz="$hz" '{ printf "%s%s %.2f", (NR > 1 ? ", " : ""), $1, ($3 - $2) / hz }')"

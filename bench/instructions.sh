@@ -32,30 +32,48 @@ engine=$(dirname "$rec")/rec-engine
 
 echo "instructions bench (issue 21), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD);" \
   "$seconds s counted after $warm s"
-exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$camera" --cameras 1 --parent $$)
+# A mount each: a later client of a shared mount costs more than the first (rtsp-position.sh).
+exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$camera" --cameras 3 --parent $$)
 pids+=($!)
 read -r _ url <&"$fd"
 grind() { local name=$1; shift; valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/$name.out" "$@" \
   >"$work/$name.log" 2>&1 & pids+=($!); }
 grind ffmpeg ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam1" -c copy -f mp4 \
-  -movflags frag_keyframe+empty_moov+default_base_moof "$work/ff.mp4"
-grind rec "$engine" start --session instr --foreground --buffer 60s --source "$url/cam1" -o "$work/rec.mp4" --force
-grind floor "$work/floor-recorder" "$url/cam1" "$work/floor.mp4" 400000 ring
+  -movflags frag_keyframe+empty_moov+default_base_moof -progress "$work/ff.progress" "$work/ff.mp4"
+grind rec "$engine" start --session instr --foreground --buffer 60s --source "$url/cam2" -o "$work/rec.mp4" --force
+grind floor "$work/floor-recorder" "$url/cam3" "$work/floor.mp4" 400000 ring
 names=(ffmpeg rec floor)
 workers=("${pids[@]:1}")
 sleep "$warm"
-frames() { "$rec" status --session instr --json | python3 bench/session-json.py frames; }
-before=$(frames)
-for p in "${workers[@]}"; do callgrind_control -i on "$p" >/dev/null 2>&1; done
+# Pictures each has taken so far (the floor has no counter): ffmpeg's progress, rec's status.
+taken() {
+  case $1 in
+    ffmpeg) grep '^frame=' "$work/ff.progress" | tail -1 | cut -d= -f2;;
+    rec) "$rec" status --session instr --json | python3 bench/session-json.py frames;;
+    *) echo 0;;
+  esac
+}
+# Each program's window is its own, from its switch on to its switch off, with its pictures
+# counted right outside it.
+declare -A t0 t1 f0 f1
+for i in 0 1 2; do
+  n=${names[i]}; f0[$n]=$(taken "$n"); callgrind_control -i on "${workers[i]}" >/dev/null 2>&1; t0[$n]=$EPOCHREALTIME
+done
 sleep "$seconds"
-for p in "${workers[@]}"; do callgrind_control -i off "$p" >/dev/null 2>&1; done
-after=$(frames)
+for i in 0 1 2; do
+  n=${names[i]}; callgrind_control -i off "${workers[i]}" >/dev/null 2>&1; t1[$n]=$EPOCHREALTIME; f1[$n]=$(taken "$n")
+done
 for p in "${workers[@]}"; do callgrind_control -d "$p" >/dev/null 2>&1; done
 for p in "${workers[@]}"; do kill -INT "$p" 2>/dev/null || true; done
 wait "${workers[@]}" 2>/dev/null || true
-pictures=$((after - before))
-# Every program must have kept up with the camera under valgrind, or the window holds less of its work.
-(( pictures >= seconds * 30 * 95 / 100 )) || echo "warning: rec took $pictures pictures in $seconds s under valgrind; it fell behind"
+declare -A window
+for n in "${names[@]}"; do window[$n]=$(calc %.3f "${t1[$n]} - ${t0[$n]}"); done
+pictures=$(( f1[rec] - f0[rec] ))
+# A program that fell behind the camera under valgrind did less than a window's work in its window.
+for n in ffmpeg rec; do
+  got=$(( f1[$n] - f0[$n] ))
+  awk "BEGIN { exit !($got < ${window[$n]} * 30 * 0.95) }" && echo "warning: $n took $got pictures in ${window[$n]} s under valgrind; it fell behind"
+done
 
 # Exclusive instructions per part, from each dump (a dump file per thread or one for all).
 parts() {
@@ -70,7 +88,8 @@ parts() {
 declare -A count
 for n in "${names[@]}"; do read -r count[$n.own] count[$n.libs] count[$n.memcpy] count[$n.libc] < <(parts "$n"); done
 echo
-echo "millions of instructions a second of camera ($pictures pictures and their sound in $seconds s):"
+echo "millions of instructions a second of camera (windows: ffmpeg ${window[ffmpeg]} s, rec ${window[rec]} s with $pictures" \
+  "pictures and their sound, floor ${window[floor]} s):"
 printf '%-34s %10s %10s %10s %12s\n' part ffmpeg rec floor "rec - ffmpeg"
 for k in own libs memcpy libc total; do
   label=$(case $k in own) echo "own code (rec: with Swift runtime)";; libs) echo "FFmpeg's libraries";;
@@ -79,8 +98,9 @@ for k in own libs memcpy libc total; do
     if [[ $k == total ]]; then v=$(( count[$n.own] + count[$n.libs] + count[$n.memcpy] + count[$n.libc] )); else v=${count[$n.$k]}; fi
     eval "v_$n=$v"
   done
-  printf '%-34s %10s %10s %10s %12s\n' "$label" "$(calc %.2f "$v_ffmpeg / $seconds / 1e6")" "$(calc %.2f "$v_rec / $seconds / 1e6")" \
-    "$(calc %.2f "$v_floor / $seconds / 1e6")" "$(calc %+.2f "($v_rec - $v_ffmpeg) / $seconds / 1e6")"
+  printf '%-34s %10s %10s %10s %12s\n' "$label" "$(calc %.2f "$v_ffmpeg / ${window[ffmpeg]} / 1e6")" \
+    "$(calc %.2f "$v_rec / ${window[rec]} / 1e6")" "$(calc %.2f "$v_floor / ${window[floor]} / 1e6")" \
+    "$(calc %+.2f "$v_rec / ${window[rec]} / 1e6 - $v_ffmpeg / ${window[ffmpeg]} / 1e6")"
 done
 own_rec=${count[rec.own]}
 echo

@@ -10,9 +10,10 @@ Serves rtsp://127.0.0.1:PORT/cam1 .. /camN on loopback only and prints `READY rt
 once it accepts connections. Each mount only packetizes the file (filesrc ! qtdemux ! h264parse !
 rtph264pay, and the AAC through aacparse ! rtpmp4gpay), paced in real time by the server's sinks:
 nothing is generated or encoded here, unlike Tests/Support/rtsp/rtsp-server.py, which makes and
-encodes every client's frames in Python. A mount's media is shared: the clients of one camera (rec's
-session and the ffmpeg CLI) get the same packets at the same moments, and the file is read once per
-camera. The file does not loop: make it longer than the run. A new pipeline (from the file's start)
+encodes every client's frames in Python. A mount's media is shared: its clients get the same packets
+at the same moments, and the file is read once per mount (cameras.sh and floor.sh give each of their
+processes a mount of its own, since a later client of a shared mount costs more than the first:
+rtsp-position.sh). The file does not loop: make it longer than the run. A new pipeline (from the file's start)
 is made when a mount gets a client after all its earlier ones left. The mounts do not seek, as a
 live camera does not: libavformat asks every PLAY for `Range: npt=0.000-`, and gst-rtsp-server would
 seek the shared file back to its start for all of the mount's clients (those already playing got

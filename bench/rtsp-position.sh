@@ -11,18 +11,22 @@ set -euo pipefail
 seconds=${1:-30}
 rounds=${2:-3}
 source "$(dirname "$0")/common.sh"
-pids=()
-cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+pids=() clients=()
+cleanup() {
+  for p in "${clients[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait "${clients[@]}" 2>/dev/null || true
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
 trap cleanup EXIT
 camera=$(camera_file "${CAMERAS_WORK:-$work}" $(( (seconds * rounds + 20) / 60 + 1 )))
 exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$camera" --cameras 1 --parent $$)
 pids+=($!)
 read -r _ url <&"$fd"
-clients=()
 for i in 0 1 2; do
   ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam1" -c copy -f mp4 \
     -movflags frag_keyframe+empty_moov+default_base_moof "$work/ff$i.mp4" &
-  clients+=($!); pids+=($!)
+  clients+=($!)
   sleep 2
 done
 sleep 10
