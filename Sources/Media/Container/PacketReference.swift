@@ -76,9 +76,8 @@ extension EncodedPacket {
     /// copying whatever it keeps. Bytes FFmpeg made and the ring's slab bytes are padded as FFmpeg
     /// wants and are lent; bytes made in Swift are copied into a buffer first (`fill`). `p` is
     /// blank again afterwards.
-    @discardableResult
-    func lend<R>(_ p: UnsafeMutablePointer<AVPacket>, rescaledTo target: Rational, streamIndex: Int32,
-                 _ body: (UnsafeMutablePointer<AVPacket>) throws(FFmpegError) -> R) throws(FFmpegError) -> R {
+    func lend(_ p: UnsafeMutablePointer<AVPacket>, rescaledTo target: Rational, streamIndex: Int32,
+              _ body: (UnsafeMutablePointer<AVPacket>) throws(FFmpegError) -> Void) throws(FFmpegError) {
         defer { av_packet_unref(p) }
         let start: UnsafeRawPointer?
         if let reference = shared as? PacketReference {
@@ -89,12 +88,12 @@ extension EncodedPacket {
             try fill(p, rescaledTo: target, streamIndex: streamIndex)
             return try body(p)
         }
-        // `shared` keeps the bytes while this packet lives, which is past `body`.
+        // `shared`, which keeps the bytes, lives as long as this packet: past `body`.
         p.pointee.data = start.map { UnsafeMutablePointer(mutating: $0.assumingMemoryBound(to: UInt8.self)) }
         p.pointee.size = Int32(size)
         if !sideData.isEmpty { try attachSideData(to: p) }
         setTimes(p, rescaledTo: target, streamIndex: streamIndex)
-        return try withExtendedLifetime(shared) { () throws(FFmpegError) -> R in try body(p) }
+        try body(p)
     }
 
     /// The times rescaled once into `target`, the stream and the flags.
