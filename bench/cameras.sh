@@ -70,14 +70,12 @@ camera=$(camera_file "$work" "$minutes")
 
 # phase N: a fresh server with N cameras; N rec sessions and N ffmpeg CLIs, one of each per camera.
 phase() {
-  local n=$1 d=$work/n$1 k url fd
+  local n=$1 d=$work/n$1 k url server server_fd
   mkdir -p "$d"
   # Each process reads a mount of its own, three per camera: a later client of a shared mount
   # costs more than the first (measured with three ffmpeg CLIs on one mount: +6 % for the second,
   # +11 % for the third), and rec, started last, paid that before.
-  exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$camera" --cameras $((3 * n)) --parent $$)
-  local server=$!; pids+=("$server")
-  read -r _ url <&"$fd"
+  camera_server "$camera" $((3 * n)); pids+=("$server")
   local -a rp fp sp
   for k in $(seq "$n"); do
     ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam$((3 * k - 1))" -c copy -f mp4 \
@@ -178,7 +176,7 @@ phase() {
   for k in $(seq "$n"); do "$rec" stop --session "cam$k" >/dev/null; kill -TERM "${fp[k]}"; done
   for k in $(seq "$n"); do wait "${fp[k]}" || true; done
   sessions=()
-  kill "$server"; exec {fd}<&-
+  kill "$server"; exec {server_fd}<&-
   local rlost=0 flost=0 rrep=0 frep=0 rfr="" ffr="" rsteps=0 fsteps=0 rbig=0 fbig=0 fr miss rep c w
   for k in $(seq "$n"); do
     read -r fr miss rep < <(lost "$d/rec$k.mp4"); rlost=$((rlost + miss)); rrep=$((rrep + rep)); rfr+=" $fr"

@@ -12,6 +12,14 @@ calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 # A process's CPU time in microseconds, exact: the scheduler's count for each thread
 # (/proc/PID/task/*/schedstat), not the 100 Hz ticks of /proc/PID/stat.
 cpu_us() { cat /proc/"$1"/task/*/schedstat | awk '{ s += $1 } END { printf "%d", s / 1000 }'; }
+# camera_server FILE MOUNTS: rtsp-file-server.py playing FILE as /cam1 .. /camMOUNTS (it ends with
+# this shell), once it accepts clients. Sets $url (rtsp://127.0.0.1:PORT), $server (its pid) and
+# $server_fd (its output, to close once it is killed); a caller's `local` of them is honoured.
+camera_server() {
+  exec {server_fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$1" --cameras "$2" --parent $$)
+  server=$!
+  read -r _ url <&"$server_fd"
+}
 # camera_file DIR MINUTES: prints the path of the cameras' stand-in, made in DIR once and kept:
 # 60 s of testsrc2 1280x720 30 fps, x264 veryfast 3 Mb/s, an IDR every second, no B-frames (as
 # most network cameras send), 128 kb/s AAC (DIR/minute.mp4), concatenated with -c copy to MINUTES.

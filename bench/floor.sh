@@ -33,9 +33,7 @@ names=("rec" "ffmpeg -c copy" "floor" "floor + rec's work")
 declare -A total
 for round in $(seq "$rounds"); do
   # A mount each: a later client of a shared mount costs more than the first (see cameras.sh).
-  exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$camera" --cameras 4 --parent $$)
-  server=$!; pids+=("$server")
-  read -r _ url <&"$fd"
+  camera_server "$camera" 4; pids+=("$server")
   ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam2" -c copy -f mp4 \
     -movflags frag_keyframe+empty_moov+default_base_moof "$work/ff.mp4" 2>"$work/ff.err" &
   p1=$!; pids+=("$p1")
@@ -57,7 +55,7 @@ for round in $(seq "$rounds"); do
   "$rec" stop --session floor >/dev/null
   kill "$p1" "$p2" "$p3" "$server" 2>/dev/null || true
   wait "$p1" "$p2" "$p3" 2>/dev/null || true
-  exec {fd}<&-
+  exec {server_fd}<&-
   pids=()
 done
 echo

@@ -33,9 +33,7 @@ engine=$(dirname "$rec")/rec-engine
 echo "instructions bench (issue 21), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD);" \
   "$seconds s counted after $warm s"
 # A mount each: a later client of a shared mount costs more than the first (rtsp-position.sh).
-exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$camera" --cameras 3 --parent $$)
-pids+=($!)
-read -r _ url <&"$fd"
+camera_server "$camera" 3; pids+=("$server")
 grind() { local name=$1; shift; valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/$name.out" "$@" \
   >"$work/$name.log" 2>&1 & pids+=($!); }
 grind ffmpeg ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam1" -c copy -f mp4 \

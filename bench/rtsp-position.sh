@@ -20,9 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 camera=$(camera_file "${CAMERAS_WORK:-$work}" $(( (seconds * rounds + 20) / 60 + 1 )))
-exec {fd}< <(exec /usr/bin/python3 bench/rtsp-file-server.py "$camera" --cameras 1 --parent $$)
-pids+=($!)
-read -r _ url <&"$fd"
+camera_server "$camera" 1; pids+=("$server")
 for i in 0 1 2; do
   ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam1" -c copy -f mp4 \
     -movflags frag_keyframe+empty_moov+default_base_moof "$work/ff$i.mp4" &
