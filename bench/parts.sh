@@ -14,19 +14,22 @@ set -euo pipefail
 seconds=${1:-40}
 warm=${PARTS_WARM:-75}
 command -v perf >/dev/null || { echo "bench/parts.sh needs perf: apt-get install linux-perf" >&2; exit 1; }
+[[ $EUID -eq 0 ]] || { echo "bench/parts.sh needs root: perf must see the kernel's part of each process" >&2; exit 1; }
 source "$(dirname "$0")/common.sh"
 camdir=${CAMERAS_WORK:-$work}
 session=parts$$
+watchers=()
 cleanup() {
+  for p in "${watchers[@]}"; do kill -INT "$p" 2>/dev/null || true; done
   "$rec" stop --session "$session" >/dev/null 2>&1 || true
   [[ -z ${ff:-} ]] || kill "$ff" 2>/dev/null || true
-  [[ -z ${server:-} ]] || kill "$server" 2>/dev/null || true
+  [[ -z ${server:-} ]] || { kill "$server" 2>/dev/null || true; exec {server_fd}<&-; }
   wait 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 camera=$(camera_file "$camdir" $(( (warm + seconds + 60) / 60 + 1 )))
-echo "parts bench (issue 21), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git rev-parse --short HEAD);" \
+echo "parts bench (issue 21), $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git describe --always --dirty);" \
   "$seconds s after $warm s"
 camera_server "$camera" 2
 ffmpeg -nostdin -v error -y -rtsp_transport tcp -i "$url/cam2" -c copy -f mp4 \
@@ -36,50 +39,55 @@ ff=$!
 rp=$(cat "$XDG_RUNTIME_DIR/rec/$session/pid")
 sleep "$warm"
 
-# name voluntary-switches for each thread of PID.
-switches() { for t in /proc/"$1"/task/*; do echo "$(cat "$t/comm") $(awk '/^voluntary/ { print $2 }' "$t/status")"; done; }
+# tid name voluntary-switches for each thread of PID, by thread id (a thread may come or go).
+switches() {
+  for t in /proc/"$1"/task/*; do
+    echo "${t##*/} $(cat "$t/comm") $(awk '/^voluntary/ { print $2 }' "$t/status")"
+  done | sort
+}
 switches "$rp" >"$work/rec.sw0"; switches "$ff" >"$work/ff.sw0"
-watchers=()
 for p in rec:"$rp" ffmpeg:"$ff"; do
   name=${p%%:*} pid=${p#*:}
   perf stat -e task-clock,page-faults,context-switches -x, -o "$work/$name.stat" -p "$pid" -- sleep "$seconds" &
   watchers+=($!)
-  perf record -q -F 10000 -p "$pid" -o "$work/$name.perf" -- sleep "$seconds" >/dev/null 2>&1 &
+  perf record -q -F 10000 -p "$pid" -o "$work/$name.perf" -- sleep "$seconds" >"$work/$name.record.log" 2>&1 &
   watchers+=($!)
 done
 wait "${watchers[@]}"
+watchers=()
 switches "$rp" >"$work/rec.sw1"; switches "$ff" >"$work/ff.sw1"
 
-stat() { awk -F, -v e="$2" '$3 == e { printf "%.0f", $1 }' "$work/$1.stat"; }
-# part NAME: milliseconds of NAME's profile by part (kernel, ffmpeg-libs, libc, own).
+# counter NAME EVENT: the count perf stat took (an event's name may carry a modifier, `:u`).
+counter() { awk -F, -v e="$2" 'index($3, e) == 1 { printf "%.0f", $1 }' "$work/$1.stat"; }
+# parts NAME: milliseconds of NAME's profile by part (kernel, ffmpeg-libs, libc, the rest).
 parts() {
-  local clock; clock=$(stat "$1" task-clock)
-  perf report -i "$work/$1.perf" --no-children --sort dso --stdio 2>/dev/null | awk -v ms="$clock" '
+  local clock; clock=$(counter "$1" task-clock)
+  perf report -i "$work/$1.perf" --no-children --sort dso --stdio 2>"$work/$1.report.log" | awk -v ms="$clock" '
     /^#/ || !/%/ { next }
     { gsub("%", "", $1); d = $2
       k = d ~ /kernel/ ? "kernel" : d ~ /^(libav|libswscale|libswresample)/ ? "ffmpeg-libs" : d ~ /^(libc\.|libm\.|ld-linux|\[vdso)/ ? "libc" : "own"
       part[k] += $1 * ms / 100 }
     END { printf "%.0f %.0f %.0f %.0f\n", part["kernel"], part["ffmpeg-libs"], part["libc"], part["own"] }'
 }
-read -r rk rl rc ro < <(parts rec)
-read -r fk fl fc fo < <(parts ffmpeg)
-row() { printf '  %-44s %10s %10s %10s\n' "$@"; }
+read -r rk rl rc ro < <(parts rec) || { echo "no profile of rec: $(cat "$work/rec.report.log")" >&2; exit 1; }
+read -r fk fl fc fo < <(parts ffmpeg) || { echo "no profile of ffmpeg: $(cat "$work/ffmpeg.report.log")" >&2; exit 1; }
+row() { printf '  %-52s %10s %10s %10s\n' "$@"; }
 echo
 row "over the window" "rec" "ffmpeg" "rec - ffmpeg"
-row "task clock, ms" "$(stat rec task-clock)" "$(stat ffmpeg task-clock)" "$(( $(stat rec task-clock) - $(stat ffmpeg task-clock) ))"
+row "task clock, ms" "$(counter rec task-clock)" "$(counter ffmpeg task-clock)" "$(( $(counter rec task-clock) - $(counter ffmpeg task-clock) ))"
 row "  kernel, ms" "$rk" "$fk" "$((rk - fk))"
 row "  FFmpeg's libraries, ms" "$rl" "$fl" "$((rl - fl))"
 row "  libc, ms" "$rc" "$fc" "$((rc - fc))"
-row "  own code (rec: with the Swift runtime), ms" "$ro" "$fo" "$((ro - fo))"
-row "page faults" "$(stat rec page-faults)" "$(stat ffmpeg page-faults)" ""
-row "context switches" "$(stat rec context-switches)" "$(stat ffmpeg context-switches)" ""
-echo "  rec / ffmpeg task clock: $(calc %.3f "$(stat rec task-clock) / $(stat ffmpeg task-clock)")"
+row "  own code and the rest (rec: Swift, Foundation), ms" "$ro" "$fo" "$((ro - fo))"
+row "page faults" "$(counter rec page-faults)" "$(counter ffmpeg page-faults)" ""
+row "context switches" "$(counter rec context-switches)" "$(counter ffmpeg context-switches)" ""
+echo "  rec / ffmpeg task clock: $(calc %.3f "$(counter rec task-clock) / $(counter ffmpeg task-clock)")"
 echo "  voluntary switches by thread over the window:"
 for name in rec ff; do
-  paste "$work/$name.sw0" "$work/$name.sw1" | awk -v n="$name" '$4 - $2 > 0 { printf "    %s %s %d\n", n, $1, $4 - $2 }'
+  join "$work/$name.sw0" "$work/$name.sw1" | awk -v n="$name" '$5 - $3 > 0 { printf "    %s %s %d\n", n, $2, $5 - $3 }'
 done
 echo "  rec's own code, its twelve largest functions (ms):"
 perf report -i "$work/rec.perf" --no-children --sort dso,sym --stdio 2>/dev/null |
-  awk -v ms="$(stat rec task-clock)" '/^#/ || !/%/ { next }
-    $2 ~ /^(rec-engine|libswift)/ { gsub("%", "", $1); n = $1 * ms / 100; $1 = $2 = $3 = ""; printf "    %5.1f %s\n", n, $0 }' |
+  awk -v ms="$(counter rec task-clock)" '/^#/ || !/%/ { next }
+    $2 ~ /^(rec-engine|libswift|libFoundation|libdispatch)/ { gsub("%", "", $1); n = $1 * ms / 100; $1 = $2 = $3 = ""; printf "    %5.1f %s\n", n, $0 }' |
   head -12 | { swift demangle --simplified 2>/dev/null || cat; } | cut -c1-120 || true
