@@ -43,7 +43,7 @@ sleep "$warm"
 switches() {
   for t in /proc/"$1"/task/*; do
     echo "${t##*/} $(cat "$t/comm") $(awk '/^voluntary/ { print $2 }' "$t/status")"
-  done | sort
+  done | LC_ALL=C sort -k1,1
 }
 switches "$rp" >"$work/rec.sw0"; switches "$ff" >"$work/ff.sw0"
 for p in rec:"$rp" ffmpeg:"$ff"; do
@@ -53,24 +53,30 @@ for p in rec:"$rp" ffmpeg:"$ff"; do
   perf record -q -F 10000 -p "$pid" -o "$work/$name.perf" -- sleep "$seconds" >"$work/$name.record.log" 2>&1 &
   watchers+=($!)
 done
-wait "${watchers[@]}"
+for w in "${watchers[@]}"; do wait "$w"; done
 watchers=()
 switches "$rp" >"$work/rec.sw1"; switches "$ff" >"$work/ff.sw1"
 
 # counter NAME EVENT: the count perf stat took (an event's name may carry a modifier, `:u`).
-counter() { awk -F, -v e="$2" 'index($3, e) == 1 { printf "%.0f", $1 }' "$work/$1.stat"; }
+counter() {
+  local n; n=$(awk -F, -v e="$2" 'index($3, e) == 1 && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 }' "$work/$1.stat")
+  [[ -n $n ]] || { echo "perf stat took no $2 of $1: $(cat "$work/$1.stat")" >&2; exit 1; }
+  echo "$n"
+}
 # parts NAME: milliseconds of NAME's profile by part (kernel, ffmpeg-libs, libc, the rest).
 parts() {
   local clock; clock=$(counter "$1" task-clock)
   perf report -i "$work/$1.perf" --no-children --sort dso --stdio 2>"$work/$1.report.log" | awk -v ms="$clock" '
     /^#/ || !/%/ { next }
     { gsub("%", "", $1); d = $2
-      k = d ~ /kernel/ ? "kernel" : d ~ /^(libav|libswscale|libswresample)/ ? "ffmpeg-libs" : d ~ /^(libc\.|libm\.|ld-linux|\[vdso)/ ? "libc" : "own"
-      part[k] += $1 * ms / 100 }
-    END { printf "%.0f %.0f %.0f %.0f\n", part["kernel"], part["ffmpeg-libs"], part["libc"], part["own"] }'
+      k = d ~ /kernel/ || (d ~ /^\[/ && d !~ /^\[(vdso|unknown)\]/) ? "kernel" : d ~ /^(libav|libswscale|libswresample)/ ? "ffmpeg-libs" : d ~ /^(libc\.|libm\.|ld-linux|\[vdso)/ ? "libc" : "own"
+      part[k] += $1 * ms / 100; n++ }
+    END { if (!n) exit 1; printf "%.0f %.0f %.0f %.0f\n", part["kernel"], part["ffmpeg-libs"], part["libc"], part["own"] }'
 }
-read -r rk rl rc ro < <(parts rec) || { echo "no profile of rec: $(cat "$work/rec.report.log")" >&2; exit 1; }
-read -r fk fl fc fo < <(parts ffmpeg) || { echo "no profile of ffmpeg: $(cat "$work/ffmpeg.report.log")" >&2; exit 1; }
+p=$(parts rec) || { echo "no profile of rec: $(cat "$work/rec.report.log")" >&2; exit 1; }
+read -r rk rl rc ro <<<"$p"
+p=$(parts ffmpeg) || { echo "no profile of ffmpeg: $(cat "$work/ffmpeg.report.log")" >&2; exit 1; }
+read -r fk fl fc fo <<<"$p"
 row() { printf '  %-52s %10s %10s %10s\n' "$@"; }
 echo
 row "over the window" "rec" "ffmpeg" "rec - ffmpeg"
@@ -84,7 +90,7 @@ row "context switches" "$(counter rec context-switches)" "$(counter ffmpeg conte
 echo "  rec / ffmpeg task clock: $(calc %.3f "$(counter rec task-clock) / $(counter ffmpeg task-clock)")"
 echo "  voluntary switches by thread over the window:"
 for name in rec ff; do
-  join "$work/$name.sw0" "$work/$name.sw1" | awk -v n="$name" '$5 - $3 > 0 { printf "    %s %s %d\n", n, $2, $5 - $3 }'
+  LC_ALL=C join "$work/$name.sw0" "$work/$name.sw1" | awk -v n="$name" '$5 - $3 > 0 { printf "    %s %s %d\n", n, $2, $5 - $3 }'
 done
 echo "  rec's own code, its twelve largest functions (ms):"
 perf report -i "$work/rec.perf" --no-children --sort dso,sym --stdio 2>/dev/null |
