@@ -167,11 +167,9 @@ extension NetworkSource: SourceClock {
 extension NetworkSource: SourceSound {
     package var soundParameters: [CodecParameters] { soundStreams }
 
-    package func takeSound() -> [EncodedPacket] {
-        // Most pictures bring one or two sound packets, some none: nothing is allocated for none.
-        guard !pendingSound.isEmpty else { return [] }
-        let taken = pendingSound
-        pendingSound = []
-        return taken
+    package func takeSound(into packets: inout [EncodedPacket]) {
+        // Most pictures bring one or two sound packets, some none.
+        guard !pendingSound.isEmpty else { return }
+        swap(&packets, &pendingSound)
     }
 }

@@ -99,8 +99,10 @@ extension SourceClock {
 package protocol SourceSound: AnyObject {
     /// The sound streams' parameters, in stream order (`.sound(0)` first), known after `start()`.
     var soundParameters: [CodecParameters] { get }
-    /// The sound packets read since the last call, in time order, each naming its stream.
-    func takeSound() -> [EncodedPacket]
+    /// Swaps the sound packets read since the last call (in time order, each naming its stream)
+    /// into `packets`, which the caller hands back empty: the two arrays take turns, so neither
+    /// is allocated again for every picture.
+    func takeSound(into packets: inout [EncodedPacket])
 }
 
 /// Frames as the device compressed them, read instead of `FrameSource.nextFrame()`, not with it.

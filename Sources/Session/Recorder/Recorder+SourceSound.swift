@@ -8,7 +8,10 @@ extension Recorder {
     /// way, ahead of that picture (or hands it to `sink`, when this thread writes the copy), and takes the source's wall clock once it knows it.
     /// `wallClockKnown` is the caller's: set once the camera's time is in `stats`, which is then
     /// not locked again for it.
-    func queueSourceSound(_ capabilities: SourceCapabilities, into sink: RecordingSink?, wallClockKnown: inout Bool) {
+    /// `packets` is the caller's too, empty between calls: the buffer the source's sound is
+    /// swapped into (`SourceSound.takeSound(into:)`), its capacity kept from call to call.
+    func queueSourceSound(_ capabilities: SourceCapabilities, into sink: RecordingSink?, wallClockKnown: inout Bool,
+                          packets: inout [EncodedPacket]) {
         if !wallClockKnown, let zero = capabilities.clock?.wallClockAtZero {
             wallClockKnown = true
             stats.withLock { s in
@@ -18,8 +21,9 @@ extension Recorder {
             }
         }
         guard let sound = capabilities.sound else { return }
-        // Moved out one by one, oldest first, rather than copied by a loop over the array.
-        var packets = sound.takeSound()
+        // Moved out one by one, oldest first, rather than copied by a loop over the array; the
+        // array is left empty with its capacity, for the next swap.
+        sound.takeSound(into: &packets)
         packets.reverse()
         while let packet = packets.popLast() {
             if let sink { sink.hold(packet) } else { queue.pushAlways(.sound(packet)) }

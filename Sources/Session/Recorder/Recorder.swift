@@ -253,6 +253,7 @@ package final class Recorder: Sendable {
             var lastSourceDrops = 0
             var outage: Outage?
             var wallClockKnown = false
+            var sourceSound: [EncodedPacket] = []
             while !stopRequested.load(ordering: .acquiring) {
                 guard let (item, time) = try next(from: source, compressed: compressed, outage: &outage) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
@@ -284,7 +285,7 @@ package final class Recorder: Sendable {
                 case .sound: break
                 }
                 if let watch = configuration.onCapture { tell(watch, item, time: time, number: count) }
-                queueSourceSound(capabilities, into: sink, wallClockKnown: &wallClockKnown)
+                queueSourceSound(capabilities, into: sink, wallClockKnown: &wallClockKnown, packets: &sourceSound)
                 controls.serve(capabilities.controls)
                 let lost = source.droppedFrames - lastSourceDrops
                 lastSourceDrops += lost
