@@ -21,7 +21,7 @@ package struct CodeMappings: Equatable, Sendable {
     package init(maps: String, executable: String) {
         let lines = maps.split(separator: "\n").compactMap(Line.init)
         let core = lines.first { $0.path.hasSuffix("/libswiftCore.so") }?.path
-        let runtime = core.map { String($0.prefix(upTo: $0.lastIndex(of: "/")!)) + "/" }
+        let runtime = core.flatMap { path in path.lastIndex(of: "/").map { String(path[...$0]) } }
         ranges = lines.filter { line in
             guard line.permissions == "r-xp" else { return false }
             if line.path == executable { return true }
