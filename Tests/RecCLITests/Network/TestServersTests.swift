@@ -57,7 +57,10 @@ import TestServers
 
     /// The RTP timestamps (as ffprobe's packet times) of both streams move by the mount's jump
     /// between the frames and samples either side of 4 s. With RTCP, the next sender report maps
-    /// them back onto the wall clock in libavformat's times; without, the jump stays.
+    /// them back onto the wall clock in libavformat's times; without, the jump stays. The packets
+    /// keep their pace through it, so the two streams stay interleaved: a jump back that moved
+    /// the server's own running time sent 5 s of pictures at once (150 frames in 2 s), and a
+    /// recording of 210 frames ended before the camera had sent its sound.
     @Test(arguments: [RTSPTestServer.Mount.jump, .jumpBack, .jumpNoRTCP])
     func timestampsJump(mount: RTSPTestServer.Mount) throws {
         let server = try RTSPTestServer()
@@ -66,12 +69,21 @@ import TestServers
                                                         "packet=stream_index,pts_time", "-of", "csv=p=0"])
         try #require(output.status == 0, "\(output.stderr)")
         var times: [Int: [Double]] = [:]
+        var order: [Int] = []
         for line in String(decoding: output.stdout, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: ",")
             guard fields.count >= 2, let stream = Int(fields[0]), let time = Double(fields[1]) else { continue }
             times[stream, default: []].append(time)
+            order.append(stream)
         }
         #expect(times.count == 2)
+        // The longest run of one stream's packets read in a row: a second of pictures is 30.
+        var (longest, run) = (0, 0)
+        for (previous, stream) in zip([-1] + order, order) {
+            run = stream == previous ? run + 1 : 1
+            longest = max(longest, run)
+        }
+        #expect(longest < 30, "\(longest) packets of one stream in a row")
         for (stream, list) in times {
             let steps = zip(list, list.dropFirst()).map { (before: $0, step: $1 - $0) }
             let jumps = steps.filter { abs($0.step) > 1 }

@@ -204,18 +204,21 @@ class Branch:
         if jump is not None:
             self.offset = BASE_OFFSET
             source.get_static_pad("src").set_offset(self.offset)
-            out = payloader.get_static_pad("src")
-            out.set_offset(-self.offset)
-            out.add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, self._segment_passes)
+            self.out = payloader.get_static_pad("src")
+            self.out.set_offset(-self.offset)
+            payloader.get_static_pad("sink").add_probe(Gst.PadProbeType.EVENT_DOWNSTREAM, self._segment_arrives)
 
-    def _segment_passes(self, pad, info):
+    def _segment_arrives(self, _pad, info):
+        # The segment the payloader times its RTP timestamps by carries the source's offset in its base;
+        # the payloader's own offset takes it off again for the sinks, which pace the packets. It is set
+        # here, before the payloader passes the segment on, from the base as it arrives: read on the way
+        # out, a base already offset below zero has been clamped to 0 (the rest moved into the segment's
+        # offset), which after a jump back left the sinks 5 s behind and the packets sent in a burst.
         event = info.get_event()
         if event.type == Gst.EventType.SEGMENT:
-            # The segment carries the source's offset; the payloader's own offset takes it off again
-            # (the sticky segment is sent anew, offset, before the next buffer).
-            raw = event.parse_segment().base - pad.get_offset()
-            if pad.get_offset() != -raw:
-                pad.set_offset(-raw)
+            raw = event.parse_segment().base
+            if self.out.get_offset() != -raw:
+                self.out.set_offset(-raw)
         return Gst.PadProbeReturn.OK
 
     def push(self, buffer, start, end):
