@@ -46,18 +46,63 @@ extension NetworkSource: CompressedFrames {
     func pump() throws(RecError) -> Bool {
         guard let input else { return false }
         guard let (read, isVideo) = try input.read() else { return false }
-        var packet = consume read
         let now = Self.monotonicNow()
         if epoch == nil {
             // Session time 0 is the first keyframe: what comes before it cannot be decoded.
-            guard isVideo, packet.isKeyframe else { return true }
+            guard isVideo, read.isKeyframe else { return true }
             epoch = now
         }
         if waitsForKeyframe {
-            guard isVideo, packet.isKeyframe else { return true }
+            guard isVideo, read.isKeyframe else { return true }
             waitsForKeyframe = false
         }
-        if isVideo, input.video.reorderDepth > 0, packet.pts != Int64.min {
+        if untimedKeyframe != nil {
+            guard isVideo else {
+                soundAfterUntimed.append((read, now))
+                return true
+            }
+            placeUntimedKeyframe(before: read)
+        } else if isVideo, read.isKeyframe, read.dts == Int64.min, !sendsNoTimes {
+            untimedKeyframe = (read, now)
+            return true
+        }
+        place(read, isVideo: isVideo, now: now)
+        return true
+    }
+
+    /// libavformat hands out an RTSP stream's first packet without times (its parser has not
+    /// timed it yet), and every packet of an MJPEG stream over HTTP. A keyframe without times
+    /// waits for the next picture: if that has a time, the keyframe is presented `depth + 1`
+    /// frames before it (the first P-frame after an I-frame and its B-frames; the next frame
+    /// without B-frames), else the camera sends no times and both keep their arrivals. Before,
+    /// the keyframe kept its arrival, which a B-frame stream's next pictures, presented up to
+    /// three frames later but decoded before, could not follow (a repeated presentation time).
+    func placeUntimedKeyframe(before next: EncodedPacket?) {
+        guard let (held, arrived) = untimedKeyframe.take() else { return }
+        var keyframe = held
+        if let next, next.dts != Int64.min {
+            let depth = Int64(input?.video.reorderDepth ?? 0)
+            keyframe.pts = next.pts - (depth + 1) * frameStep(in: next.timeBase)
+            keyframe.dts = keyframe.pts
+        } else if next != nil {
+            sendsNoTimes = true
+        }
+        place(keyframe, isVideo: true, now: arrived)
+        for sound in soundAfterUntimed { place(sound.packet, isVideo: false, now: sound.now) }
+        soundAfterUntimed = []
+    }
+
+    /// One frame at the stream's nominal rate (30 fps when it declares none), in `timeBase`.
+    func frameStep(in timeBase: Rational) -> Int64 {
+        let fps = input?.video.frameRate.map(\.doubleValue) ?? 30
+        return max(1, Timestamp(seconds: 1 / max(1, fps)).rescaled(to: timeBase).value)
+    }
+
+    /// Places a packet on the session timeline and holds it until the next of its stream gives
+    /// its duration.
+    func place(_ read: consuming EncodedPacket, isVideo: Bool, now: UInt64) {
+        var packet = read
+        if isVideo, let input, input.video.reorderDepth > 0, packet.pts != Int64.min {
             packet.dts = decodeTime(presenting: packet.pts, depth: input.video.reorderDepth, timeBase: packet.timeBase)
         }
         let arrival = Timestamp.microseconds(Int64((now - (epoch ?? now)) / 1000))
@@ -67,15 +112,20 @@ extension NetworkSource: CompressedFrames {
             packet.dts = arrival.rescaled(to: packet.timeBase).value
             packet.pts = packet.dts
         }
-        let offset = timeline.place(stream: id, decodeTime: packet.decodeTime, arrival: arrival)
+        // A B-frame stream's pictures decode `depth` frames before they are presented: placed by
+        // their decode times moved that much later, the first keyframe is presented at session
+        // time 0, as a stream without B-frames' is (and the file's times are the session's).
+        let depth = isVideo ? input?.video.reorderDepth ?? 0 : 0
+        let lead = depth > 0 ? Int64(depth) * frameStep(in: packet.timeBase) : 0
+        let offset = timeline.place(stream: id, decodeTime: Timestamp(value: packet.dts + lead, timeBase: packet.timeBase), arrival: arrival)
         let shift = offset.rescaled(to: packet.timeBase).value
         packet.pts += shift
         packet.dts += shift
         packet.stream = id
         packet.captureTime = packet.decodeTime.rescaled(to: .microseconds)
         // Sound from just before the first picture has no picture to go with.
-        if !isVideo && packet.dts < 0 { return true }
-        if wallZero == nil, let zero = input.startTimeRealtime {
+        if !isVideo && packet.dts < 0 { return }
+        if wallZero == nil, let zero = input?.startTimeRealtime {
             wallZero = .microseconds(zero.value - offset.rescaled(to: .microseconds).value)
         }
         // A packet lasts until the next of its stream (decode order: a B-frame stream's dts
@@ -87,7 +137,6 @@ extension NetworkSource: CompressedFrames {
             release(previous)
         }
         held[slot] = consume packet
-        return true
     }
 
     /// RTP carries presentation times only, and libavformat leaves a B-frame stream's decode
@@ -95,8 +144,7 @@ extension NetworkSource: CompressedFrames {
     /// smallest presentation time, `depth` pictures back (the stream's declared reordering),
     /// as libavformat's own guess for files does; the first `depth` step back from the keyframe.
     func decodeTime(presenting pts: Int64, depth: Int, timeBase: Rational) -> Int64 {
-        let fps = input?.video.frameRate.map(\.doubleValue) ?? 30
-        let step = max(1, Timestamp(seconds: 1 / max(1, fps)).rescaled(to: timeBase).value)
+        let step = frameStep(in: timeBase)
         let slot = unusedPresentations.firstIndex { $0 > pts } ?? unusedPresentations.endIndex
         unusedPresentations.insert(pts, at: slot)
         defer { reordered += 1 }
@@ -153,6 +201,7 @@ extension NetworkSource: Reconnection {
 
     package func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {
         // What is still held goes out with the durations it has: nothing read is lost.
+        placeUntimedKeyframe(before: nil)
         releaseHeld()
         input = nil
         let start = Self.monotonicNow()

@@ -56,6 +56,12 @@ package final class NetworkSource: FrameSource {
     @exclusivity(unchecked) var unusedPresentations: [Int64] = []
     /// Pictures given decode times in this run.
     @exclusivity(unchecked) var reordered = 0
+    /// A keyframe that came without times (libavformat's first packet of an RTSP stream), with
+    /// its arrival, and the sound read after it: they wait for the next picture's time.
+    @exclusivity(unchecked) var untimedKeyframe: (packet: EncodedPacket, now: UInt64)?
+    @exclusivity(unchecked) var soundAfterUntimed: [(packet: EncodedPacket, now: UInt64)] = []
+    /// Set once a picture without times followed another: the camera sends none (MJPEG over HTTP).
+    @exclusivity(unchecked) var sendsNoTimes = false
     /// Packets placed and given their durations, waiting to be handed out.
     @exclusivity(unchecked) var ready: [EncodedPacket] = []
     @exclusivity(unchecked) var pendingSound: [EncodedPacket] = []
