@@ -125,8 +125,8 @@ extension NetworkSource: CompressedFrames {
         packet.captureTime = packet.decodeTime.rescaled(to: .microseconds)
         // Sound from just before the first picture has no picture to go with.
         if !isVideo && packet.dts < 0 { return }
-        if wallZero == nil, let zero = input?.startTimeRealtime {
-            wallZero = .microseconds(zero.value - offset.rescaled(to: .microseconds).value)
+        if wallZero == nil, let input, let zero = input.startTimeRealtime {
+            wallZero = .microseconds(zero.value - offset.rescaled(to: .microseconds).value - input.rangeStart.value)
         }
         // A packet lasts until the next of its stream (decode order: a B-frame stream's dts
         // steps are its frame intervals too); one is held per stream, so pictures wait one frame.
