@@ -17,8 +17,7 @@ import TestServers
     }
 
     /// A range inside the ring (frames 31–90) and the last two seconds, from H.264 with and without
-    /// B-frames; the session keeps no file (a B-frame camera's MP4 file is a known issue of
-    /// NetworkRecordTests).
+    /// B-frames; the session keeps no file (NetworkRecordTests checks a camera's files).
     @Test(arguments: [RTSPTestServer.Mount.h264, .h264BFrames]) func savesAreExact(_ mount: RTSPTestServer.Mount) throws {
         let server = try RTSPTestServer()
         let box = try Sandbox()
