@@ -102,8 +102,10 @@ extension NetworkSource: CompressedFrames {
     /// its duration.
     func place(_ read: consuming EncodedPacket, isVideo: Bool, now: UInt64) {
         var packet = read
-        if isVideo, let input, input.video.reorderDepth > 0, packet.pts != Int64.min {
-            packet.dts = decodeTime(presenting: packet.pts, depth: input.video.reorderDepth, timeBase: packet.timeBase)
+        // A B-frame stream's reordering (0 for sound and for pictures without B-frames).
+        let depth = isVideo ? input?.video.reorderDepth ?? 0 : 0
+        if depth > 0, packet.pts != Int64.min {
+            packet.dts = decodeTime(presenting: packet.pts, depth: depth, timeBase: packet.timeBase)
         }
         let arrival = Timestamp.microseconds(Int64((now - (epoch ?? now)) / 1000))
         let id: StreamID = isVideo ? .video : .sound(0)
@@ -115,7 +117,6 @@ extension NetworkSource: CompressedFrames {
         // A B-frame stream's pictures decode `depth` frames before they are presented: placed by
         // their decode times moved that much later, the first keyframe is presented at session
         // time 0, as a stream without B-frames' is (and the file's times are the session's).
-        let depth = isVideo ? input?.video.reorderDepth ?? 0 : 0
         let lead = depth > 0 ? Int64(depth) * frameStep(in: packet.timeBase) : 0
         let offset = timeline.place(stream: id, decodeTime: Timestamp(value: packet.dts + lead, timeBase: packet.timeBase), arrival: arrival)
         let shift = offset.rescaled(to: packet.timeBase).value
