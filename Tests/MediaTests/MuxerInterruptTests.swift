@@ -77,4 +77,15 @@ final class SilentServer: @unchecked Sendable {
         returned.wait()
         #expect(result.withLock { $0?.code } == FFmpegError.exit)
     }
+
+    /// A camera reader's nap (`ReadPacing`) ends when the flag is set: at once when it already
+    /// was, and when another thread sets it midway (else this test would wait ten minutes).
+    @Test func aWaitEndsWhenTheFlagIsSet() {
+        let interrupt = InterruptFlag()
+        #expect(!interrupt.wait(seconds: 0.001))
+        let thread = Thread { interrupt.set() }
+        thread.start()
+        #expect(interrupt.wait(seconds: 600))
+        #expect(interrupt.wait(seconds: 600))
+    }
 }

@@ -45,8 +45,15 @@ extension NetworkSource: CompressedFrames {
     /// Reads one packet and places it; false when the source was stopped.
     func pump() throws(RecError) -> Bool {
         guard let input else { return false }
+        if napDue {
+            napDue = false
+            if interrupt.wait(seconds: pacing.nap) { return false }
+        }
+        let switches = pacing.nap > 0 ? Self.voluntarySwitches() : 0
+        let started = Self.monotonicNow()
         guard let (read, isVideo) = try input.read() else { return false }
         let now = Self.monotonicNow()
+        slept = pacing.mayHaveSlept(readNanoseconds: now - started) && Self.voluntarySwitches() > switches
         if epoch == nil {
             // Session time 0 is the first keyframe: what comes before it cannot be decoded.
             guard isVideo, read.isKeyframe else { return true }
@@ -109,7 +116,8 @@ extension NetworkSource: CompressedFrames {
         }
         let arrival = Timestamp.microseconds(Int64((now - (epoch ?? now)) / 1000))
         let id: StreamID = isVideo ? .video : .sound(0)
-        if packet.dts == Int64.min {
+        let timed = packet.dts != Int64.min
+        if !timed {
             // No timestamps (an MJPEG stream over HTTP): the camera's clock is the arrival.
             packet.dts = arrival.rescaled(to: packet.timeBase).value
             packet.pts = packet.dts
@@ -119,6 +127,8 @@ extension NetworkSource: CompressedFrames {
         // time 0, as a stream without B-frames' is (and the file's times are the session's).
         let lead = depth > 0 ? Int64(depth) * frameStep(in: packet.timeBase) : 0
         let offset = timeline.place(stream: id, decodeTime: Timestamp(value: packet.dts + lead, timeBase: packet.timeBase), arrival: arrival)
+        napDue = pacing.napsAfter(slept: slept, lateness: timed && !sendsNoTimes ? timeline.lateness : nil)
+        if napDue { naps += 1 }
         let shift = offset.rescaled(to: packet.timeBase).value
         packet.pts += shift
         packet.dts += shift

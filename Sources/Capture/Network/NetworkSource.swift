@@ -83,12 +83,21 @@ package final class NetworkSource: FrameSource {
     @exclusivity(unchecked) var sequence: Int64 = 0
     /// After a reconnect: packets wait for the next keyframe, where decoding can start again.
     @exclusivity(unchecked) var waitsForKeyframe = false
+    /// When the reader sleeps once it has caught up with the camera (`ReadPacing`).
+    let pacing: ReadPacing
+    /// Set when the last packet showed the reader caught up: it sleeps before the next read.
+    @exclusivity(unchecked) var napDue = false
+    /// Whether the last read slept waiting for the network.
+    @exclusivity(unchecked) var slept = false
+    /// Times the reader slept once caught up.
+    package internal(set) var naps = 0
     /// Times the camera was connected again after an outage.
     package internal(set) var reconnects = 0
 
     package init(url: NetworkURL, settings: Settings) {
         self.url = url
         self.settings = settings
+        pacing = ReadPacing.forCamera(url, copies: settings.copies)
     }
 
     package var format: VideoFormat { openedFormat }
@@ -138,6 +147,13 @@ package final class NetworkSource: FrameSource {
     package func stop() {
         decoder = nil
         input = nil
+    }
+
+    /// The calling thread's voluntary context switches so far: it slept waiting for something.
+    /// (`RUSAGE_THREAD`, 1, which Glibc's Swift module leaves out.)
+    static func voluntarySwitches() -> Int {
+        var usage = rusage()
+        return getrusage(__rusage_who_t(1), &usage) == 0 ? usage.ru_nvcsw : 0
     }
 
     /// Now on the local monotonic clock (that of `DispatchTime`), in nanoseconds.

@@ -56,6 +56,15 @@ package final class InterruptFlag: @unchecked Sendable {
         cffmpeg_interrupt_expire(state, seconds.map { cffmpeg_coarse_now() + UInt64(max(0, $0) * 1e9) } ?? 0)
     }
 
+    /// Sleeps `seconds`, or until the flag is set; returns whether it is set. Without a pipe
+    /// (none could be made) it sleeps the whole time.
+    package func wait(seconds: Double) -> Bool {
+        if isSet { return true }
+        var descriptor = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        _ = poll(&descriptor, 1, Int32(max(0, min(seconds * 1000, Double(Int32.max)))))
+        return isSet
+    }
+
     /// Whether the deadline set by `expire(after:)` has passed.
     package var hasExpired: Bool { cffmpeg_interrupt_expired(state) != 0 }
 

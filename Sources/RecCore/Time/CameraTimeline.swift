@@ -93,6 +93,11 @@ package struct CameraTimeline: Sendable {
         return elapsed > 0 ? (curve.newest.offset - base) / Double(elapsed) * 1e6 : 0
     }
 
+    /// How much later than the least delay seen (the minimum over the window) the last packet
+    /// placed on the run's curve arrived, in microseconds: near 0 for a packet read as soon as
+    /// it came, more for one read from a backlog (`ReadPacing`).
+    package private(set) var lateness: Int64 = 0
+
     /// How far the session timeline runs ahead of the local clock now (µs): a packet at session
     /// time S would have arrived, with the least delay seen, at local time S − lead. The run's
     /// first packet's lateness, less what the slew has taken back; negative when the camera is
@@ -211,6 +216,7 @@ package struct CameraTimeline: Sendable {
     private mutating func onCurve(_ camera: Int64, arrived: Int64) -> Int64 {
         let late = Self.difference(arrived, camera)
         earliest.add(camera: Self.difference(camera, runStart), value: late)
+        lateness = earliest.minimum.map { Self.difference(late, $0) } ?? 0
         if reference == nil {
             firstWindowMinimum = min(firstWindowMinimum, late)
             if Self.difference(camera, runStart) >= windowLength { reference = firstWindowMinimum }
