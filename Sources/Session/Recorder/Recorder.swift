@@ -306,8 +306,11 @@ package final class Recorder: Sendable {
                 count += 1
                 let dropped = source.droppedFrames
                 // One update for the item, the copy's writes included.
+                // The wall clock at session time 0 (until the source tells its own): when the
+                // first frame came, not now, after the file was opened for it.
+                let arrivalZero = count == 1 ? Self.wallClock(atMonotonic: capabilities.clock?.monotonicEpoch) : nil
                 stats.withLock {
-                    if $0.startedAt == nil { $0.startedAt = Date() }
+                    if $0.startedAt == nil { $0.startedAt = arrivalZero ?? Date() }
                     $0.framesCaptured = count
                     $0.lastCaptureTime = time
                     $0.droppedBySource = dropped
@@ -332,6 +335,16 @@ package final class Recorder: Sendable {
         // A copy the capture thread wrote itself is finished there.
         if copiesOnCaptureThread.load(ordering: .acquiring) { return }
         sink.finish()
+    }
+
+    /// The wall-clock time of a CLOCK_MONOTONIC instant in the last minute (`ArrivalWallClock`).
+    static func wallClock(atMonotonic epoch: UInt64?) -> Date {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let wall = Date()
+        let micros = ArrivalWallClock.atEpoch(epoch, wallNow: Int64(wall.timeIntervalSince1970 * 1_000_000),
+                                              monotonicNow: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+        return Date(timeIntervalSince1970: Double(micros) / 1_000_000)
     }
 
     static func format(rate: Rational) -> String {
