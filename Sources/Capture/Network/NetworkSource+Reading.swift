@@ -49,11 +49,11 @@ extension NetworkSource: CompressedFrames {
             napDue = false
             if interrupt.wait(seconds: pacing.nap) { return false }
         }
-        let switches = pacing.nap > 0 ? Self.voluntarySwitches() : 0
+        let switches = pacing.nap > 0 && !sendsNoTimes ? Self.voluntarySwitches() : 0
         let started = Self.monotonicNow()
         guard let (read, isVideo) = try input.read() else { return false }
         let now = Self.monotonicNow()
-        slept = pacing.mayHaveSlept(readNanoseconds: now - started) && Self.voluntarySwitches() > switches
+        slept = pacing.mayHaveSlept(readNanoseconds: now - started) && !sendsNoTimes && Self.voluntarySwitches() > switches
         if epoch == nil {
             // Session time 0 is the first keyframe: what comes before it cannot be decoded.
             guard isVideo, read.isKeyframe else { return true }
@@ -127,7 +127,8 @@ extension NetworkSource: CompressedFrames {
         // time 0, as a stream without B-frames' is (and the file's times are the session's).
         let lead = depth > 0 ? Int64(depth) * frameStep(in: packet.timeBase) : 0
         let offset = timeline.place(stream: id, decodeTime: Timestamp(value: packet.dts + lead, timeBase: packet.timeBase), arrival: arrival)
-        napDue = pacing.napsAfter(slept: slept, lateness: timed && !sendsNoTimes ? timeline.lateness : nil)
+        napDue = pacing.napsAfter(slept: slept, lateness: timed && !sendsNoTimes ? timeline.lateness : nil,
+                                  settled: timeline.isSettled)
         if napDue { naps += 1 }
         let shift = offset.rescaled(to: packet.timeBase).value
         packet.pts += shift
@@ -215,6 +216,8 @@ extension NetworkSource: Reconnection {
         placeUntimedKeyframe(before: nil)
         releaseHeld()
         input = nil
+        // The new connection's first packets start a run: read as they come.
+        (napDue, slept) = (false, false)
         let start = Self.monotonicNow()
         var last: RecError?
         while true {

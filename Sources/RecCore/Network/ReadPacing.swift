@@ -51,14 +51,17 @@ package struct ReadPacing: Sendable, Equatable {
     }
 
     /// Whether a read that took `readNanoseconds` may have slept waiting for the network: only
-    /// then does the reader ask the kernel (one system call) whether it did.
+    /// then does the reader compare its thread's voluntary switches with the count it took
+    /// before the read (a system call each).
     package func mayHaveSlept(readNanoseconds: UInt64) -> Bool { nap > 0 && readNanoseconds >= waited }
 
     /// Whether to sleep before the next read, after a read that `slept` waiting for the network
     /// and brought a packet `lateness` microseconds later than the least delay seen (nil when
-    /// the packet had no time of the camera's own).
-    package func napsAfter(slept: Bool, lateness: Int64?) -> Bool {
-        guard nap > 0, slept, let lateness else { return false }
+    /// the packet had no time of the camera's own), on a timeline whose run is `settled`. A run
+    /// is placed by its first packets' arrivals: until it has settled, every packet is read as
+    /// it comes, so that none of them is placed a sleep late.
+    package func napsAfter(slept: Bool, lateness: Int64?, settled: Bool = true) -> Bool {
+        guard nap > 0, slept, settled, let lateness else { return false }
         return lateness <= fresh
     }
 }

@@ -98,6 +98,10 @@ package struct CameraTimeline: Sendable {
     /// it came, more for one read from a backlog (`ReadPacing`).
     package private(set) var lateness: Int64 = 0
 
+    /// Whether the run has passed its first `window`, whose least delay is its reference: until
+    /// then a run's start (the session's, a jump's, a reconnect's) is still being measured.
+    package var isSettled: Bool { reference != nil }
+
     /// How far the session timeline runs ahead of the local clock now (µs): a packet at session
     /// time S would have arrived, with the least delay seen, at local time S − lead. The run's
     /// first packet's lateness, less what the slew has taken back; negative when the camera is
