@@ -48,12 +48,17 @@ extension NetworkSource: CompressedFrames {
         if napDue {
             napDue = false
             if interrupt.wait(seconds: pacing.nap) { return false }
+            switchesSeen = Self.voluntarySwitches()
         }
-        let switches = pacing.nap > 0 && !sendsNoTimes ? Self.voluntarySwitches() : 0
         let started = Self.monotonicNow()
         guard let (read, isVideo) = try input.read() else { return false }
         let now = Self.monotonicNow()
-        slept = pacing.mayHaveSlept(readNanoseconds: now - started) && !sendsNoTimes && Self.voluntarySwitches() > switches
+        // Only a long read asks the kernel whether the thread slept since it last looked.
+        var slept = false
+        if !sendsNoTimes, pacing.mayHaveSlept(readNanoseconds: now - started) {
+            let switches = Self.voluntarySwitches()
+            (slept, switchesSeen) = (switches > switchesSeen, switches)
+        }
         if epoch == nil {
             // Session time 0 is the first keyframe: what comes before it cannot be decoded.
             guard isVideo, read.isKeyframe else { return true }
@@ -73,7 +78,11 @@ extension NetworkSource: CompressedFrames {
             untimedKeyframe = (read, now)
             return true
         }
+        let timed = read.dts != Int64.min
         place(read, isVideo: isVideo, now: now)
+        napDue = pacing.napsAfter(slept: slept, lateness: timed && !sendsNoTimes ? timeline.lateness : nil,
+                                  settled: timeline.isSettled)
+        if napDue { naps += 1 }
         return true
     }
 
@@ -116,8 +125,7 @@ extension NetworkSource: CompressedFrames {
         }
         let arrival = Timestamp.microseconds(Int64((now - (epoch ?? now)) / 1000))
         let id: StreamID = isVideo ? .video : .sound(0)
-        let timed = packet.dts != Int64.min
-        if !timed {
+        if packet.dts == Int64.min {
             // No timestamps (an MJPEG stream over HTTP): the camera's clock is the arrival.
             packet.dts = arrival.rescaled(to: packet.timeBase).value
             packet.pts = packet.dts
@@ -127,9 +135,6 @@ extension NetworkSource: CompressedFrames {
         // time 0, as a stream without B-frames' is (and the file's times are the session's).
         let lead = depth > 0 ? Int64(depth) * frameStep(in: packet.timeBase) : 0
         let offset = timeline.place(stream: id, decodeTime: Timestamp(value: packet.dts + lead, timeBase: packet.timeBase), arrival: arrival)
-        napDue = pacing.napsAfter(slept: slept, lateness: timed && !sendsNoTimes ? timeline.lateness : nil,
-                                  settled: timeline.isSettled)
-        if napDue { naps += 1 }
         let shift = offset.rescaled(to: packet.timeBase).value
         packet.pts += shift
         packet.dts += shift
@@ -217,7 +222,7 @@ extension NetworkSource: Reconnection {
         releaseHeld()
         input = nil
         // The new connection's first packets start a run: read as they come.
-        (napDue, slept) = (false, false)
+        napDue = false
         let start = Self.monotonicNow()
         var last: RecError?
         while true {

@@ -87,8 +87,9 @@ package final class NetworkSource: FrameSource {
     let pacing: ReadPacing
     /// Set when the last packet showed the reader caught up: it sleeps before the next read.
     @exclusivity(unchecked) var napDue = false
-    /// Whether the last read slept waiting for the network.
-    @exclusivity(unchecked) var slept = false
+    /// The thread's voluntary context switches when the reader last counted them (after a
+    /// sleep, or after a long read): a long read that finds more slept waiting for the network.
+    @exclusivity(unchecked) var switchesSeen = 0
     /// Times the reader slept once caught up.
     package internal(set) var naps = 0
     /// Times the camera was connected again after an outage.

@@ -10,8 +10,9 @@
 /// second instead of 80. The price is latency: a packet reaches the file, ring and live page
 /// up to `nap` plus a frame later than it would have.
 ///
-/// Caught up means both: the read slept waiting for the network (the thread's voluntary context
-/// switches rose during a read that took `waited` or longer: nothing was left in the socket),
+/// Caught up means both: the read slept waiting for the network (it took `waited` or longer, and
+/// the thread's voluntary context switches rose since the reader last counted them, after its
+/// last sleep or long read: nothing was left in the socket),
 /// and its packet came no later than `fresh` beyond the least delay seen
 /// (`CameraTimeline.lateness`). A reader behind the camera (a box short of CPU) finds data
 /// waiting at every read and never sleeps: a read that was only slow, its thread preempted,
@@ -51,8 +52,8 @@ package struct ReadPacing: Sendable, Equatable {
     }
 
     /// Whether a read that took `readNanoseconds` may have slept waiting for the network: only
-    /// then does the reader compare its thread's voluntary switches with the count it took
-    /// before the read (a system call each).
+    /// then does the reader count its thread's voluntary switches (a system call), so a read
+    /// that found data waiting costs none.
     package func mayHaveSlept(readNanoseconds: UInt64) -> Bool { nap > 0 && readNanoseconds >= waited }
 
     /// Whether to sleep before the next read, after a read that `slept` waiting for the network

@@ -339,11 +339,8 @@ package final class Recorder: Sendable {
 
     /// The wall-clock time of a CLOCK_MONOTONIC instant in the last minute (`ArrivalWallClock`).
     static func wallClock(atMonotonic epoch: UInt64?) -> Date {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let wall = Date()
-        let micros = ArrivalWallClock.atEpoch(epoch, wallNow: Int64(wall.timeIntervalSince1970 * 1_000_000),
-                                              monotonicNow: UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec))
+        let micros = ArrivalWallClock.atEpoch(epoch, wallNow: Int64(Date().timeIntervalSince1970 * 1_000_000),
+                                              monotonicNow: DispatchTime.now().uptimeNanoseconds)
         return Date(timeIntervalSince1970: Double(micros) / 1_000_000)
     }
 
