@@ -87,11 +87,20 @@ enum Players {
           return s;
         }
         function seek(t) { return new Promise(r => { v.onseeked = () => r(); v.currentTime = t; }); }
+        // 'seeked' can come before the frame sought is on screen (a loaded machine drew the old
+        // one): wait until a new frame is shown, or 1 s when the seek stayed on the frame shown.
+        function shown() {
+          return new Promise(r => {
+            let done = false; const end = () => { if (!done) { done = true; r(); } };
+            if (v.requestVideoFrameCallback) v.requestVideoFrameCallback(end); else end();
+            setTimeout(end, 1000);
+          });
+        }
         function report(res) { out.textContent = JSON.stringify(res); console.log('REC-RESULT ' + JSON.stringify(res)); }
         v.onerror = () => { report({ error: v.error ? v.error.code + ' ' + v.error.message : 'unknown' }); };
         v.onloadeddata = async () => {
           const res = { duration: v.duration, frames: [] };
-          for (const t of times) { await seek(t); res.frames.push(cells()); }
+          for (const t of times) { const wait = shown(); await seek(t); await wait; res.frames.push(cells()); }
           report(res);
         };
         v.src = q.get('src');
