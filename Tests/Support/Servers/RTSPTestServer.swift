@@ -43,6 +43,9 @@ public final class RTSPTestServer: TestServer {
         case lateKeyframe = "/late-keyframe"
         /// As /h264, one stream shared by every client (the others each get their own from frame 0).
         case h264Shared = "/h264-shared"
+        /// x264's zerolatency tune, two slices a picture, parameter sets before every IDR slice:
+        /// libavformat hands out each keyframe as two packets of one time.
+        case h264Sliced = "/h264-sliced"
 
         /// ffprobe's `codec_name` for the picture.
         public var videoCodec: String { self == .h265 ? "hevc" : "h264" }
@@ -63,6 +66,7 @@ public final class RTSPTestServer: TestServer {
             switch self {
             case .longGOP: 120
             case .lateKeyframe: 180
+            case .h264Sliced: 60
             default: 30
             }
         }

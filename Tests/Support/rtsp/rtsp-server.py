@@ -31,6 +31,9 @@ Mounts (every one 30 fps, sound 48 kHz mono before its encoder):
   /late-keyframe  H.264 with an IDR every 180 frames (6 s) + AAC, whose first IDR is never sent: a client
                   gets P-frames (referring to a picture it never had) from connecting and its first keyframe
                   6 s after the first frame, as when it joins a camera's stream mid-GOP
+  /h264-sliced    H.264 from x264's zerolatency tune with two slices a picture (sliced threads), an IDR every
+                  60 frames, the payloader's SPS and PPS before every IDR slice (between a picture's slices),
+                  + AAC: libavformat hands out each keyframe as two packets of one time
   /h264-shared    as /h264, but one stream for every client, as a real camera sends: it starts with the
                   first client, and later ones join it where it is (their first keyframe on the next whole
                   second), so clients that overlap receive the same frames, numbered the same
@@ -132,11 +135,16 @@ def encoder(name, fallback=None):
     raise SystemExit(f"rtsp-server: GStreamer element {name} is not installed (gstreamer1.0-libav or -plugins-bad)")
 
 
-def video_branch(codec, gop, bframes=0):
+def video_branch(codec, gop, bframes=0, sliced=False):
     if codec == "h265":
         options = f"bframes=0:scenecut=0:repeat-headers=1:frame-threads=1:pools=1"
         return (f"x265enc speed-preset=ultrafast key-int-max={gop} option-string={options} "
                 f"! video/x-h265,profile=main ! rtph265pay name=pay0 pt=96 config-interval=-1")
+    if sliced:
+        # x264's low-latency tune as cameras use it: two slices a picture (sliced threads), and the
+        # payloader's parameter sets before every IDR slice, so SPS and PPS sit between a picture's slices.
+        return (f"x264enc speed-preset=ultrafast tune=zerolatency threads=2 sliced-threads=true key-int-max={gop} "
+                f"! video/x-h264,stream-format=avc,alignment=au ! rtph264pay name=pay0 pt=96 config-interval=-1")
     # The payloader accepts constrained-baseline first, which has no B-frames: ask for main when they are wanted.
     pyramid, profile = (":b-pyramid=normal", ",profile=main") if bframes > 1 else ("", "")
     options = f"scenecut=0:bframes={bframes}:b-adapt=0{pyramid}"
@@ -174,20 +182,21 @@ MOUNTS = {
     "/jump-back-no-rtcp": dict(jump=-5, rtcp=False),
     "/late-keyframe": dict(gop=6 * FPS, withhold_first_idr=True),
     "/h264-shared": dict(shared=True),
+    "/h264-sliced": dict(gop=2 * FPS, sliced=True),
 }
 
 
 class Mount:
     def __init__(self, path, video="h264", gop=FPS, bframes=0, audio="aac", jump=None, rtcp=True,
-                 withhold_first_idr=False, shared=False):
-        self.path, self.video, self.gop, self.bframes = path, video, gop, bframes
+                 withhold_first_idr=False, shared=False, sliced=False):
+        self.path, self.video, self.gop, self.bframes, self.sliced = path, video, gop, bframes, sliced
         self.audio, self.jump, self.rtcp, self.withhold_first_idr = audio, jump, rtcp, withhold_first_idr
         self.shared = shared
 
     def launch(self, picture):
         caps = (f"video/x-raw,format=I420,width={picture.width},height={picture.height},"
                 f"framerate={FPS}/1,pixel-aspect-ratio=1/1")
-        line = f"( appsrc name=vsrc format=time caps={caps} ! {video_branch(self.video, self.gop, self.bframes)}"
+        line = f"( appsrc name=vsrc format=time caps={caps} ! {video_branch(self.video, self.gop, self.bframes, self.sliced)}"
         if self.audio:
             audio_caps = f"audio/x-raw,format=S16LE,layout=interleaved,rate={RATE},channels=1"
             line += f" appsrc name=asrc format=time caps={audio_caps} ! {audio_branch(self.audio, self.jump is None)}"
