@@ -59,6 +59,10 @@ extension NetworkSource: CompressedFrames {
             let switches = Self.voluntarySwitches()
             (slept, switchesSeen) = (switches > switchesSeen, switches)
         }
+        if isVideo, let codec = videoCodec, read.withUnsafeBytes({ PictureParts.startsPicture($0, codec: codec) }) == false {
+            join(read, codec: codec)
+            return true
+        }
         if epoch == nil {
             // Session time 0 is the first keyframe: what comes before it cannot be decoded.
             guard isVideo, read.isKeyframe else { return true }
@@ -84,6 +88,20 @@ extension NetworkSource: CompressedFrames {
                                   settled: timeline.isSettled)
         if napDue { naps += 1 }
         return true
+    }
+
+    /// A picture's later slices that libavformat handed out as a packet of their own (`PictureParts`)
+    /// join the picture they continue, still held for its duration, or the untimed keyframe; with
+    /// no picture to continue (before the first keyframe, after a reconnect) they go.
+    func join(_ part: EncodedPacket, codec: Codec) {
+        let extra = part.withUnsafeBytes { PictureParts.continuation($0, codec: codec) }
+        if var keyframe = untimedKeyframe {
+            keyframe.packet.data += extra
+            untimedKeyframe = keyframe
+        } else if var picture = held[0].take() {
+            picture.data += extra
+            held[0] = consume picture
+        }
     }
 
     /// libavformat hands out an RTSP stream's first packet without times (its parser has not

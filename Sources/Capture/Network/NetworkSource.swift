@@ -68,6 +68,8 @@ package final class NetworkSource: FrameSource {
     var decoder: VideoDecoder?
     var openedFormat = VideoFormat(width: 0, height: 0, pixelFormat: .none)
     var videoParameters: CodecParameters?
+    /// The pictures' codec, when a picture may come as several packets (H.264, H.265: `join`).
+    var videoCodec: Codec?
     var soundStreams: [CodecParameters] = []
     /// The camera's sound re-encoded, when the container cannot take it as it came (G.711 into MP4).
     var transcoder: SoundTranscoder?
@@ -130,6 +132,7 @@ package final class NetworkSource: FrameSource {
         }
         if first {
             videoParameters = video
+            videoCodec = video.codec == .h264 || video.codec == .hevc ? video.codec : nil
             if settings.keepsSound, let sound = opened.sound.first {
                 try planSound(sound.parameters)
             }

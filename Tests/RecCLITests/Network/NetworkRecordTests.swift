@@ -19,7 +19,8 @@ import TestServers
     static let takes = [Take(mount: .h264, container: "mp4"), Take(mount: .h264BFrames, container: "mp4"),
                         Take(mount: .h264BFrames, container: "mkv"), Take(mount: .h265, container: "mp4"),
                         Take(mount: .longGOP, container: "mp4"), Take(mount: .opus, container: "mp4"),
-                        Take(mount: .silent, container: "mp4"), Take(mount: .pcma, container: "mkv")]
+                        Take(mount: .silent, container: "mp4"), Take(mount: .pcma, container: "mkv"),
+                        Take(mount: .h264Sliced, container: "mp4")]
 
     /// Three seconds of a mount (`--frames 90`: `--duration` may take frame 90 too, where the
     /// 500 ppm slew places it a hair before 3 s): frames 0–89 (session time 0 is the first

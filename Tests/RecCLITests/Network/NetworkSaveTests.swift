@@ -45,4 +45,30 @@ import TestServers
         }
         #expect(try box.rec(["stop"]).status == 0)
     }
+
+    /// Issue 39: a camera whose keyframe libavformat hands out as two packets of one time (two
+    /// slices, parameter sets before each) is one picture a keyframe: counted once, and the ring
+    /// keeps the whole buffer. Before, the second half of each keyframe looked like a keyframe not
+    /// later than the one before, the ring took it for a restart and emptied itself (it held one
+    /// GOP), and every keyframe counted twice.
+    @Test func aKeyframeInTwoPacketsIsOnePictureAndTheRingKeepsItsBuffer() throws {
+        let server = try RTSPTestServer()
+        let box = try Sandbox()
+        let start = try box.rec(["start", "--source", server.url(.h264Sliced), "--buffer", "60s", "--no-file"])
+        try #require(start.status == 0, "rec start: \(start.error)")
+        try box.waitForFrames(150)
+        let status = try box.status()
+        let frames = try #require(status["frames"] as? Int)
+        let span = try #require(status["ring_span"] as? Double)
+        // Nothing was evicted from a 60 s ring: it spans every frame counted, from frame 0.
+        #expect(abs(span - Double(frames) / 30) < 0.1, "the ring spans \(span) s after \(frames) frames")
+        let save = try box.rec(["save", "--last", "4s", "-o", "last.mp4", "--json"])
+        try #require(save.status == 0, "rec save: \(save.error)")
+        let report = NetworkClip.object(save.output)
+        let expected = Self.expectedCounters(report)
+        #expect(report["frames"] as? Int == 120 && expected.count == 120, "\(report)")
+        #expect(try NetworkClip.counters(box.path("last.mp4")) == expected)
+        try NetworkClip.expectDecodes(box.path("last.mp4"))
+        #expect(try box.rec(["stop"]).status == 0)
+    }
 }

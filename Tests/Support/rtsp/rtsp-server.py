@@ -143,7 +143,7 @@ def video_branch(codec, gop, bframes=0, sliced=False):
     if sliced:
         # x264's low-latency tune as cameras use it: two slices a picture (sliced threads), and the
         # payloader's parameter sets before every IDR slice, so SPS and PPS sit between a picture's slices.
-        return (f"x264enc speed-preset=ultrafast tune=zerolatency threads=2 sliced-threads=true key-int-max={gop} "
+        return (f"x264enc speed-preset=ultrafast tune=zerolatency threads=2 sliced-threads=true key-int-max={gop} option-string=slices=2 "
                 f"! video/x-h264,stream-format=avc,alignment=au ! rtph264pay name=pay0 pt=96 config-interval=-1")
     # The payloader accepts constrained-baseline first, which has no B-frames: ask for main when they are wanted.
     pyramid, profile = (":b-pyramid=normal", ",profile=main") if bframes > 1 else ("", "")
