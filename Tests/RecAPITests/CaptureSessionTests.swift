@@ -94,6 +94,34 @@ import Testing
         #expect(times.count == 30)
     }
 
+    /// Issue 39: a save never claims what it does not hold. `save(last:)` keeps what the buffer
+    /// holds and says so beside the range asked (never rewritten); `save(from:to:to:)` of a range
+    /// the buffer let go refuses, saying what it holds.
+    @Test func aSaveOfMoreThanTheBufferHoldsSaysSo() async throws {
+        var configuration = fastTestPattern(seconds: 10)
+        configuration.replayBuffer = ReplayBuffer.Limits(duration: .seconds(1), bytes: 1 << 20)
+        let session = try CaptureSession(configuration)
+        try await session.start()
+        await session.waitUntilFinished()
+        let held = try #require(session.replayBuffer.range)
+        let report = try await session.replayBuffer.save(last: .seconds(8), to: "\(folder)/last.mp4")
+        // Eight seconds up to now (the middle of the newest frame), as asked.
+        let requested = try #require(report.requested)
+        #expect(requested.upperBound - requested.lowerBound == .seconds(8) && requested.upperBound > .seconds(9.9),
+                "requested \(requested)")
+        #expect(report.shortfall == .notHeld)
+        let start = try #require(report.saved?.lowerBound)
+        let off = start - held.lowerBound
+        #expect(off < .milliseconds(1) && off > .milliseconds(-1), "saved from \(start), the buffer from \(held)")
+        #expect(report.frames == Int(((held.upperBound - held.lowerBound) / .seconds(1) * 30).rounded()))
+        let short = try await session.replayBuffer.save(last: .seconds(0.5), to: "\(folder)/short.mp4")
+        #expect(short.shortfall == nil && short.frames == 15)
+        await #expect(throws: RecError.self) {
+            try await session.replayBuffer.save(from: .seconds(2), to: .seconds(10), to: "\(folder)/range.mp4")
+        }
+        await session.stop()
+    }
+
     @Test func errorsCarryTheCommandLinesMessage() async throws {
         #expect(throws: RecError.self) { try CaptureSession(.init(source: .init("test:0x0"))) }
         do {

@@ -25,6 +25,24 @@ public struct SaveReport: Sendable, CustomStringConvertible {
     public var droppedFrames: Int { body.droppedInRange ?? 0 }
     /// Whether the clip came from the replay buffer (else from the session's recording file).
     public var fromReplayBuffer: Bool { body.source == .ring }
+    /// Why the clip starts after ``requested`` does; nil when it starts where asked. A save of
+    /// the last seconds keeps what is held; check this before taking the clip as complete.
+    public var shortfall: Shortfall? {
+        switch body.shortfall {
+        case .beforeSession: .beforeSession
+        case .notHeld: .notHeld
+        case nil: nil
+        }
+    }
+
+    /// Why a clip holds less than was asked for.
+    public enum Shortfall: Sendable, Equatable {
+        /// The range began before the session's first frame: nothing was recorded there.
+        case beforeSession
+        /// Part of the range was recorded but the replay buffer (and the recording file, if any)
+        /// no longer holds it: it is lost. `rec save` exits 1 for this, keeping the clip.
+        case notHeld
+    }
     /// The report as `rec save` prints it.
     public var description: String { SaveText.text(body) }
 }

@@ -114,6 +114,11 @@ struct SaveCommand: ParsableCommand {
                 context.console.printError("rec: warning: the clip is saved, but " + error.message)
             }
         }
+        // Recorded but no longer anywhere: a shorter clip must not look like success to a script.
+        if report.shortfall == .notHeld, let note = SaveText.shortfallNote(report) {
+            context.console.printError("rec: \(report.path) is kept, but \(note); a longer --buffer keeps more")
+            return 1
+        }
         return 0
     }
 }

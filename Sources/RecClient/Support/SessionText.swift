@@ -56,6 +56,7 @@ package enum SaveText {
         var lines = ["saved \(r.path)",
                      "  \(r.frames ?? 0) frames, \(saved) of requested \(req), from the \((r.source ?? .ring).rawValue)"]
         var notes: [String] = []
+        if let note = shortfallNote(r) { notes.append(note) }
         if let d = r.droppedInRange, d > 0 { notes.append("\(d) frames were dropped in this range while recording") }
         if let m = r.missing, m > 0 { notes.append(String(format: "%.1f s missing (the source was away)", m)) }
         if let p = r.prerollFrames, p > 0 { notes.append("\(p) preroll frames hidden") }
@@ -63,6 +64,16 @@ package enum SaveText {
         if let b = r.bytes { notes.append(StatusLine.bytes(Int64(b))) }
         if !notes.isEmpty { lines.append("  " + notes.joined(separator: ", ")) }
         return lines.joined(separator: "\n")
+    }
+
+    /// Why the clip starts after the requested start, for people.
+    package static func shortfallNote(_ r: SaveReport) -> String? {
+        guard let shortfall = r.shortfall, let asked = r.requested, let saved = r.saved else { return nil }
+        let left = String(format: "%.1f s", max(0, saved.from - asked.from))
+        switch shortfall {
+        case .beforeSession: return "the first \(left) asked for are before the session began"
+        case .notHeld: return "the first \(left) asked for are no longer held (older than the ring and every file)"
+        }
     }
 }
 

@@ -27,6 +27,18 @@ package struct SaveReport: Sendable, Equatable, Codable {
     package var trailingHidden: Int?
     /// How the range was cut.
     package var mode: Mode?
+    /// Why the clip starts later than `requested` (nil when it starts where asked): the range
+    /// began before the session did, or part of it was recorded but is no longer held anywhere.
+    package var shortfall: Shortfall?
+
+    /// Why a clip holds less than was asked for (`SaveShortfall.of`).
+    package enum Shortfall: String, Sendable, Equatable, Codable {
+        /// The range began before the session's first frame: nothing was recorded there.
+        case beforeSession = "before_session"
+        /// Part of the range was recorded but is older than the ring and every file: lost. `rec
+        /// save` exits 1 (the clip is kept).
+        case notHeld = "not_held"
+    }
 
     /// Where a clip's packets came from.
     package enum Source: String, Sendable, Equatable, Codable {
@@ -74,7 +86,7 @@ package struct SaveReport: Sendable, Equatable, Codable {
     private enum CodingKeys: String, CodingKey {
         case path, requested, saved, frames, droppedInRange = "dropped_in_range", bytes, keyframe
         case prerollFrames = "preroll_frames", source, reencoded, trailingHidden = "trailing_hidden", mode
-        case missing = "missing_seconds"
+        case missing = "missing_seconds", shortfall
     }
 }
 

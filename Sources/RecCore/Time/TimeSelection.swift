@@ -50,6 +50,13 @@ package struct TimeSelection: Sendable, Equatable {
         return lower..<upper
     }
 
+    /// Where the range asked for starts, before `resolve` moves a `--last` start up to what is
+    /// held: what a save reports as requested. nil when no start was given.
+    package func askedStart(on timeline: Timeline) -> Timestamp? {
+        guard let from else { return nil }
+        return try? Self.place(from, on: timeline)
+    }
+
     /// Whether an end may lie after the newest frame, for the session to wait for: `now` and
     /// `+20s`, and in a live session a wall-clock time (a save from several sessions sends each
     /// the same instants, which may be a frame ahead of what one of them holds yet), and

@@ -40,6 +40,8 @@ extension SessionHost {
         if request.last != nil { timeline.availableEnd = max(now, timeline.availableStart) }
         let selection = try request.timeSelection()
         var range = try selection.resolve(on: timeline)
+        // What was asked, kept beside what is served: `--last` moves its start up to what is held.
+        let asked = min(selection.askedStart(on: timeline) ?? range.lowerBound, range.lowerBound)..<range.upperBound
         try waitForRing(until: range.upperBound, peer: peer)
         // While the save waited for the encoder, the ring may have let its oldest GOP go: `--last`
         // still saves what is held, as it says.
@@ -107,8 +109,13 @@ extension SessionHost {
                    + "\(Timestamp(seconds: session(plan.presentedStart)).clockText)–\(Timestamp(seconds: session(plan.presentedEnd)).clockText) from the \(origin.rawValue)")
         if let command = configuration.onSave { runOnSave(command, path: request.output) }
         do { try queueClip(request.output, to: destinations) } catch { log?.write("the clip \(request.output) is not queued for copying: \(error)") }
-        return SaveReport(path: request.output,
-                          requested: ControlSpan(from: range.lowerBound.seconds, to: range.upperBound.seconds),
+        let shortfall = SaveShortfall.of(asked: asked, served: range)
+        if shortfall == .notHeld {
+            log?.write("\(request.output) starts at \(range.lowerBound.clockText), not \(asked.lowerBound.clockText) as asked: "
+                       + "that part is no longer held")
+        }
+        var report = SaveReport(path: request.output,
+                          requested: ControlSpan(from: asked.lowerBound.seconds, to: asked.upperBound.seconds),
                           saved: ControlSpan(from: session(plan.presentedStart), to: session(plan.presentedEnd)),
                           frames: plan.presentedFrames, droppedInRange: dropped, bytes: Int(written.bytes),
                           keyframe: plan.keyframesUsed.first.map { session(Timestamp(value: $0, timeBase: plan.timeBase)) },
@@ -116,6 +123,8 @@ extension SessionHost {
                           source: origin, reencoded: plan.reencodedFrames,
                           trailingHidden: plan.trailingHiddenFrames, mode: SaveReport.Mode(mode),
                           missing: recorder.missingSeconds(in: range))
+        report.shortfall = shortfall
+        return report
     }
 
     /// Waits until the ring holds every packet presented before `end`, or the recording ends.
