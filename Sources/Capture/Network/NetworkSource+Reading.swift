@@ -53,6 +53,14 @@ extension NetworkSource: CompressedFrames {
         let started = Self.monotonicNow()
         guard let (read, isVideo) = try input.read() else { return false }
         let now = Self.monotonicNow()
+        if var start = arrivalStart {
+            // Pictures of an arrival-timed camera read while opening: when they came is unknown.
+            guard start.keeps(readStarted: started, ended: now) else {
+                arrivalStart = start
+                return true
+            }
+            arrivalStart = nil
+        }
         // Only a long read asks the kernel whether the thread slept since it last looked.
         var slept = false
         if !sendsNoTimes, pacing.mayHaveSlept(readNanoseconds: now - started) {
@@ -143,8 +151,13 @@ extension NetworkSource: CompressedFrames {
         }
         let arrival = Timestamp.microseconds(Int64((now - (epoch ?? now)) / 1000))
         let id: StreamID = isVideo ? .video : .sound(0)
-        if packet.dts == Int64.min {
-            // No timestamps (an MJPEG stream over HTTP): the camera's clock is the arrival.
+        if sendsNoTimes {
+            // A container without times (MJPEG over HTTP): the camera's clock is the arrival.
+            packet.timeBase = Self.arrivalTimeBase
+            packet.dts = arrival.rescaled(to: packet.timeBase).value
+            packet.pts = packet.dts
+        } else if packet.dts == Int64.min {
+            // A packet without times: the camera's clock is the arrival.
             packet.dts = arrival.rescaled(to: packet.timeBase).value
             packet.pts = packet.dts
         }

@@ -60,8 +60,11 @@ package final class NetworkSource: FrameSource {
     /// its arrival, and the sound read after it: they wait for the next picture's time.
     @exclusivity(unchecked) var untimedKeyframe: (packet: EncodedPacket, now: UInt64)?
     @exclusivity(unchecked) var soundAfterUntimed: [(packet: EncodedPacket, now: UInt64)] = []
-    /// Set once a picture without times followed another: the camera sends none (MJPEG over HTTP).
+    /// Set when the camera sends no times (a container without them: MJPEG over HTTP), or once a
+    /// picture without times followed another.
     @exclusivity(unchecked) var sendsNoTimes = false
+    /// For a camera timed by arrival, until settled: the pictures read while opening are left out.
+    @exclusivity(unchecked) var arrivalStart: ArrivalStart?
     /// Packets placed and given their durations, waiting to be handed out.
     @exclusivity(unchecked) var ready: [EncodedPacket] = []
     @exclusivity(unchecked) var pendingSound: [EncodedPacket] = []
@@ -104,7 +107,10 @@ package final class NetworkSource: FrameSource {
     }
 
     package var format: VideoFormat { openedFormat }
-    package var nominalFrameRate: Rational? { input?.video.frameRate }
+    /// The stream's declared rate; nil for a camera timed by arrival, whose container declares none.
+    package var nominalFrameRate: Rational? { sendsNoTimes ? nil : input?.video.frameRate }
+    /// The ticks of a camera timed by arrival.
+    static let arrivalTimeBase = Rational(1, 90_000)
     package var description: String { url.redacted }
     package var droppedFrames: Int { 0 }
 
@@ -131,7 +137,17 @@ package final class NetworkSource: FrameSource {
                            + "\(before.codecName) \(before.width)x\(before.height); start a new recording for the new stream")
         }
         if first {
+            // A container without times (multipart JPEG over HTTP): every picture is timed by its
+            // arrival, in 90 kHz ticks, not by the 25-a-second numbers libavformat guesses.
+            sendsNoTimes = opened.demuxer.carriesNoTimes
             videoParameters = video
+            if sendsNoTimes {
+                do {
+                    videoParameters = try video.retimed(Self.arrivalTimeBase)
+                } catch {
+                    throw error.recError("cannot read \(url.redacted)")
+                }
+            }
             videoCodec = video.codec == .h264 || video.codec == .hevc ? video.codec : nil
             if settings.keepsSound, let sound = opened.sound.first {
                 try planSound(sound.parameters)
@@ -145,6 +161,7 @@ package final class NetworkSource: FrameSource {
                 }
             }
         }
+        if sendsNoTimes { arrivalStart = ArrivalStart(opened: Self.monotonicNow()) }
         input = opened
     }
 

@@ -56,6 +56,12 @@ package final class CodecParameters: @unchecked Sendable {
 }
 
 extension CodecParameters {
+    /// The same parameters for packets stamped in `timeBase` (a camera timed by arrival).
+    /// The corresponding C function is `avcodec_parameters_copy`.
+    package func retimed(_ timeBase: Rational) throws(FFmpegError) -> CodecParameters {
+        try CodecParameters(copying: pointer, timeBase: timeBase)
+    }
+
     /// Parameters for a stream rec did not encode itself: a camera's MJPEG, stored as it comes.
     /// The corresponding C function is `avcodec_parameters_alloc`.
     package convenience init(codecName: String, width: Int, height: Int, pixelFormat: PixelFormat,

@@ -151,6 +151,10 @@ package final class Demuxer {
     /// Whether this reads a FIFO as a live stream (no seeking, no known duration).
     package var isStream: Bool { input != nil }
 
+    /// Whether the container carries no times (`AVFMT_NOTIMESTAMPS`: multipart JPEG, raw MJPEG):
+    /// libavformat then numbers the packets at a guessed rate (25 a second), whatever the source sends.
+    package var carriesNoTimes: Bool { context.pointee.iformat.pointee.flags & AVFMT_NOTIMESTAMPS != 0 }
+
     /// The container's short name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
     package var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
 

@@ -158,9 +158,11 @@ package final class SessionHost: ControlHandler {
             guard FileManager.default.createFile(atPath: request.output, contents: Data(jpeg.data)) else {
                 throw .runtime("cannot write the snapshot \(request.output)")
             }
-            return SnapshotReport(path: request.output, bytes: jpeg.data.count, time: jpeg.presentationTime.seconds)
+            let size = recorder.codecParameters.map { (width: $0.width, height: $0.height) }
+            return SnapshotReport(path: request.output, width: size?.width, height: size?.height, bytes: jpeg.data.count,
+                                  time: jpeg.presentationTime.seconds)
         }
-        guard let frame = try recorder.latestPicture() else {
+        guard let frame = try newestPicture() else {
             throw .runtime("no frame has been captured yet; try again in a moment")
         }
         do {
@@ -170,6 +172,24 @@ package final class SessionHost: ControlHandler {
         } catch {
             throw error.recError("cannot write the snapshot \(request.output)")
         }
+    }
+}
+
+extension SessionHost {
+    /// The newest picture: the encoder's last frame, or for a copy session the newest picture the
+    /// camera sent, decoded from the ring's last keyframe on (`NewestPicture`), not the keyframe.
+    func newestPicture() throws(RecError) -> VideoFrame? {
+        guard recorder.latestFrame == nil, let parameters = recorder.codecParameters,
+              parameters.codec == .h264 || parameters.codec == .hevc, let end = ring.stats.end else {
+            return try recorder.latestPicture()
+        }
+        let packets = try ring.snapshot(from: .microseconds(end.rescaled(to: .microseconds).value - 1), to: end)
+        do {
+            if let frame = try NewestPicture.decode(packets, parameters: parameters) { return frame }
+        } catch {
+            throw error.recError("cannot decode the camera's newest picture")
+        }
+        return try recorder.latestPicture()
     }
 }
 

@@ -28,18 +28,22 @@ public final class FFmpegTestServer: TestServer {
 
     public let kind: Kind
     public let size: String
+    public let rate: Int?
     public private(set) var process: ServerProcess
     public private(set) var port: Int
 
-    /// Starts ffmpeg and returns once it listens (its socket is bound, as /proc shows).
-    public init(_ kind: Kind, size: String = "160x90", port: Int? = nil) throws {
+    /// Starts ffmpeg and returns once it listens (its socket is bound, as /proc shows). With
+    /// `rate`, the stream sends that many pictures a second (every other picture at 15: the
+    /// counters step by 2) instead of the picture's 30.
+    public init(_ kind: Kind, size: String = "160x90", port: Int? = nil, rate: Int? = nil) throws {
         self.kind = kind
         self.size = size
+        self.rate = rate
         var attempt = 0
         while true {
             let chosen = try port ?? LoopbackPort.free(udp: kind.udp)
             do {
-                process = try Self.launch(kind, size: size, port: chosen)
+                process = try Self.launch(kind, size: size, port: chosen, rate: rate)
                 self.port = chosen
                 return
             } catch let failure as ServerFailure where port == nil && attempt < 3 && failure.description.contains("in use") {
@@ -50,7 +54,7 @@ public final class FFmpegTestServer: TestServer {
 
     public func restart() throws {
         process.stop()
-        process = try Self.launch(kind, size: size, port: port)
+        process = try Self.launch(kind, size: size, port: port, rate: rate)
     }
 
     /// The URL a client opens.
@@ -63,13 +67,14 @@ public final class FFmpegTestServer: TestServer {
         }
     }
 
-    private static func launch(_ kind: Kind, size: String, port: Int) throws -> ServerProcess {
+    private static func launch(_ kind: Kind, size: String, port: Int, rate: Int?) throws -> ServerProcess {
         let parts = size.lowercased().split(separator: "x").compactMap { Int($0) }
         guard parts.count == 2, parts[0] >= 128, parts[1] >= 64, parts[0] % 2 == 0, parts[1] % 2 == 0 else {
             throw ServerFailure("size \(size): width and height must be even and at least 128x64")
         }
         var arguments = ["-nostdin", "-nostats", "-hide_banner", "-loglevel", "warning", "-re",
                          "-f", "lavfi", "-i", picture(width: parts[0], height: parts[1])]
+        if let rate { arguments += ["-r", "\(rate)"] }
         let h264 = ["-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0",
                     "-bf", "0", "-pix_fmt", "yuv420p"]
         let aac = ["-c:a", "aac", "-b:a", "64k"]
