@@ -153,40 +153,11 @@ public final class RTSPTestServer: TestServer {
             arguments += ["--user", credentials.user, "--password", credentials.password,
                           "--auth", options.digest ? "digest" : "basic"]
         }
-        // The READY line comes over a socket pair made close-on-exec at once (Glibc's module has
-        // no pipe2), so no other child spawned meanwhile holds the writing end open.
-        var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw ServerFailure("socketpair: \(String(cString: strerror(errno)))")
-        }
-        defer { close(ends[0]) }
-        let process: ServerProcess
-        do {
-            defer { close(ends[1]) }
-            process = try ServerProcess(python, arguments, output: ends[1])
-        }
-        guard let line = readLine(ends[0], deadline: .now + .seconds(60)),
-              line.hasPrefix("READY rtsp://127.0.0.1:"), let bound = line.split(separator: ":").last.flatMap({ Int($0) }) else {
+        let (process, line) = try ServerProcess.announcing(python, arguments) { _ in true }
+        guard line.hasPrefix("READY rtsp://127.0.0.1:"), let bound = line.split(separator: ":").last.flatMap({ Int($0) }) else {
             process.kill()
             throw ServerFailure("rtsp-server.py did not start: \(process.logTail())")
         }
         return (process, bound)
-    }
-
-    /// The first line written to `fd`, or nil at end of file or after `deadline` (a hang guard).
-    private static func readLine(_ fd: Int32, deadline: ContinuousClock.Instant) -> String? {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let left = deadline - .now
-            guard left > .zero else { return nil }
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(clamping: left.components.seconds * 1000 + 1)
-            let ready = poll(&entry, 1, ms)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0, read(fd, &byte, 1) == 1 else { return nil }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-        }
     }
 }
