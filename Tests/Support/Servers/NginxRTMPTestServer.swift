@@ -20,17 +20,8 @@ public final class NginxRTMPTestServer: TestServer {
         self.file = file
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("rec-nginx-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var attempt = 0
-        while true {
-            let chosen = try LoopbackPort.free()
-            do {
-                process = try Self.relay(folder: folder, port: chosen)
-                port = chosen
-                break
-            } catch let failure as ServerFailure where attempt < 3 && failure.description.contains("in use") {
-                attempt += 1     // another process took the free port first
-            }
-        }
+        let folder = folder
+        (process, port) = try LoopbackPort.launching { try Self.relay(folder: folder, port: $0) }
         publisher = try Self.publish(file, port: port)
     }
 

@@ -13,17 +13,7 @@ public final class SRTTestServer: TestServer {
     /// Starts ffmpeg and returns once it listens (its UDP socket is bound, as /proc shows).
     public init(file: String) throws {
         self.file = file
-        var attempt = 0
-        while true {
-            let chosen = try LoopbackPort.free(udp: true)
-            do {
-                process = try Self.launch(file, port: chosen)
-                port = chosen
-                return
-            } catch let failure as ServerFailure where attempt < 3 && failure.description.contains("in use") {
-                attempt += 1     // another process took the free port first
-            }
-        }
+        (process, port) = try LoopbackPort.launching(udp: true) { try Self.launch(file, port: $0) }
     }
 
     public func restart() throws {

@@ -25,17 +25,8 @@ public final class VLCTestServer: TestServer {
         if getuid() == 0 {
             guard chown(home, account.uid, account.gid) == 0 else { throw ServerFailure("chown \(home) failed") }
         }
-        var attempt = 0
-        while true {
-            let chosen = try port ?? LoopbackPort.free()
-            do {
-                process = try Self.launch(file: file, port: chosen, home: home, account: account)
-                self.port = chosen
-                return
-            } catch let failure as ServerFailure where port == nil && attempt < 3 && failure.description.contains("in use") {
-                attempt += 1     // another process took the free port first
-            }
-        }
+        let home = home
+        (process, self.port) = try LoopbackPort.launching(port) { try Self.launch(file: file, port: $0, home: home, account: account) }
     }
 
     deinit { try? FileManager.default.removeItem(atPath: home) }

@@ -128,7 +128,7 @@ struct CorpusChecks {
     }
 
     /// Each sound stream the camera sends is in the recording (as it came) and in the clip, and
-    /// each click lands on its flash within a frame.
+    /// each click lands on its flash within a frame (a 30 fps frame, as the sound tests allow).
     func everySoundIsThereInSync() throws {
         for (file, name) in [(take.recording, "recording"), (take.clip, "clip")] {
             let sound = try NetworkClip.streams(file).filter { $0["codec_type"] as? String == "audio" }
@@ -139,9 +139,14 @@ struct CorpusChecks {
                 #expect(codecs.count == camera.sound.count, "the clip's sound: \(codecs), the camera's: \(camera.sound)")
             }
             for stream in sound.indices {
-                let errors = try NetworkClip.syncErrors(file, stream: stream)
+                // From the second flash (AAC's priming hides the first click) to the sound's end:
+                // a stop may end the sound a moment before the picture, which is no loss of sync.
+                let audio = try SoundProbe.decodedAudio(in: file, stream: stream)
+                let end = audio.time(ofSample: max(0, audio.samples.count - 1)) - (try SoundProbe.firstVideoTime(in: file) ?? 0)
+                let errors = try SoundProbe.syncErrors(in: file, stream: stream).filter { $0.second > 0.5 && $0.second < end - 0.05 }
+                    .map(\.error)
                 #expect(errors.count >= 2 && errors.allSatisfy { abs($0) < 1.0 / 30 },
-                        "\(name) sound \(stream) (\(codecs[stream])): click − flash \(errors.map { ($0 * 1000).rounded() / 1000 })")
+                        "\(name) sound \(stream) (\(codecs[stream])): click − flash \(errors.map { ($0 * 1000).rounded() / 1000 }), sound to \(end) s")
             }
         }
     }
