@@ -38,6 +38,10 @@ packages+=(openssh-client openssh-server)
 # with GStreamer's pipewiresink as the producer, and sway + xdg-desktop-portal(-wlr) for the portal.
 packages+=(libpipewire-0.3-dev pipewire wireplumber gstreamer1.0-pipewire dbus-user-session
            sway xdg-desktop-portal xdg-desktop-portal-wlr)
+# Network cameras as they come (issue 39, Tests/RecCLITests/Network/Corpus): servers nobody here wrote
+# serve the stand-in camera's files as they are: VLC's RTSP server (vlc-bin, its plugins for MP4, RTP
+# and RTSP) and nginx with its RTMP module relaying what ffmpeg publishes.
+packages+=(vlc-bin vlc-plugin-base nginx libnginx-mod-rtmp)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -9,8 +9,8 @@ enum NetworkClip {
     static let width = 160, height = 90
     static let frame = 1.0 / 30
 
-    /// The counter of every frame ffmpeg decodes, in presentation order.
-    static func counters(_ path: String) throws -> [Int] {
+    /// The counter of every frame ffmpeg decodes, in presentation order (pictures of `width` × `height`).
+    static func counters(_ path: String, width: Int = NetworkClip.width, height: Int = NetworkClip.height) throws -> [Int] {
         let gray = try Tool.run("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
                                            "-f", "rawvideo", "-pix_fmt", "gray", "-"])
         return StandInPicture(width: width, height: height).readAll([UInt8](gray.stdout)).map(\.counter)
@@ -18,7 +18,7 @@ enum NetworkClip {
 
     /// The counter of every frame mpv presents with no configuration, written out by `--vo=image`
     /// and read back at the coded size (mpv writes the display size).
-    static func mpvCounters(_ path: String) throws -> [Int] {
+    static func mpvCounters(_ path: String, width: Int = NetworkClip.width, height: Int = NetworkClip.height) throws -> [Int] {
         let dir = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Tool.run("mpv", ["--no-config", "--untimed", "--ao=null", "--vo=image", "--vo-image-format=png",
@@ -82,9 +82,10 @@ enum NetworkClip {
     }
 
     /// Each click's distance from its flash (as the sound tests measure them), from the second
-    /// flash on: the stand-in cameras' AAC puts the first click in the encoder's priming.
-    static func syncErrors(_ path: String) throws -> [Double] {
-        try SoundProbe.syncErrors(in: path).filter { $0.second > 0.5 }.map(\.error)
+    /// flash on: the stand-in cameras' AAC puts the first click in the encoder's priming. `stream`
+    /// counts the sound streams from 0.
+    static func syncErrors(_ path: String, stream: Int = 0) throws -> [Double] {
+        try SoundProbe.syncErrors(in: path, stream: stream).filter { $0.second > 0.5 }.map(\.error)
     }
 
     /// A JSON object printed by rec.

@@ -32,14 +32,16 @@ import TestServers
             let video = streams.filter { $0["codec_type"] as? String == "video" }
             let audio = streams.filter { $0["codec_type"] as? String == "audio" }
             #expect(video.map { $0["codec_name"] as? String } == [mount.videoCodec], "\(mount)")
-            #expect(video.first?["width"] as? Int == 160 && video.first?["height"] as? Int == 90, "\(mount)")
-            #expect(audio.map { $0["codec_name"] as? String } == (mount.audioCodec.map { [$0] } ?? []), "\(mount)")
+            // RTP/JPEG gives sizes in 8-pixel units: 90 rows arrive as 96.
+            #expect(video.first?["width"] as? Int == 160 && video.first?["height"] as? Int == (mount == .mjpeg ? 96 : 90), "\(mount)")
+            #expect(audio.map { $0["codec_name"] as? String } == mount.audioCodecs, "\(mount)")
             if mount.audioCodec == "pcm_alaw" || mount.audioCodec == "pcm_mulaw" {
                 #expect(audio.first?["sample_rate"] as? String == "8000", "\(mount)")
             }
-            if mount == .h264BFrames || mount == .h264 {
+            let bframes: [RTSPTestServer.Mount] = [.h264BFrames, .h264Main, .h264High, .h265BFrames]
+            if bframes.contains(mount) || mount == .h264 || mount == .h264Baseline {
                 let reorder = video.first?["has_b_frames"] as? Int ?? -1
-                #expect(mount == .h264BFrames ? reorder > 0 : reorder == 0, "\(mount) has_b_frames \(reorder)")
+                #expect(bframes.contains(mount) ? reorder > 0 : reorder == 0, "\(mount) has_b_frames \(reorder)")
             }
         }
     }

@@ -46,11 +46,11 @@ enum SoundProbe {
         return onsets
     }
 
-    /// Each flash paired with the click nearest it: `second` is the flash's time, `error` the
-    /// click's time minus the flash's (positive: sound late).
-    static func syncErrors(in path: String) throws -> [(second: Double, error: Double)] {
+    /// Each flash paired with the click nearest it (in sound stream `stream`, from 0): `second` is
+    /// the flash's time, `error` the click's time minus the flash's (positive: sound late).
+    static func syncErrors(in path: String, stream: Int = 0) throws -> [(second: Double, error: Double)] {
         let frames = try markLuma(in: path)
-        let clicks = clicks(of: try decodedAudio(in: path), zero: frames[0].time)
+        let clicks = clicks(of: try decodedAudio(in: path, stream: stream), zero: frames[0].time)
         guard !clicks.isEmpty else { throw Tool.Failure("\(path) has no clicks") }
         return flashes(of: frames).map { flash in
             let nearest = clicks.min { abs($0 - flash) < abs($1 - flash) }!
@@ -154,7 +154,7 @@ extension SoundProbe {
         return streams.stdout.isEmpty ? nil : try markLuma(in: path)[0].time
     }
 
-    /// The first audio stream decoded at its own rate and downmixed to mono, with the timestamp
+    /// An audio stream (the first unless told) decoded at its own rate and downmixed to mono, with the timestamp
     /// and sample count of every decoded frame.
     struct DecodedAudio {
         var samples: [Float]
@@ -172,9 +172,9 @@ extension SoundProbe {
         }
     }
 
-    static func decodedAudio(in path: String) throws -> DecodedAudio {
+    static func decodedAudio(in path: String, stream: Int = 0) throws -> DecodedAudio {
         let run = try Tool.run("ffmpeg", ["-nostdin", "-nostats", "-hide_banner", "-v", "info", "-copyts", "-i", path,
-                                          "-map", "0:a:0", "-vn", "-sn", "-dn", "-af", "ashowinfo", "-ac", "1",
+                                          "-map", "0:a:\(stream)", "-vn", "-sn", "-dn", "-af", "ashowinfo", "-ac", "1",
                                           "-c:a", "pcm_f32le", "-f", "f32le", "pipe:1"])
         var frames: [(start: Int, time: Double)] = []
         var rate: Int?, count = 0

@@ -94,7 +94,7 @@ public final class FFmpegTestServer: TestServer {
         return process
     }
 
-    private static let sound = ["-f", "lavfi", "-i",
+    static let sound = ["-f", "lavfi", "-i",
                                 "aevalsrc=exprs='0.1*sin(2*PI*440*n/48000)+if(lt(mod(n\\,48000)\\,48)\\,0.8\\,"
                                     + "if(lt(mod(n\\,48000)\\,96)\\,-0.8\\,0))':s=48000"]
 

@@ -46,27 +46,54 @@ public final class RTSPTestServer: TestServer {
         /// x264's zerolatency tune, two slices a picture, parameter sets before every IDR slice:
         /// libavformat hands out each keyframe as two packets of one time.
         case h264Sliced = "/h264-sliced"
+        /// As /h264, SPS and PPS only in the SDP, never in the stream.
+        case h264SDPOnly = "/h264-sdp-only"
+        /// As /h264, an access unit delimiter and a picture timing SEI before every picture.
+        case h264AUDSEI = "/h264-aud-sei"
+        /// Constrained baseline: CAVLC, no 8x8 transform, no B-frames.
+        case h264Baseline = "/h264-baseline"
+        /// Main with 2 B-frames, no pyramid.
+        case h264Main = "/h264-main"
+        /// High with 3 B-frames and a B-pyramid.
+        case h264High = "/h264-high"
+        /// H.265 with 3 B-frames, an IDR every 2 s, parameter sets with every IDR.
+        case h265BFrames = "/h265-bframes"
+        /// Motion JPEG over RTP with G.711 µ-law: heights arrive rounded up to a multiple of 8.
+        case mjpeg = "/mjpeg"
+        /// As /h264 with a second sound stream, Opus, beside the AAC.
+        case twoSounds = "/two-sounds"
 
         /// ffprobe's `codec_name` for the picture.
-        public var videoCodec: String { self == .h265 ? "hevc" : "h264" }
-
-        /// ffprobe's `codec_name` for the sound; nil for none.
-        public var audioCodec: String? {
+        public var videoCodec: String {
             switch self {
-            case .pcma: "pcm_alaw"
-            case .pcmu: "pcm_mulaw"
-            case .opus: "opus"
-            case .silent: nil
-            default: "aac"
+            case .h265, .h265BFrames: "hevc"
+            case .mjpeg: "mjpeg"
+            default: "h264"
             }
         }
 
-        /// Frames between keyframes (30 fps).
+        /// ffprobe's `codec_name` for the sound; nil for none.
+        public var audioCodec: String? { audioCodecs.first }
+
+        /// ffprobe's `codec_name` for each sound stream, in the SDP's order.
+        public var audioCodecs: [String] {
+            switch self {
+            case .pcma: ["pcm_alaw"]
+            case .pcmu, .mjpeg: ["pcm_mulaw"]
+            case .opus: ["opus"]
+            case .silent: []
+            case .twoSounds: ["aac", "opus"]
+            default: ["aac"]
+            }
+        }
+
+        /// Frames between keyframes (30 fps); 1 for MJPEG, every picture of which is whole.
         public var keyframeInterval: Int {
             switch self {
             case .longGOP: 120
             case .lateKeyframe: 180
-            case .h264Sliced: 60
+            case .h264Sliced, .h265BFrames: 60
+            case .mjpeg: 1
             default: 30
             }
         }
@@ -126,40 +153,11 @@ public final class RTSPTestServer: TestServer {
             arguments += ["--user", credentials.user, "--password", credentials.password,
                           "--auth", options.digest ? "digest" : "basic"]
         }
-        // The READY line comes over a socket pair made close-on-exec at once (Glibc's module has
-        // no pipe2), so no other child spawned meanwhile holds the writing end open.
-        var ends: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw ServerFailure("socketpair: \(String(cString: strerror(errno)))")
-        }
-        defer { close(ends[0]) }
-        let process: ServerProcess
-        do {
-            defer { close(ends[1]) }
-            process = try ServerProcess(python, arguments, output: ends[1])
-        }
-        guard let line = readLine(ends[0], deadline: .now + .seconds(60)),
-              line.hasPrefix("READY rtsp://127.0.0.1:"), let bound = line.split(separator: ":").last.flatMap({ Int($0) }) else {
+        let (process, line) = try ServerProcess.announcing(python, arguments) { _ in true }
+        guard line.hasPrefix("READY rtsp://127.0.0.1:"), let bound = line.split(separator: ":").last.flatMap({ Int($0) }) else {
             process.kill()
             throw ServerFailure("rtsp-server.py did not start: \(process.logTail())")
         }
         return (process, bound)
-    }
-
-    /// The first line written to `fd`, or nil at end of file or after `deadline` (a hang guard).
-    private static func readLine(_ fd: Int32, deadline: ContinuousClock.Instant) -> String? {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            let left = deadline - .now
-            guard left > .zero else { return nil }
-            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(clamping: left.components.seconds * 1000 + 1)
-            let ready = poll(&entry, 1, ms)
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0, read(fd, &byte, 1) == 1 else { return nil }
-            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
-            bytes.append(byte)
-        }
     }
 }

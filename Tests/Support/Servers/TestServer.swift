@@ -46,6 +46,21 @@ public enum LoopbackPort {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Runs `launch` on `port`, or when it is nil on a port that was free, again on another (up to
+    /// three times) when the launch failed because another process took that port first (its
+    /// failure says "in use"); returns what it made and the port.
+    public static func launching<T>(_ port: Int? = nil, udp: Bool = false, _ launch: (Int) throws -> T) throws -> (T, Int) {
+        var attempt = 0
+        while true {
+            let chosen = try port ?? free(udp: udp)
+            do {
+                return (try launch(chosen), chosen)
+            } catch let failure as ServerFailure where port == nil && attempt < 3 && failure.description.contains("in use") {
+                attempt += 1
+            }
+        }
+    }
+
     /// Returns once `process` listens on 127.0.0.1:`port` (its socket is bound, as /proc shows),
     /// for servers that say nothing when they do: waking on its pidfd (which also reports an early
     /// exit) every 20 ms; 30 s is a hang guard. The failure says "(in use)" when the port was

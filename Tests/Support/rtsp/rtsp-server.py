@@ -34,6 +34,18 @@ Mounts (every one 30 fps, sound 48 kHz mono before its encoder):
   /h264-sliced    H.264 from x264's zerolatency tune with two slices a picture (sliced threads), an IDR every
                   60 frames, the payloader's SPS and PPS before every IDR slice (between a picture's slices),
                   + AAC: libavformat hands out each keyframe as two packets of one time
+  /h264-sdp-only  as /h264, but SPS and PPS only in the SDP (sprop-parameter-sets, payloader config-interval=0),
+                  never in the stream, as some cameras send them
+  /h264-aud-sei   as /h264, with an access unit delimiter and a picture timing SEI (x264 pic-struct) before
+                  every picture, and x264's own SEI (its version) in the first IDR
+  /h264-baseline  H.264 constrained baseline (CAVLC, no 8x8 transform, no B-frames) + AAC
+  /h264-main      H.264 main with 2 B-frames, no B-pyramid + AAC
+  /h264-high      H.264 high (8x8 transform) with 3 B-frames and a B-pyramid + AAC
+  /h265-bframes   H.265 (x265) with 3 B-frames, an IDR every 60 frames, VPS, SPS and PPS with every IDR + AAC
+  /mjpeg          Motion JPEG over RTP (RFC 2435, jpegenc quality 85) + G.711 mu-law: RTP/JPEG gives sizes in
+                  8-pixel units, so a height that is not a multiple of 8 arrives rounded up (90 as 96)
+  /two-sounds     as /h264 with a second sound stream, Opus (pay2, payload type 98), beside the AAC: both
+                  carry the same sound, each led by its own encoder's priming
   /h264-shared    as /h264, but one stream for every client, as a real camera sends: it starts with the
                   first client, and later ones join it where it is (their first keyframe on the next whole
                   second), so clients that overlap receive the same frames, numbered the same
@@ -135,37 +147,54 @@ def encoder(name, fallback=None):
     raise SystemExit(f"rtsp-server: GStreamer element {name} is not installed (gstreamer1.0-libav or -plugins-bad)")
 
 
-def video_branch(codec, gop, bframes=0, sliced=False):
+def video_branch(codec, gop, bframes=0, sliced=False, profile=None, config_interval=-1, aud=False, sei=False):
+    """The picture's encoder and payloader (pay0): `config_interval` -1 sends SPS and PPS (VPS) before every
+    IDR, 0 only in the SDP's sprop-parameter-sets (x264 in avc form keeps them out of the pictures)."""
+    if codec == "mjpeg":
+        return "jpegenc quality=85 ! rtpjpegpay name=pay0 pt=26"
     if codec == "h265":
-        options = f"bframes=0:scenecut=0:repeat-headers=1:frame-threads=1:pools=1"
+        options = f"bframes={bframes}:scenecut=0:repeat-headers=1:frame-threads=1:pools=1"
         return (f"x265enc speed-preset=ultrafast key-int-max={gop} option-string={options} "
-                f"! video/x-h265,profile=main ! rtph265pay name=pay0 pt=96 config-interval=-1")
+                f"! video/x-h265,profile=main ! rtph265pay name=pay0 pt=96 config-interval={config_interval}")
     if sliced:
         # x264's low-latency tune as cameras use it: two slices a picture (sliced threads), and the
         # payloader's parameter sets before every IDR slice, so SPS and PPS sit between a picture's slices.
         return (f"x264enc speed-preset=ultrafast tune=zerolatency threads=2 sliced-threads=true key-int-max={gop} option-string=slices=2 "
-                f"! video/x-h264,stream-format=avc,alignment=au ! rtph264pay name=pay0 pt=96 config-interval=-1")
+                f"! video/x-h264,stream-format=avc,alignment=au ! rtph264pay name=pay0 pt=96 config-interval={config_interval}")
     # The payloader accepts constrained-baseline first, which has no B-frames: ask for main when they are wanted.
-    pyramid, profile = (":b-pyramid=normal", ",profile=main") if bframes > 1 else ("", "")
+    pyramid = ":b-pyramid=normal" if bframes > 1 and profile != "main" else ":b-pyramid=none"
+    profile = profile or ("main" if bframes > 1 else None)
+    extra = ""
+    if aud:
+        extra += " aud=true"
+    if sei:
+        # A picture timing SEI in every picture (pic_struct), beside x264's own SEI in the first IDR.
+        pyramid += ":pic-struct=1"
+    if profile == "baseline":
+        extra += " cabac=false dct8x8=false"
+    if profile == "high":
+        extra += " dct8x8=true"   # ultrafast turns it off, and without it x264 writes main
+    caps = f",profile={'constrained-baseline' if profile == 'baseline' else profile}" if profile else ""
     options = f"scenecut=0:bframes={bframes}:b-adapt=0{pyramid}"
     return (f"x264enc speed-preset=ultrafast pass=qual quantizer=20 threads=1 key-int-max={gop} bframes={bframes} "
-            f"b-adapt=false option-string={options} ! video/x-h264,stream-format=avc,alignment=au{profile} "
-            f"! rtph264pay name=pay0 pt=96 config-interval=-1")
+            f"b-adapt=false{extra} option-string={options} ! video/x-h264,stream-format=avc,alignment=au{caps} "
+            f"! rtph264pay name=pay0 pt=96 config-interval={config_interval}")
 
 
-def audio_branch(codec, perfect_time):
+def audio_branch(codec, perfect_time, pay="pay1", pt=97):
     perfect = "" if perfect_time else " perfect-rtptime=false"
     if codec == "aac":
-        return f"audioconvert ! {encoder('avenc_aac', 'voaacenc')} bitrate=64000 ! rtpmp4gpay name=pay1 pt=97{perfect}"
+        return f"audioconvert ! {encoder('avenc_aac', 'voaacenc')} bitrate=64000 ! rtpmp4gpay name={pay} pt={pt}{perfect}"
     if codec == "opus":
-        return f"audioconvert ! opusenc bitrate=48000 ! rtpopuspay name=pay1 pt=97{perfect}"
-    coder, pay = {"pcma": ("alawenc", "rtppcmapay"), "pcmu": ("mulawenc", "rtppcmupay")}[codec]
+        return f"audioconvert ! opusenc bitrate=48000 ! rtpopuspay name={pay} pt={pt}{perfect}"
+    coder, payloader = {"pcma": ("alawenc", "rtppcmapay"), "pcmu": ("mulawenc", "rtppcmupay")}[codec]
     return (f"audioconvert ! audioresample ! audio/x-raw,rate=8000,channels=1 ! {coder} "
-            f"! {pay} name=pay1{perfect}")
+            f"! {payloader} name={pay}{perfect}")
 
 
 # Each mount: video codec, GOP in frames, B-frames, sound codec (None: none), jump in seconds (None: none),
-# whether RTCP is sent, whether the first IDR is withheld, and whether all clients share one stream.
+# whether RTCP is sent, whether the first IDR is withheld, whether all clients share one stream, and the
+# picture's coding (slices, profile, where the parameter sets go, AUD and SEI units), a second sound codec.
 MOUNTS = {
     "/h264": dict(),
     "/h264-bframes": dict(bframes=2),
@@ -183,23 +212,34 @@ MOUNTS = {
     "/late-keyframe": dict(gop=6 * FPS, withhold_first_idr=True),
     "/h264-shared": dict(shared=True),
     "/h264-sliced": dict(gop=2 * FPS, sliced=True),
+    "/h264-sdp-only": dict(config_interval=0),
+    "/h264-aud-sei": dict(aud=True, sei=True),
+    "/h264-baseline": dict(profile="baseline"),
+    "/h264-main": dict(bframes=2, profile="main"),
+    "/h264-high": dict(bframes=3, profile="high"),
+    "/h265-bframes": dict(video="h265", gop=2 * FPS, bframes=3),
+    "/mjpeg": dict(video="mjpeg", audio="pcmu"),
+    "/two-sounds": dict(audio2="opus"),
 }
 
 
 class Mount:
     def __init__(self, path, video="h264", gop=FPS, bframes=0, audio="aac", jump=None, rtcp=True,
-                 withhold_first_idr=False, shared=False, sliced=False):
-        self.path, self.video, self.gop, self.bframes, self.sliced = path, video, gop, bframes, sliced
+                 withhold_first_idr=False, shared=False, audio2=None, **coding):
+        self.path, self.video, self.gop, self.bframes, self.coding = path, video, gop, bframes, coding
         self.audio, self.jump, self.rtcp, self.withhold_first_idr = audio, jump, rtcp, withhold_first_idr
-        self.shared = shared
+        self.shared, self.audio2 = shared, audio2
 
     def launch(self, picture):
         caps = (f"video/x-raw,format=I420,width={picture.width},height={picture.height},"
                 f"framerate={FPS}/1,pixel-aspect-ratio=1/1")
-        line = f"( appsrc name=vsrc format=time caps={caps} ! {video_branch(self.video, self.gop, self.bframes, self.sliced)}"
+        video = video_branch(self.video, self.gop, self.bframes, **self.coding)
+        line = f"( appsrc name=vsrc format=time caps={caps} ! {video}"
+        audio_caps = f"audio/x-raw,format=S16LE,layout=interleaved,rate={RATE},channels=1"
         if self.audio:
-            audio_caps = f"audio/x-raw,format=S16LE,layout=interleaved,rate={RATE},channels=1"
             line += f" appsrc name=asrc format=time caps={audio_caps} ! {audio_branch(self.audio, self.jump is None)}"
+        if self.audio2:
+            line += f" appsrc name=asrc2 format=time caps={audio_caps} ! {audio_branch(self.audio2, True, 'pay2', 98)}"
         return line + " )"
 
 
@@ -244,13 +284,14 @@ class Feed:
 
     def __init__(self, mount, media, picture, sound):
         self.picture, self.sound = picture, sound
-        self.lead = PRIMING.get(mount.audio, 0)
         pipeline = media.get_element()
         self.video = Branch(pipeline.get_by_name("vsrc"), pipeline.get_by_name("pay0"), mount.jump, FPS)
         self.video.source.connect("need-data", self._need_frame)
-        if mount.audio:
-            self.audio = Branch(pipeline.get_by_name("asrc"), pipeline.get_by_name("pay1"), mount.jump, RATE)
-            self.audio.source.connect("need-data", self._need_sound)
+        # Each sound stream is the same sound, led by its own encoder's priming.
+        for source, pay, codec in (("asrc", "pay1", mount.audio), ("asrc2", "pay2", mount.audio2)):
+            if codec:
+                branch = Branch(pipeline.get_by_name(source), pipeline.get_by_name(pay), mount.jump, RATE)
+                branch.source.connect("need-data", self._need_sound, branch, PRIMING.get(codec, 0))
         if mount.withhold_first_idr:
             self.withheld = False
             pipeline.get_by_name("pay0").get_static_pad("sink").add_probe(Gst.PadProbeType.BUFFER, self._withhold)
@@ -269,17 +310,17 @@ class Feed:
         buffer.duration = (n + 1) * Gst.SECOND // FPS - buffer.pts
         self.video.push(buffer, n, n + 1)
 
-    def _need_sound(self, _source, _length):
-        start, count = self.audio.index, RATE // 50   # 20 ms: a buffer starts at each second
-        self.audio.index += count
-        at = (start + self.lead) % RATE
+    def _need_sound(self, _source, _length, branch, lead):
+        start, count = branch.index, RATE // 50   # 20 ms: a buffer starts at each second
+        branch.index += count
+        at = (start + lead) % RATE
         data = self.sound[2 * at:2 * (at + count)]
         if len(data) < 2 * count:
             data += self.sound[:2 * count - len(data)]
         buffer = Gst.Buffer.new_wrapped(data)
         buffer.pts = start * Gst.SECOND // RATE
         buffer.duration = (start + count) * Gst.SECOND // RATE - buffer.pts
-        self.audio.push(buffer, start, start + count)
+        branch.push(buffer, start, start + count)
 
 
 def parse_size(text):

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+import TestServers
+
+/// Issue 39: every camera of the corpus (`Camera.all`, one row per server and stream shape) is
+/// recorded by a real `rec start` session and goes through the same checks (`CorpusChecks`).
+/// The rows run at the same time, each ~12 s of real time (a 6 s buffer filled to 9 s).
+@Suite struct CameraCorpusTests {
+    @Test(arguments: Camera.all) func recordsTheCameraAsItCame(_ camera: Camera) async throws {
+        let take = try await CorpusTake.recordOnItsOwnThread(camera)
+        try #require(take.start.status == 0, "rec start \(take.url): \(take.start.error) \(take.serverLog)")
+        #expect(take.stop?.status == 0, "rec stop: \(take.stop?.error ?? "")")
+        let checks = try CorpusChecks(camera, take)
+        try checks.picturesAreCountedOnce()
+        checks.timesStartAtZeroAndRise()
+        try checks.ringHoldsWhatWasAsked()
+        try checks.recordingDecodes()
+        try checks.everySoundIsThereInSync()
+        // Each may stop at a #require; the others above have run.
+        try checks.snapshotIsTheNewestPicture()
+        try checks.saveFromTheRingIsExact()
+        print("corpus: \(camera.name): session \(String(format: "%.1f", take.seconds)) s")
+    }
+}
