@@ -81,11 +81,7 @@ extension NetworkSource: CompressedFrames {
             waitsForKeyframe = false
         }
         if untimedKeyframe != nil {
-            guard isVideo else {
-                soundAfterUntimed.append((read, now))
-                return true
-            }
-            placeUntimedKeyframe(before: read)
+            return waitWithUntimedKeyframe(read, isVideo: isVideo, now: now)
         } else if isVideo, read.isKeyframe, read.dts == Int64.min, !sendsNoTimes {
             untimedKeyframe = (read, now)
             return true
@@ -103,35 +99,15 @@ extension NetworkSource: CompressedFrames {
     /// no picture to continue (before the first keyframe, after a reconnect) they go.
     func join(_ part: EncodedPacket, codec: Codec) {
         let extra = part.withUnsafeBytes { PictureParts.continuation($0, codec: codec) }
-        if var keyframe = untimedKeyframe {
+        if let last = afterUntimed.lastIndex(where: \.isVideo), untimedKeyframe != nil {
+            afterUntimed[last].packet.data += extra
+        } else if var keyframe = untimedKeyframe {
             keyframe.packet.data += extra
             untimedKeyframe = keyframe
         } else if var picture = held[0].take() {
             picture.data += extra
             held[0] = consume picture
         }
-    }
-
-    /// libavformat hands out an RTSP stream's first packet without times (its parser has not
-    /// timed it yet), and every packet of an MJPEG stream over HTTP. A keyframe without times
-    /// waits for the next picture: if that has a time, the keyframe is presented `depth + 1`
-    /// frames before it (the first P-frame after an I-frame and its B-frames; the next frame
-    /// without B-frames), else the camera sends no times and both keep their arrivals. Before,
-    /// the keyframe kept its arrival, which a B-frame stream's next pictures, presented up to
-    /// three frames later but decoded before, could not follow (a repeated presentation time).
-    func placeUntimedKeyframe(before next: EncodedPacket?) {
-        guard let (held, arrived) = untimedKeyframe.take() else { return }
-        var keyframe = held
-        if let next, next.dts != Int64.min {
-            let depth = Int64(input?.video.reorderDepth ?? 0)
-            keyframe.pts = next.pts - (depth + 1) * frameStep(in: next.timeBase)
-            keyframe.dts = keyframe.pts
-        } else if next != nil {
-            sendsNoTimes = true
-        }
-        place(keyframe, isVideo: true, now: arrived)
-        for sound in soundAfterUntimed { place(sound.packet, isVideo: false, now: sound.now) }
-        soundAfterUntimed = []
     }
 
     /// One frame at the stream's nominal rate (30 fps when it declares none), in `timeBase`.
@@ -211,6 +187,7 @@ extension NetworkSource: CompressedFrames {
             release(p)
             held[slot] = nil
         }
+        if var gate = reorder.take() { ready += gate.flush() }
     }
 
     /// Where a stream's packet is held: the pictures first, the sound (one stream) after.
@@ -221,7 +198,13 @@ extension NetworkSource: CompressedFrames {
     func release(_ p: consuming EncodedPacket) {
         lastDuration[Self.slot(p.stream)] = p.duration
         if p.stream.isVideo {
-            ready.append(p)
+            let depth = input?.video.reorderDepth ?? 0
+            guard depth > 0 else { return ready.append(p) }
+            // A B-frame stream's pictures wait for the ones presented before them (`ReorderGate`).
+            var gate = reorder ?? ReorderGate(depth: depth, step: frameStep(in: p.timeBase))
+            let pts = p.pts
+            ready += gate.add(p, pts: pts)
+            reorder = gate
         } else if soundStreams.isEmpty || soundStopped {
             return
         } else if let transcoder {
@@ -249,7 +232,7 @@ extension NetworkSource: Reconnection {
 
     package func reconnect(waitingUpTo seconds: Double, stop: Latch) throws(RecError) {
         // What is still held goes out with the durations it has: nothing read is lost.
-        placeUntimedKeyframe(before: nil)
+        placeUntimedKeyframe()
         releaseHeld()
         input = nil
         // The new connection's first packets start a run: read as they come.

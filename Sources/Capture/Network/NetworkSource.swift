@@ -59,7 +59,10 @@ package final class NetworkSource: FrameSource {
     /// A keyframe that came without times (libavformat's first packet of an RTSP stream), with
     /// its arrival, and the sound read after it: they wait for the next picture's time.
     @exclusivity(unchecked) var untimedKeyframe: (packet: EncodedPacket, now: UInt64)?
-    @exclusivity(unchecked) var soundAfterUntimed: [(packet: EncodedPacket, now: UInt64)] = []
+    /// What was read after the untimed keyframe, in order, until it can be placed.
+    @exclusivity(unchecked) var afterUntimed: [(packet: EncodedPacket, isVideo: Bool, now: UInt64)] = []
+    /// A B-frame stream's pictures waiting for the ones presented before them.
+    @exclusivity(unchecked) var reorder: ReorderGate<EncodedPacket>?
     /// Set when the camera sends no times (a container without them: MJPEG over HTTP), or once a
     /// picture without times followed another.
     @exclusivity(unchecked) var sendsNoTimes = false
