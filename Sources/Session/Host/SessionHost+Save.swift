@@ -61,8 +61,11 @@ extension SessionHost {
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let start = ring.stats.start, range.lowerBound >= start {
             // Every stream of the range: the pictures and each sound.
-            source = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
-                                described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
+            // A sound the clip's container cannot hold as recorded (G.711 into MP4) is re-encoded.
+            let fitted = try ClipSoundFit.fit(try ring.snapshot(from: range.lowerBound, to: range.upperBound),
+                                              streams: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst(),
+                                              into: container)
+            source = ClipSource(packets: fitted.packets, described: fitted.streams)
             origin = .ring
         } else if let file, file.segments != nil {
             try waitForFile(until: range.upperBound, peer: peer)
