@@ -3,7 +3,7 @@ import Media
 import RecCore
 
 /// One connection to a network camera: its demuxer, and the streams rec records from it (the best
-/// video stream, and the first sound stream). Every libavformat call runs under a deadline on
+/// video stream, and every sound stream, `.sound(0)` on by their place among them). Every libavformat call runs under a deadline on
 /// the source's `InterruptFlag`, so a camera that goes silent without closing the connection
 /// ends a read within `stallSeconds`, and a stop ends it at once.
 final class NetworkInput {
@@ -45,7 +45,7 @@ final class NetworkInput {
             throw .usage("\(url.redacted) sends no pictures (its streams: \(describe(demuxer.streams))); check the URL's path or channel")
         }
         let video = demuxer.streams[index]
-        let sound = demuxer.streams.first { $0.parameters.streamKind == .sound }.map { [$0] } ?? []
+        let sound = demuxer.streams.filter { $0.parameters.streamKind == .sound }
         return NetworkInput(demuxer: demuxer, video: video, sound: sound, interrupt: interrupt,
                             stallSeconds: settings.stallSeconds, url: url)
     }

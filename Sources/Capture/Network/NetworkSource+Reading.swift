@@ -126,7 +126,7 @@ extension NetworkSource: CompressedFrames {
             packet.dts = decodeTime(presenting: packet.pts, depth: depth, timeBase: packet.timeBase)
         }
         let arrival = Timestamp.microseconds(Int64((now - (epoch ?? now)) / 1000))
-        let id: StreamID = isVideo ? .video : .sound(0)
+        let id: StreamID = isVideo ? .video : packet.stream
         if sendsNoTimes {
             // A container without times (MJPEG over HTTP): the camera's clock is the arrival.
             packet.timeBase = Self.arrivalTimeBase
@@ -155,6 +155,8 @@ extension NetworkSource: CompressedFrames {
         // A packet lasts until the next of its stream (decode order: a B-frame stream's dts
         // steps are its frame intervals too); one is held per stream, so pictures wait one frame.
         let slot = Self.slot(id)
+        // A sound stream the camera did not have when the recording began (it came back with more).
+        guard slot < held.count else { return }
         if var previous = held[slot].take() {
             previous.duration = max(1, Timestamp(value: packet.dts - previous.dts, timeBase: packet.timeBase)
                 .rescaled(to: previous.timeBase).value)
@@ -190,11 +192,11 @@ extension NetworkSource: CompressedFrames {
         if var gate = reorder.take() { ready += gate.flush() }
     }
 
-    /// Where a stream's packet is held: the pictures first, the sound (one stream) after.
-    static func slot(_ id: StreamID) -> Int { id.isVideo ? 0 : 1 }
+    /// Where a stream's packet is held: the pictures first, then each sound by its place.
+    static func slot(_ id: StreamID) -> Int { id.isVideo ? 0 : 1 + id.number }
 
     /// A packet whose duration is now known goes out: a picture to `ready`, sound to
-    /// `pendingSound` (re-encoded first when the container cannot take it as it came).
+    /// `pendingSound` (`routeSound`).
     func release(_ p: consuming EncodedPacket) {
         lastDuration[Self.slot(p.stream)] = p.duration
         if p.stream.isVideo {
@@ -205,18 +207,8 @@ extension NetworkSource: CompressedFrames {
             let pts = p.pts
             ready += gate.add(p, pts: pts)
             reorder = gate
-        } else if soundStreams.isEmpty || soundStopped {
-            return
-        } else if let transcoder {
-            do {
-                try transcoder.transcode(p) { pendingSound.append($0) }
-            } catch {
-                // A sound that cannot go on leaves the pictures recording.
-                soundNote = "the camera's sound stopped: \(error.description)"
-                soundStopped = true
-            }
         } else {
-            pendingSound.append(p)
+            routeSound(p)
         }
     }
 }

@@ -8,8 +8,8 @@ import RecCore
 ///
 /// With a `copy` preset (`camera-copy`, the default for network sources) the camera's H.264 or
 /// H.265 goes to the ring and file as it came (`CompressedFrames`); another preset decodes it and
-/// the recorder encodes it again. The camera's own sound, when kept, goes beside the pictures as
-/// stream `.sound(0)` (`SourceSound`) in both cases.
+/// the recorder encodes it again. The camera's own sounds, when kept, go beside the pictures as
+/// streams `.sound(0)`, `.sound(1)`, … (`SourceSound`) in both cases.
 ///
 /// Times: every packet is placed on the session timeline by `CameraTimeline`, from the camera's
 /// timestamps anchored to the local monotonic clock (session time 0 is the arrival of the first
@@ -48,7 +48,7 @@ package final class NetworkSource: FrameSource {
     // check of each access (~80 instructions under callgrind, several per packet) never fires.
     @exclusivity(unchecked) var input: NetworkInput?
     @exclusivity(unchecked) var timeline = CameraTimeline()
-    /// The newest packet of each stream (the pictures, then the sound: `slot(_:)`), until the
+    /// The newest packet of each stream (the pictures, then each sound: `slot(_:)`), until the
     /// next gives its duration; and the duration each stream's last packet was given.
     @exclusivity(unchecked) var held: [EncodedPacket?] = [nil, nil]
     @exclusivity(unchecked) var lastDuration: [Int64] = [1, 1]
@@ -77,11 +77,10 @@ package final class NetworkSource: FrameSource {
     /// The pictures' codec, when a picture may come as several packets (H.264, H.265: `join`).
     var videoCodec: Codec?
     var soundStreams: [CodecParameters] = []
-    /// The camera's sound re-encoded, when the container cannot take it as it came (G.711 into MP4).
-    var transcoder: SoundTranscoder?
-    /// Set when re-encoding failed midway: the pictures go on without sound.
-    var soundStopped = false
-    /// Why the camera's sound is left out, when it is (for the log and status).
+    /// What becomes of each of the camera's sound streams, by its place among them: nil when it is
+    /// left out (`planSound`).
+    var soundRoutes: [SoundRoute?] = []
+    /// Why the camera's sound (or one of its sounds) is left out, when it is (for the log and status).
     package internal(set) var soundNote: String?
     /// CLOCK_MONOTONIC nanoseconds of session time 0 (the first keyframe's arrival).
     @exclusivity(unchecked) var epoch: UInt64?
@@ -152,9 +151,10 @@ package final class NetworkSource: FrameSource {
                 }
             }
             videoCodec = video.codec == .h264 || video.codec == .hevc ? video.codec : nil
-            if settings.keepsSound, let sound = opened.sound.first {
-                try planSound(sound.parameters)
+            if settings.keepsSound {
+                for sound in opened.sound { planSound(sound.parameters) }
             }
+            (held, lastDuration) = (Array(repeating: nil, count: 1 + opened.sound.count), Array(repeating: 1, count: 1 + opened.sound.count))
             openedFormat = VideoFormat(width: video.width, height: video.height, pixelFormat: video.pixelFormat)
             if !settings.copies {
                 do {
@@ -182,27 +182,6 @@ package final class NetworkSource: FrameSource {
 
     /// Now on the local monotonic clock (that of `DispatchTime`), in nanoseconds.
     static func monotonicNow() -> UInt64 { UInt64(cffmpeg_monotonic_now()) }
-}
-
-extension NetworkSource {
-    /// Copy, re-encode or leave out the camera's sound (`SoundPlan`), for the recording's container.
-    func planSound(_ input: CodecParameters) throws(RecError) {
-        let encoding = settings.soundEncoding ?? AudioEncoding.standard(for: settings.container)
-        switch SoundPlan.forCamera(codec: input.codec, container: settings.container, encoding: encoding) {
-        case .copy:
-            soundStreams = [input]
-        case .reencode(let encoding):
-            do {
-                let transcoder = try SoundTranscoder(input: input, encoding: encoding)
-                self.transcoder = transcoder
-                soundStreams = [transcoder.parameters]
-            } catch {
-                soundNote = "the camera's \(input.codecName) sound cannot be re-encoded (\(error.text)); recording without it"
-            }
-        case .drop(let reason):
-            soundNote = "the camera's \(input.codecName) sound is left out: \(reason)"
-        }
-    }
 }
 
 extension NetworkSource: SourceClock {
