@@ -71,14 +71,24 @@ extension NetworkSource: CompressedFrames {
             join(read, codec: codec)
             return true
         }
+        if isVideo, let cutoff = leadingCutoff, read.pts != Int64.min {
+            // A picture after the run's first keyframe in decode order but presented before it
+            // (an open GOP's leading pictures, HEVC's RASL): it refers to pictures before the
+            // keyframe, which this run never had, and no decoder shows it. Leading pictures all
+            // come before the first picture presented after the keyframe.
+            if read.pts < cutoff { return true }
+            leadingCutoff = nil
+        }
         if epoch == nil {
             // Session time 0 is the first keyframe: what comes before it cannot be decoded.
             guard isVideo, read.isKeyframe else { return true }
             epoch = now
+            leadingCutoff = read.dts == Int64.min ? nil : read.pts
         }
         if waitsForKeyframe {
             guard isVideo, read.isKeyframe else { return true }
             waitsForKeyframe = false
+            leadingCutoff = read.dts == Int64.min ? nil : read.pts
         }
         if untimedKeyframe != nil {
             return waitWithUntimedKeyframe(read, isVideo: isVideo, now: now)

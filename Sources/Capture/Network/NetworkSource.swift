@@ -88,6 +88,9 @@ package final class NetworkSource: FrameSource {
     @exclusivity(unchecked) var wallZero: Timestamp?
     var backoff = ReconnectBackoff()
     @exclusivity(unchecked) var sequence: Int64 = 0
+    /// The presentation time of the run's first keyframe, until a picture presented after it
+    /// comes: pictures presented before it are left out (an open GOP's leading pictures).
+    @exclusivity(unchecked) var leadingCutoff: Int64?
     /// After a reconnect: packets wait for the next keyframe, where decoding can start again.
     @exclusivity(unchecked) var waitsForKeyframe = false
     /// When the reader sleeps once it has caught up with the camera (`ReadPacing`).
