@@ -239,3 +239,26 @@ extension BackgroundSessionTests {
         try box.rec(["stop"])
     }
 }
+
+extension BackgroundSessionTests {
+    /// Issue 39: a save served from segment files (older than the ring) carries the sound the
+    /// segments hold, in sync, across a segment boundary. Before, such a clip had pictures only.
+    @Test func aSaveFromSegmentsCarriesTheirSound() throws {
+        let box = try Sandbox()
+        let start = try box.rec(["start", "--source", "test:320x240@30", "--audio", "test", "--buffer", "1s", "--segment", "2s",
+                                 "--output", "seg.mkv"])
+        #expect(start.status == 0, "\(start.error)")
+        try box.waitForFrames(240)
+        // 0.5 s ..< 3.5 s: older than the ring, across the segment starting at 2 s.
+        let save = try box.rec(["save", "--from", "0.5s", "--to", "3.5s", "-o", "span.mp4", "--json"])
+        #expect(save.status == 0, "\(save.error)")
+        #expect(save.output.contains("\"source\":\"file\""))
+        #expect(try box.stamps("span.mp4") == (15..<105).map { Optional($0) })
+        let seconds = try SoundProbe.audioDuration(in: box.path("span.mp4"))
+        #expect(abs(seconds - 3) < 0.05, "\(seconds) s of sound in a 3 s clip")
+        // The clicks at 1, 2 and 3 s land on their flashes.
+        let errors = try SoundProbe.syncErrors(in: box.path("span.mp4")).map(\.error)
+        #expect(errors.count >= 2 && errors.allSatisfy { abs($0) < 1.0 / 30 }, "click − flash: \(errors)")
+        try box.rec(["stop"])
+    }
+}
