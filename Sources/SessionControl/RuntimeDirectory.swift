@@ -41,13 +41,14 @@ package struct RuntimeDirectory: Sendable, Equatable {
     }
 
     /// Whether session `name` is running, stale, or absent. A stale session is one whose pid is
-    /// dead, or whose socket refuses connections.
+    /// dead or a zombie (`ProcessState`), or whose socket refuses connections.
     package func inspect(_ name: String) throws(RecError) -> SessionPresence {
         let folder = try folder(named: name)
         var status = stat()
         guard lstat(folder.path, &status) == 0 else { return .absent }
         guard let pid = folder.readPID(), pid > 0 else { return .stale(reason: "it has no valid pid file") }
         guard kill(pid, 0) == 0 || errno == EPERM else { return .stale(reason: "pid \(pid) is not running") }
+        if ProcessState.hasEnded(pid) { return .stale(reason: "pid \(pid) has ended (a zombie its parent has not reaped)") }
         switch try UnixSocket.connect(to: folder.socketPath) {
         case .success(let fd):
             close(fd)
