@@ -30,8 +30,11 @@ started=$SECONDS
 # blocking tests on the same two pool threads an async test needs to resume on (a session the
 # test started would record on while it waits for one).
 # Every run goes to the end, so a failure in one does not hide another's result.
+# The camera corpus (issue 39) runs its twenty stand-in cameras and sessions at once: on its own,
+# so that its load does not slow every other suite (the whole phase took 15 min with it inside).
 status=0
-swift test --skip-build --skip KillTests --skip RecAPITests || status=$?
+swift test --skip-build --skip KillTests --skip RecAPITests --skip CameraCorpusTests || status=$?
+swift test --skip-build --filter CameraCorpusTests || status=$?
 swift test --skip-build --filter RecAPITests || status=$?
 swift test --skip-build --filter KillTests || status=$?
 echo "test: the test phase took $(((SECONDS - started) / 60)) min $(((SECONDS - started) % 60)) s" >&2

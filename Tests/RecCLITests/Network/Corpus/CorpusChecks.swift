@@ -88,11 +88,11 @@ struct CorpusChecks {
         #expect(held > 0 && abs(bytes / held - 1) < 0.15, "ring_bytes \(Int(bytes)), the recording's packets in \(start)–\(end) s: \(Int(held))")
     }
 
-    /// `save --last 4s` comes from the ring, covers 4 s, and its frames are the recording's in
+    /// `save --last 3s` comes from the ring, covers 3 s, and its frames are the recording's in
     /// the saved range, in ffmpeg and whole in mpv; it decodes cleanly.
     func saveFromTheRingIsExact() throws {
         let report = Self.object(take.save)
-        try #require(take.save?.status == 0, "rec save --last 4s: \(take.save?.error ?? "")")
+        try #require(take.save?.status == 0, "rec save --last \(Int(CorpusTake.last))s: \(take.save?.error ?? "")")
         #expect(report["source"] as? String == "ring", "saved from \(report["source"] ?? "?")")
         let saved = report["saved"] as? [String: Any]
         guard let from = Self.number(saved?["from"]), let to = Self.number(saved?["to"]) else {
@@ -100,7 +100,7 @@ struct CorpusChecks {
             return
         }
         let wanted = Int((CorpusTake.last * Double(camera.fps)).rounded())
-        #expect(abs((to - from) - CorpusTake.last) < frame / 2, "saved \(from)–\(to) s for --last 4s")
+        #expect(abs((to - from) - CorpusTake.last) < frame / 2, "saved \(from)–\(to) s for --last \(Int(CorpusTake.last))s")
         let expected = counters(from: from, to: to)
         let clip = try NetworkClip.counters(take.clip, width: Camera.width, height: Camera.height)
         let figures = "clip \(clip.count) frames \(clip.first ?? -1)…\(clip.last ?? -1), the recording's in \(from)–\(to) s: "

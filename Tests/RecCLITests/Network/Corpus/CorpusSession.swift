@@ -1,17 +1,17 @@
 import Foundation
 import TestServers
 
-/// One row's session, as a user runs it: `rec start` with a 6 s buffer and a recording file,
-/// waited on until the ring's end passes 9 s (so the buffer has filled), then a snapshot between
-/// two statuses, `save --last 4s` and `rec stop`. It runs on a thread of its own, since it mostly
+/// One row's session, as a user runs it: `rec start` with a 4 s buffer and a recording file,
+/// waited on until the ring's end passes 6 s (so the buffer has filled), then a snapshot between
+/// two statuses, `save --last 3s` and `rec stop`. It runs on a thread of its own, since it mostly
 /// waits on processes: the rows' sessions then run at the same time, in real time, whatever
 /// number of cores the cooperative pool has.
 struct CorpusTake: Sendable {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
-    static let buffer = 6.0
-    static let ringEnd = 9.0
-    static let last = 4.0
+    static let buffer = 4.0
+    static let ringEnd = 6.0
+    static let last = 3.0
 
     let box: Sandbox
     let url: String
