@@ -31,6 +31,20 @@ import Testing
         #expect((summary["path"] as? String)?.hasSuffix(files[2]) == true)
     }
 
+    /// Stopped right after a rotation: the last segment holds one frame, the keyframe that started
+    /// it, and reads back with it (it read back empty in MP4 and MOV: issue 39).
+    @Test(arguments: ["mp4", "mov", "mkv"])
+    func aLastSegmentOfOneFrameKeepsIt(ext: String) throws {
+        let folder = try RecFolder()
+        let r = try folder.rec(["record", "--source", "test:160x120@30", "--pace", "off", "--frames", "121",
+                                "--segment", "2s", "-o", "X.\(ext)"])
+        #expect(r.status == 0, "\(r.error)")
+        let files = try Self.segments(folder, prefix: "X-")
+        let frames = try files.map { try FrameReader.read(path: folder.file($0)).frames.map(\.stamp) }
+        #expect(frames.map(\.count) == [60, 60, 1], "\(files)")
+        #expect(frames.flatMap { $0 } == RecFolder.stamps(0..<121))
+    }
+
     @Test func aStrftimePatternNamesSegmentsAndTakenNamesGetANumber() throws {
         let folder = try RecFolder()
         // A pattern without seconds: all three segments start in the same minute or two.

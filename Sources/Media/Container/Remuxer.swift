@@ -9,9 +9,13 @@ package enum Remuxer {
     /// packet's) so the presentation starts at 0 (a fragmented MP4 read back starts at the encoder
     /// delay instead). One shift for all streams keeps sound where it was against the pictures:
     /// a sound packet may then start before 0 (AAC's priming), which the MP4 edit list hides.
+    /// - Parameter loneVideoDuration: how long the video stream's frame lasts when it is its only
+    ///   one and the file does not say: FFmpeg's reader of a fragmented MP4 gives the last sample
+    ///   no duration, and a frame with none is presented for no time (an MP4 edit list 0 long), so
+    ///   a one-frame segment read back empty. The file's writer knows it (`AssetWriter`).
     package static func remux(from input: String, to output: String, container: String?,
                              options: [String: String] = [:], startAtZero: Bool = false,
-                             tags: [Codec: String] = [:]) throws(FFmpegError) {
+                             tags: [Codec: String] = [:], loneVideoDuration: Timestamp? = nil) throws(FFmpegError) {
         let demuxer = try Demuxer(path: input)
         var fillers: [Int: DurationFiller] = [:]
         do throws(FFmpegError) {
@@ -30,7 +34,8 @@ package enum Remuxer {
                 for ready in fillers[s, default: DurationFiller()].push(packet) { try muxer.write(ready) }
             }
             for s in fillers.keys.sorted() {
-                for ready in fillers[s, default: DurationFiller()].finish() { try muxer.write(ready) }
+                let lone = s == demuxer.bestVideoStream ? loneVideoDuration.map { $0.rescaled(to: demuxer.streams[s].timeBase).value } : nil
+                for ready in fillers[s, default: DurationFiller()].finish(lone: lone ?? 0) { try muxer.write(ready) }
             }
             try muxer.finish()
         } catch {

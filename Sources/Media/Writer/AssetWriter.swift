@@ -26,6 +26,9 @@ package final class AssetWriter {
     @exclusivity(unchecked) private var clock = FragmentClock()
     @exclusivity(unchecked) package private(set) var packetsWritten = 0
     @exclusivity(unchecked) package private(set) var lastPacketEnd: Timestamp?
+    /// How long the last video frame written lasts: what the rewrite gives a file's only frame,
+    /// which the fragmented file read back does not say (`Remuxer`).
+    @exclusivity(unchecked) private var lastFrameDuration: Timestamp?
     /// Bytes of the file known to be complete and handed to the OS.
     @exclusivity(unchecked) package private(set) var durableBytes: Int64 = 0
     /// The write error that ended the file early, if one did.
@@ -104,6 +107,7 @@ package final class AssetWriter {
         durableBytes = muxer.bytesWritten
         guard p.stream == timeline else { return }
         lastPacketEnd = max(lastPacketEnd ?? p.endTime, p.endTime)
+        if p.duration > 0 { lastFrameDuration = Timestamp(value: p.duration, timeBase: p.timeBase) }
         clock.wrote(p, fragmentEnded: grew)
     }
 
@@ -140,7 +144,7 @@ package final class AssetWriter {
         let copy = try ReplacementFile(replacing: path)
         do throws(FFmpegError) {
             try Remuxer.remux(from: path, to: copy.writePath, container: container.muxerName, options: options,
-                              startAtZero: true, tags: container.preferredTags)
+                              startAtZero: true, tags: container.preferredTags, loneVideoDuration: lastFrameDuration)
         } catch {
             copy.discard()
             throw error
