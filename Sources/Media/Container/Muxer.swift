@@ -109,6 +109,14 @@ package final class Muxer {
         if pb.pointee.error < 0 { throw FFmpegError(code: pb.pointee.error, operation: "writing \(path)") }
     }
 
+    /// Ends the fragment (MP4/MOV) or cluster (Matroska) being filled and writes it out; the next
+    /// packet starts another. The corresponding C function is `av_write_frame` with no packet.
+    package func endFragment() throws(FFmpegError) {
+        guard let c = context else { return }
+        try check(av_write_frame(c, nil), "av_write_frame(\(path), end of fragment)")
+        bytesWritten = c.pointee.pb.map { avio_tell($0) } ?? bytesWritten
+    }
+
     /// Closes the file as it stands, without a trailer, ignoring I/O errors (after a write failed,
     /// the caller cuts the file back to its last complete fragment). The corresponding C function
     /// is `avio_closep`; the format context is freed with the muxer.

@@ -111,6 +111,21 @@ package final class AssetWriter {
         clock.wrote(p, fragmentEnded: grew)
     }
 
+    /// Ends the fragment being filled here and pushes it to the OS, so that everything written so
+    /// far is in the file, as a kill would find it; throws the write error after cutting the file
+    /// back, as `append` does.
+    package func endFragment() throws(FFmpegError) {
+        guard let muxer else { return }
+        do throws(FFmpegError) {
+            try muxer.endFragment()
+            try muxer.flush()
+        } catch {
+            abandon(after: error)
+            throw error
+        }
+        durableBytes = muxer.bytesWritten
+    }
+
     /// Finishes the file; see the type's description. Safe to call once; later calls do nothing.
     package func finish() throws(FFmpegError) {
         guard let muxer else { return }

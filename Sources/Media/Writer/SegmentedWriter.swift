@@ -36,6 +36,13 @@ package final class SegmentedWriter {
     /// releases them in time order, holding at most `maxHeld`.
     @exclusivity(unchecked) private var held: Interleave
     static let maxHeld = 1.0
+    /// Whether the current file's first picture is still only in the fragment being filled: it is
+    /// written out at once, alone, so that a file on disk (what a kill leaves) holds a frame from
+    /// its first one on. Not with sound: the MP4 header waits for the first fragment to have the
+    /// sound's edit list (`AssetWriter`), which a fragment of the picture alone would leave out;
+    /// nor with B-frames (below).
+    @exclusivity(unchecked) private var firstPictureHeld: Bool
+    private let writesFirstPictureAlone: Bool
     /// `completeBefore`'s last answer, for the current file's line and segment start it came from.
     @exclusivity(unchecked) private var lastComplete: (line: Timestamp?, start: Timestamp, result: Timestamp?)?
 
@@ -52,6 +59,8 @@ package final class SegmentedWriter {
         self.lastDTS = Array(repeating: .min, count: streams.count)
         self.timeline = streams.first { $0.id.isVideo }?.id
         self.held = Interleave(streams: streams.map(\.id))
+        self.writesFirstPictureAlone = !streams.contains { $0.id.isSound }
+        self.firstPictureHeld = writesFirstPictureAlone
         self.wallClockAtZero = wallClockAtZero
         self.fragmentLength = fragmentLength
         guard let naming, let catalog else {
@@ -115,8 +124,15 @@ package final class SegmentedWriter {
         // line above moves one tick on: the picture must still not be presented before it is
         // decoded, or the muxer refuses it (pts < dts) and the file ends there.
         if packet.pts < packet.dts { packet.pts = packet.dts }
+        let inOrder = packet.pts == packet.dts
         try current.append(packet)
         guard onTimeline else { return }
+        if firstPictureHeld {
+            firstPictureHeld = false
+            // Its duration then ends exactly at the next packet's decode time, which the fragment
+            // takes for its end; a reordered stream's first picture waits for its fragment's end.
+            if inOrder { try current.endFragment() }
+        }
         if keyframe, let catalog {
             let bytes = current.bytesWritten
             catalog.update { $0.updateCurrent(bytes: bytes) }
@@ -154,6 +170,7 @@ package final class SegmentedWriter {
         catalog.update { $0.begin(path: path, start: time, date: date) }
         (start, boundary) = (time, catalog.settings.boundary(after: time))
         lastDTS = Array(repeating: .min, count: streams.count)
+        firstPictureHeld = writesFirstPictureAlone
         finisher.finish(old)
     }
 
