@@ -131,7 +131,7 @@ extension NetworkSource: CompressedFrames {
     func place(_ read: consuming EncodedPacket, isVideo: Bool, now: UInt64) {
         var packet = read
         // A B-frame stream's reordering (0 for sound and for pictures without B-frames).
-        let depth = isVideo ? input?.video.reorderDepth ?? 0 : 0
+        let depth = isVideo ? videoDepth : 0
         if depth > 0, packet.pts != Int64.min {
             packet.dts = decodeTime(presenting: packet.pts, depth: depth, timeBase: packet.timeBase)
         }
@@ -199,7 +199,8 @@ extension NetworkSource: CompressedFrames {
             release(p)
             held[slot] = nil
         }
-        if var gate = reorder.take() { ready += gate.flush() }
+        // A B-frame run ends whole: what waits for pictures that will never come goes.
+        if var gate = reorder.take() { gate.endRun() }
     }
 
     /// Where a stream's packet is held: the pictures first, then each sound by its place.
@@ -210,7 +211,7 @@ extension NetworkSource: CompressedFrames {
     func release(_ p: consuming EncodedPacket) {
         lastDuration[Self.slot(p.stream)] = p.duration
         if p.stream.isVideo {
-            let depth = input?.video.reorderDepth ?? 0
+            let depth = videoDepth
             guard depth > 0 else { return ready.append(p) }
             // A B-frame stream's pictures wait for the ones presented before them (`ReorderGate`).
             var gate = reorder ?? ReorderGate(depth: depth, step: frameStep(in: p.timeBase))

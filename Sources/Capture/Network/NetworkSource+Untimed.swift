@@ -14,7 +14,7 @@ extension NetworkSource {
     func waitWithUntimedKeyframe(_ read: consuming EncodedPacket, isVideo: Bool, now: UInt64) -> Bool {
         let untimed = isVideo && read.dts == Int64.min
         afterUntimed.append((read, isVideo, now))
-        let depth = input?.video.reorderDepth ?? 0
+        let depth = videoDepth
         if untimed || afterUntimed.count(where: \.isVideo) > depth { placeUntimedKeyframe() }
         return true
     }

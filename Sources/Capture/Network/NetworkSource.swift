@@ -61,6 +61,8 @@ package final class NetworkSource: FrameSource {
     @exclusivity(unchecked) var untimedKeyframe: (packet: EncodedPacket, now: UInt64)?
     /// What was read after the untimed keyframe, in order, until it can be placed.
     @exclusivity(unchecked) var afterUntimed: [(packet: EncodedPacket, isVideo: Bool, now: UInt64)] = []
+    /// The pictures' reordering depth: the largest any connection to the camera declared.
+    @exclusivity(unchecked) var videoDepth = 0
     /// A B-frame stream's pictures waiting for the ones presented before them.
     @exclusivity(unchecked) var reorder: ReorderGate<EncodedPacket>?
     /// Set when the camera sends no times (a container without them: MJPEG over HTTP), or once a
@@ -168,6 +170,9 @@ package final class NetworkSource: FrameSource {
             }
         }
         if sendsNoTimes { arrivalStart = ArrivalStart(opened: Self.monotonicNow()) }
+        // The stream's reordering, kept for the recording: a connection whose probe saw no
+        // B-frame yet must not let a B-frame stream's pictures past the gate.
+        videoDepth = max(videoDepth, opened.video.reorderDepth)
         input = opened
     }
 

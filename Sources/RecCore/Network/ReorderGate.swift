@@ -61,9 +61,11 @@ package struct ReorderGate<Item: Sendable>: Sendable {
         }
     }
 
-    /// Lets every waiting picture out (the run ended with what it had: a reconnect).
-    package mutating func flush() -> [Item] {
+    /// Ends the run (a reconnect): the pictures still waiting for ones presented before them are
+    /// dropped, as at a stop, so the run ends whole; returns how many.
+    @discardableResult
+    package mutating func endRun() -> Int {
         defer { (waiting, ahead, frontier) = ([], [], nil) }
-        return waiting.map(\.item)
+        return waiting.count
     }
 }
