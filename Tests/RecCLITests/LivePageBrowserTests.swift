@@ -55,7 +55,10 @@ import Testing
         // The live picture advances: frame numbers read back from a canvas.
         let liveResult = results["live"] as? [String: Any] ?? [:]
         let liveFrames = liveResult["frames"] as? [Int] ?? []
-        #expect(liveFrames.count >= 30, "\(browser) saw \(liveFrames.count) live frames: \(results)")
+        // How many frames a browser paints depends on the CPU it gets: Chromium painted 19 of a
+        // few hundred, 0.4-2 s late, in a whole-suite run at load 5 on 2 cores (a CI run at 26a3f13).
+        // The page must keep showing new frames, in order, each once; latency is bench/live.sh's.
+        #expect(liveFrames.count >= 10, "\(browser) saw \(liveFrames.count) live frames: \(results)")
         #expect(liveFrames == liveFrames.sorted() && Set(liveFrames).count == liveFrames.count)
         if let latencies = liveResult["latencies"] as? [Int], !latencies.isEmpty {
             let sorted = latencies.sorted()
@@ -74,9 +77,10 @@ import Testing
         let expected = Int((from * 30).rounded())..<Int((to * 30).rounded())
         let played = clip["frames"] as? [Int] ?? []
         // A browser on a loaded machine shows only some of a clip's frames (Chromium showed 9 of 30,
-        // 6, 15-19, 32, 34, 35, in a whole-suite CI run): what is shown must be inside the range, in
-        // order, and reach its last frame; the clip's own frames are checked exactly by the save below.
-        #expect(played.count >= 3 && played.allSatisfy(expected.contains) && played == played.sorted(), "played \(played), want \(expected)")
+        // and in another whole-suite run at load 5 only 6 and 35): what is shown must be inside the
+        // range, in order, and reach its last frame; the clip's own frames are checked exactly by
+        // the save below.
+        #expect(played.count >= 2 && played.allSatisfy(expected.contains) && played == played.sorted(), "played \(played), want \(expected)")
         #expect(played.last == expected.last, "played \(played), want \(expected)")
         // And saves exactly on the session's machine.
         let save = try #require((results["save"] as? [String: Any])?["save"] as? [String: Any], "no save result: \(results)")
