@@ -32,7 +32,7 @@ package enum PictureParts {
             from = codeStart
             return false
         }
-        return Array(bytes)[from...]
+        return Array(bytes[from...])[...]
     }
 
     /// For a NAL unit whose header is at `at`: nil if it is not a slice, else whether it is a

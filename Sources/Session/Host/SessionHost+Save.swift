@@ -61,11 +61,8 @@ extension SessionHost {
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let start = ring.stats.start, range.lowerBound >= start {
             // Every stream of the range: the pictures and each sound.
-            // A sound the clip's container cannot hold as recorded (G.711 into MP4) is re-encoded.
-            let fitted = try ClipSoundFit.fit(try ring.snapshot(from: range.lowerBound, to: range.upperBound),
-                                              streams: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst(),
-                                              into: container)
-            source = ClipSource(packets: fitted.packets, described: fitted.streams)
+            source = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
+                                described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
             origin = .ring
         } else if let file, file.segments != nil {
             try waitForFile(until: range.upperBound, peer: peer)
@@ -99,8 +96,12 @@ extension SessionHost {
             let plan = try CutPlanner.plan(packets: source.timings, timeBase: source.timeBase, from: planFrom, to: planTo,
                                            mode: mode, strategy: strategy)
             written = try BackgroundWork.run { () throws(RecError) in
-                try ClipWriter.write(source, plan: plan, to: output, container: container,
-                                     options: .init(sessionEncoder: encoder, codecThreads: 1))
+                // A ring's sound the clip's container cannot hold as recorded (G.711 into MP4) is
+                // re-encoded here, off the connection's thread, as the clip is written.
+                var input: any ClipInput = source
+                if let ring = source as? ClipSource { input = try ClipSoundFit.fit(ring, into: container) }
+                return try ClipWriter.write(input, plan: plan, to: output, container: container,
+                                            options: .init(sessionEncoder: encoder, codecThreads: 1))
             }
         } else {
             throw .runtime("nothing to save the clip from")
