@@ -52,6 +52,8 @@ extension SessionHost {
         // Exact in every player: re-encode the few frames an edit list would have to hide.
         let strategy: CutPlan.Strategy = .spliceReencode
         let source: (any ClipInput)?
+        // The ring's packets, kept typed: its sound may need re-encoding for the clip's container.
+        var ringClip: ClipSource?
         // A long range of a recording file the scan must read (Matroska, fragmented MP4): the
         // clip is written as the range is read (`FileClipReader.cut`), reading it once.
         var streamedFile: String?
@@ -61,9 +63,9 @@ extension SessionHost {
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let start = ring.stats.start, range.lowerBound >= start {
             // Every stream of the range: the pictures and each sound.
-            source = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
-                                described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
-            origin = .ring
+            ringClip = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
+                                  described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
+            (source, origin) = (ringClip, .ring)
         } else if let file, file.segments != nil {
             try waitForFile(until: range.upperBound, peer: peer)
             (source, origin) = (try segmentSource(range, newest: newest), .file)
@@ -93,13 +95,14 @@ extension SessionHost {
                                                    container: container, options: .init(sessionEncoder: encoder, codecThreads: 1))
             }
         } else if let source {
+            let ringClip = ringClip
             let plan = try CutPlanner.plan(packets: source.timings, timeBase: source.timeBase, from: planFrom, to: planTo,
                                            mode: mode, strategy: strategy)
             written = try BackgroundWork.run { () throws(RecError) in
                 // A ring's sound the clip's container cannot hold as recorded (G.711 into MP4) is
                 // re-encoded here, off the connection's thread, as the clip is written.
                 var input: any ClipInput = source
-                if let ring = source as? ClipSource { input = try ClipSoundFit.fit(ring, into: container) }
+                if let ringClip { input = try ClipSoundFit.fit(ringClip, into: container) }
                 return try ClipWriter.write(input, plan: plan, to: output, container: container,
                                             options: .init(sessionEncoder: encoder, codecThreads: 1))
             }
