@@ -95,13 +95,15 @@ let package = Package(
         .target(name: "TestFileWatch", path: "Tests/Support/FileWatch"),
         // Real servers on loopback standing in for network cameras (gst-rtsp-server, ffmpeg).
         .target(name: "TestServers", dependencies: ["CProcess", "TestFileWatch"], path: "Tests/Support/Servers"),
+        // Threads of the tests' own for the suites whose tests block (`.blocking`).
+        .target(name: "TestPool", path: "Tests/Support/Pool"),
         .testTarget(name: "RecCoreTests", dependencies: ["RecCore"]),
         // The public API alone, as a program that depends on rec uses it (and real servers to test it against).
         .testTarget(name: "RecAPITests", dependencies: ["Rec", "TestServers"]),
-        .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch"]),
-        .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore"]),
-        .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore"]),
-        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "CaptureSetup", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch", "TestServers"]),
+        .testTarget(name: "MediaTests", dependencies: ["Encoding", "Media", "RecCore", "TestPool"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch", "TestPool"]),
+        .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore", "TestPool"]),
+        .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore", "TestPool"]),
+        .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "CaptureSetup", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch", "TestServers", "TestPool"]),
     ]
 )

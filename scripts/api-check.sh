@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/rec-module.sh
 baseline=api/Rec.txt
-swift build --target Rec >/dev/null
+swift build "${rec_build[@]}" --target Rec >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swift-api-digester -dump-sdk -module Rec "${rec_module_flags[@]}" -avoid-location -avoid-tool-args -o "$work/Rec.json"

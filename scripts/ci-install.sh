@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # CI: rec as users get it. Installs with scripts/install.sh into a temporary prefix and runs it
-# from there; builds the .deb (from the debug build the tests used, so no second build), installs
+# from there; builds the .deb (from the build the tests used, scripts/build-config.sh, so no second build), installs
 # it with apt-get, runs rec --version, man rec and bash completions, runs the user unit under a
 # real systemd user manager when there is one, removes the package, and checks that both
 # removals leave exactly the files that were there before. Needs root for the .deb part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ -d /opt/swift/usr/bin ]] && export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/build-config.sh
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 step() { echo "ci-install: $* ($SECONDS s)" >&2; }
@@ -26,7 +26,7 @@ step "install.sh into a temporary prefix"
 prefix=$work/prefix
 mkdir -p "$prefix"
 (cd "$prefix" && find . | sort) > "$work/prefix-before"
-scripts/install.sh --prefix "$prefix" --configuration debug 2>"$work/install.log" || { cat "$work/install.log" >&2; fail "install.sh"; }
+scripts/install.sh --prefix "$prefix" --bin-path "$rec_bin" 2>"$work/install.log" || { cat "$work/install.log" >&2; fail "install.sh"; }
 "$prefix/bin/rec" --version | grep -q '^rec ' || fail "the installed rec --version"
 "$prefix/bin/rec" record --source test:160x120@30 --frames 15 --pace off -o "$work/installed.mkv" >/dev/null || fail "the installed rec record"
 "$prefix/bin/rec" trim "$work/installed.mkv" --from 0.1s --to 0.3s -o "$work/installed-cut.mkv" >/dev/null || fail "the installed rec trim (rec-trim)"
@@ -40,7 +40,7 @@ diff "$work/prefix-before" "$work/prefix-after" >&2 || fail "uninstall.sh left f
 
 [[ $(id -u) -eq 0 ]] || { step "not root: skipping the .deb checks"; exit 0; }
 step "package-deb.sh"
-deb=$(scripts/package-deb.sh --configuration debug --output "$work/deb" 2>"$work/deb.log" | tail -1) || { cat "$work/deb.log" >&2; fail "package-deb.sh"; }
+deb=$(scripts/package-deb.sh --bin-path "$rec_bin" --output "$work/deb" 2>"$work/deb.log" | tail -1) || { cat "$work/deb.log" >&2; fail "package-deb.sh"; }
 if grep -E '^[EW]: ' "$work/deb.log" >&2; then fail "lintian found problems (above)"; fi
 snapshot() { { find /usr /etc /var/lib/rec -xdev 2>/dev/null || true; } | grep -v -E '^/usr/lib/python3|^/etc/ld.so.cache$' | sort; }
 snapshot > "$work/system-before"

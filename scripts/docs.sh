@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 source scripts/rec-module.sh
 output=.build/docs
 graphs=.build/docs-symbol-graph
-swift build --target Rec >/dev/null
+swift build "${rec_build[@]}" --target Rec >/dev/null
 rm -rf "$graphs" && mkdir -p "$graphs"
 swift-symbolgraph-extract -module-name Rec "${rec_module_flags[@]}" -target "$(uname -m)-unknown-linux-gnu" \
   -minimum-access-level public -skip-synthesized-members -output-dir "$graphs"

@@ -3,16 +3,18 @@
 # puts in place (rec, rec-engine, rec-trim and the Swift runtime in /usr/lib/rec; man pages; completions;
 # systemd units), stripped, with Depends on the FFmpeg, libv4l2 and libsystemd runtime libraries
 # as dpkg-shlibdeps finds them, then checks it with lintian.
-#   scripts/package-deb.sh [--configuration release|debug] [--output DIR]
+#   scripts/package-deb.sh [--configuration release|debug | --bin-path DIR] [--output DIR]
 # Install it with: sudo apt install ./rec_*.deb
 set -euo pipefail
 configuration=release
+bin=()
 out=.build/deb
 while (($#)); do
   case $1 in
     --configuration) configuration=${2:?--configuration needs release or debug}; shift 2 ;;
+    --bin-path) bin=(--bin-path "${2:?--bin-path needs the folder of built binaries}"); shift 2 ;;
     --output) out=${2:?--output needs a folder}; shift 2 ;;
-    -h|--help) echo "usage: scripts/package-deb.sh [--configuration release|debug] [--output DIR]"; exit 0 ;;
+    -h|--help) echo "usage: scripts/package-deb.sh [--configuration release|debug | --bin-path DIR] [--output DIR]"; exit 0 ;;
     *) echo "package-deb: unknown argument '$1'" >&2; exit 64 ;;
   esac
 done
@@ -24,7 +26,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 root=$stage/root
 
-DESTDIR=$root scripts/install.sh --prefix /usr --configuration "$configuration"
+DESTDIR=$root scripts/install.sh --prefix /usr --configuration "$configuration" "${bin[@]}"
 rm "$root/usr/lib/rec/install-manifest"   # dpkg keeps its own list
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$root"/usr/lib/rec/rec "$root"/usr/lib/rec/rec-engine "$root"/usr/lib/rec/rec-trim "$root"/usr/lib/rec/*.so
 chmod 644 "$root"/usr/lib/rec/*.so

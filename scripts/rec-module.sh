@@ -1,9 +1,9 @@
 # Sourced by scripts/docs.sh and scripts/api-check.sh: how a tool outside the build loads the
-# built module Rec (swift build --target Rec first). Rec imports the package's C modules, so a tool
+# built module Rec (swift build "${rec_build[@]}" --target Rec first). Rec imports the package's C modules, so a tool
 # needs each Sources/C*/module.modulemap and the header paths pkg-config gives for the libraries
 # Package.swift names; they are read from there so a new C library needs no change here.
-[[ -d /opt/swift/usr/bin ]] && export PATH="/opt/swift/usr/bin:$PATH"
-rec_modules=".build/debug/Modules"
+source scripts/build-config.sh
+rec_modules="$rec_bin/Modules"
 rec_module_flags=(-I "$rec_modules" -module-cache-path .build/tool-module-cache)
 for map in Sources/C*/module.modulemap; do
   rec_module_flags+=(-Xcc "-fmodule-map-file=$PWD/$map")

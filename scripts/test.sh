@@ -4,19 +4,19 @@
 #
 #   scripts/test.sh              the default run (the test phase takes about 12 minutes on 2 cores)
 #   scripts/test.sh --soak       the same, plus the real-time soaks (a ten-minute session; REC_SOAK=1)
-#   scripts/test.sh ARGS...      only `swift test --skip-build ARGS...` (e.g. --filter RingState)
+#   scripts/test.sh ARGS...      only `swift test "${rec_build[@]}" --skip-build ARGS...` (e.g. --filter RingState)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[[ -d /opt/swift/usr/bin ]] && export PATH="/opt/swift/usr/bin:$PATH"
+source scripts/build-config.sh
 if [[ ${1:-} == --soak ]]; then
   export REC_SOAK=1
   shift
 fi
 scripts/setup.sh
 scripts/fetch-sample-media.sh
-swift build --build-tests
+swift build "${rec_build[@]}" --build-tests
 if (($#)); then
-  swift test --skip-build "$@"
+  swift test "${rec_build[@]}" --skip-build "$@"
   exit
 fi
 # The Swift library's documentation and public API (docs/LIBRARY.md, "Docs and API baseline"):
@@ -33,10 +33,10 @@ started=$SECONDS
 # The camera corpus (issue 39) runs its twenty stand-in cameras and sessions at once: on its own,
 # so that its load does not slow every other suite (the whole phase took 15 min with it inside).
 status=0
-swift test --skip-build --skip KillTests --skip RecAPITests --skip CameraCorpusTests || status=$?
-swift test --skip-build --filter CameraCorpusTests || status=$?
-swift test --skip-build --filter RecAPITests || status=$?
-swift test --skip-build --filter KillTests || status=$?
+swift test "${rec_build[@]}" --skip-build --skip KillTests --skip RecAPITests --skip CameraCorpusTests || status=$?
+swift test "${rec_build[@]}" --skip-build --filter CameraCorpusTests || status=$?
+swift test "${rec_build[@]}" --skip-build --filter RecAPITests || status=$?
+swift test "${rec_build[@]}" --skip-build --filter KillTests || status=$?
 echo "test: the test phase took $(((SECONDS - started) / 60)) min $(((SECONDS - started) % 60)) s" >&2
 ((status == 0)) || exit "$status"
 # The example programs (Examples/), built against the library as a package of a user's would be,

@@ -1,10 +1,11 @@
 @testable import Capture
 import Glibc
 import Testing
+import TestPool
 
 /// An ALSA failure is told by the device node's errno, not by libavdevice's log text (it says
 /// EIO for all of them): the names that map onto one node, and the errno of one that is absent.
-@Suite struct ALSACaptureNodeTests {
+@Suite(.blocking) struct ALSACaptureNodeTests {
     static func cards(_ id: String) -> Int? { id == "C920" ? 2 : nil }
 
     @Test(arguments: [

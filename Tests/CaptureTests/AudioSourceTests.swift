@@ -6,8 +6,9 @@ import RecCore
 import Testing
 
 @testable import Capture
+import TestPool
 
-@Suite("Test tone: exact times and clicks on the session timeline")
+@Suite("Test tone: exact times and clicks on the session timeline", .blocking)
 struct TestToneAudioSourceTests {
     /// Reads `seconds` of the tone: its chunks and channel 0's samples.
     static func record(skew: Double, seconds: Int) throws -> (chunks: [AudioFrame], samples: [Float], source: TestToneSource) {
@@ -74,7 +75,7 @@ struct TestToneAudioSourceTests {
     }
 }
 
-@Suite("The sound of a file source, on the pictures' timeline")
+@Suite("The sound of a file source, on the pictures' timeline", .blocking)
 struct FileAudioSourceTests {
     /// A 2 s test picture with 1.5 s of 440 Hz sound starting 0.5 s in.
     static func makeFile(_ ext: String, audioCodec: String, folder: String) throws -> String {
@@ -159,7 +160,7 @@ struct FileAudioSourceTests {
     }
 }
 
-@Suite("Choosing the audio source for --audio")
+@Suite("Choosing the audio source for --audio", .blocking)
 struct AudioSourceFactoryTests {
     @Test func eachSpecGivesItsSource() throws {
         #expect(try AudioSourceFactory.make(.none, video: .defaultCamera) == nil)
@@ -197,7 +198,7 @@ struct AudioSourceFactoryTests {
     }
 }
 
-@Suite("Microphones through libavdevice against a real PulseAudio server", .serialized)
+@Suite("Microphones through libavdevice against a real PulseAudio server", .blocking, .serialized)
 struct DeviceAudioSourceTests {
     struct Observed {
         var chunks: [AudioFrame] = []

@@ -4,9 +4,10 @@ import Media
 import RecCore
 import Session
 import Testing
+import TestPool
 
 /// Camera controls through the syscall seam, on the fake driver's UVC-like control table.
-@Suite struct CameraControlTests {
+@Suite(.blocking) struct CameraControlTests {
     static func camera(_ settings: [String] = [], system: FakeV4L2System = .webcam(.webcamWithControls)) throws -> V4L2Camera {
         let camera = V4L2Camera(path: "/dev/video0", request: CameraRequest(size: FrameSize(width: 640, height: 480), pixelFormat: .yuyv),
                                 system: system)

@@ -3,10 +3,11 @@ import Glibc
 import RecCore
 import Testing
 import VideoDevices
+import TestPool
 
 /// The camera's decisions (retry a reopen, treat as unplugged) are made on the errno and fault an
 /// error carries, never on the words of its message or cause.
-@Suite("Camera faults are classified by errno, not by text")
+@Suite("Camera faults are classified by errno, not by text", .blocking)
 struct CameraFaultTests {
     static let path = "/dev/video0"
 

@@ -5,11 +5,12 @@ import RecCore
 import Session
 import Testing
 import VideoDevices
+import TestPool
 
 /// The camera end to end: a `V4L2Camera` on the fake driver, through the real `Recorder`, into a
 /// file that is reopened and decoded. The fake's clock only moves when the camera waits, so frames
 /// come as fast as the recorder takes them: pace `.off`.
-@Suite("Camera → recorder → file through the fake driver")
+@Suite("Camera → recorder → file through the fake driver", .blocking)
 struct CameraPipelineTests {
     struct Recording {
         var stats: RecorderStats

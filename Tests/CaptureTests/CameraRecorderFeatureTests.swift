@@ -5,10 +5,11 @@ import RecCore
 import Session
 import Testing
 import VideoDevices
+import TestPool
 
 /// The recorder features that exist for cameras: MJPEG stored as it comes (`copy` presets) and
 /// waiting for an unplugged camera to return (`--on-unplug wait`), on the fake driver.
-@Suite struct CameraRecorderFeatureTests {
+@Suite(.blocking) struct CameraRecorderFeatureTests {
     static func temp(_ ext: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("camera-feature-\(UUID().uuidString).\(ext)").path
     }

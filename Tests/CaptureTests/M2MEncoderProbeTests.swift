@@ -3,9 +3,10 @@ import CV4L2
 import RecCore
 import Testing
 import VideoDevices
+import TestPool
 
 /// Finding a V4L2 memory-to-memory H.264 encoder (a Raspberry Pi's /dev/video11) on the fake driver.
-@Suite struct M2MEncoderProbeTests {
+@Suite(.blocking) struct M2MEncoderProbeTests {
     static let codec = FakeProfile(card: "bcm2835-codec-encode", driver: "bcm2835-codec", busInfo: "platform:bcm2835-codec", formats: [
         CameraFormat(fourcc: .h264, name: "H.264", isCompressed: true, sizes: .discrete([])),
     ])

@@ -5,6 +5,7 @@ import Media
 import RecCore
 import Session
 import Testing
+import TestPool
 
 /// A recording from a real PulseAudio server has sound from its first picture to its last
 /// (issue 20: every recording lost its first 1.4 to 1.75 s of sound, and the report said
@@ -12,7 +13,7 @@ import Testing
 /// as a desktop player does: the null sink then renders two seconds at a time, so the monitor's
 /// first chunk to a new recording stream comes 1 to 1.6 s after it connects (measured with parec
 /// and the ffmpeg CLI). The file is decoded back by the ffmpeg CLI.
-@Suite("Sound from a real PulseAudio covers the whole recording", .serialized)
+@Suite("Sound from a real PulseAudio covers the whole recording", .blocking, .serialized)
 struct PulseCoverageTests {
     /// Left unchecked at each end of the pictures: one AAC frame (21.3 ms) of encoder priming or
     /// padding, and one 10 ms window.

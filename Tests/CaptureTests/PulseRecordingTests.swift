@@ -6,11 +6,12 @@ import RecCore
 import Session
 import Testing
 import TestFileWatch
+import TestPool
 
 /// A recording with sound from a real PulseAudio server: a tone played into the test server's
 /// null sink is captured from its monitor through libavdevice, encoded beside the stand-in
 /// camera's pictures and written to a file, which the ffmpeg CLI then decodes and checks.
-@Suite("Recording sound from a real PulseAudio server", .serialized)
+@Suite("Recording sound from a real PulseAudio server", .blocking, .serialized)
 struct PulseRecordingTests {
     @Test(arguments: [("mp4", ContainerFormat.mp4), ("mkv", ContainerFormat.mkv)])
     func aRecordingHoldsTheTonePlayedIntoTheServer(ext: String, container: ContainerFormat) throws {

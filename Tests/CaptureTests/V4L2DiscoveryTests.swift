@@ -3,8 +3,9 @@ import Foundation
 import RecCore
 import Testing
 import VideoDevices
+import TestPool
 
-@Suite("Camera discovery and `rec devices` output")
+@Suite("Camera discovery and `rec devices` output", .blocking)
 struct V4L2DiscoveryTests {
     @Test func findsCaptureNodesWithStablePathsAndSkipsMetadataNodes() {
         let system = FakeV4L2System.webcam()

@@ -4,8 +4,9 @@ import Media
 import RecCore
 import Testing
 import VideoDevices
+import TestPool
 
-@Suite("V4L2 camera faults and their messages")
+@Suite("V4L2 camera faults and their messages", .blocking)
 struct V4L2FaultTests {
     typealias S = V4L2StreamingTests
 

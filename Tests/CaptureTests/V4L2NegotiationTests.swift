@@ -2,8 +2,9 @@
 import RecCore
 import Testing
 import VideoDevices
+import TestPool
 
-@Suite("Mode negotiation")
+@Suite("Mode negotiation", .blocking)
 struct V4L2NegotiationTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var profile: String

@@ -4,9 +4,10 @@ import Glibc
 import RecCore
 import Testing
 import VideoDevices
+import TestPool
 
 /// The real seam against things every Linux machine has (no camera needed).
-@Suite("libv4l2 seam on a machine without a camera")
+@Suite("libv4l2 seam on a machine without a camera", .blocking)
 struct V4L2RealSystemTests {
     let system = LibV4L2System()
 

@@ -3,8 +3,9 @@ import Media
 import RecCore
 import Testing
 import VideoDevices
+import TestPool
 
-@Suite("V4L2 camera streaming through the fake driver")
+@Suite("V4L2 camera streaming through the fake driver", .blocking)
 struct V4L2StreamingTests {
     static func camera(_ system: FakeV4L2System, _ size: String, _ fps: Int32, _ format: FourCC? = nil,
                        path: String = "/dev/video0") -> V4L2Camera {

@@ -6,12 +6,13 @@ import Session
 import Synchronization
 import Testing
 import VideoDevices
+import TestPool
 
 /// A source that wraps another keeps what the inner source can do: the camera's clock (the sound
 /// joins the pictures' timeline there), its reconnect (`--on-unplug wait`) and its MJPEG (`copy`
 /// presets). The recorder asks the source's `capabilities`; it once cast the source to the
 /// camera's protocols, and a wrapper, being none of them, silently lost all three.
-@Suite struct WrappedSourceTests {
+@Suite(.blocking) struct WrappedSourceTests {
     /// Passes every frame through, as a filter or a test double does.
     final class PassThroughSource: FrameSource {
         let inner: FrameSource

@@ -1,7 +1,8 @@
 import RecCore
 import Testing
+import TestPool
 
-@Suite struct LiveAccessTests {
+@Suite(.blocking) struct LiveAccessTests {
     let access = LiveAccess(token: String(repeating: "ab", count: 32), address: "127.0.0.1", port: 8080)
     var token: String { access.token }
 

@@ -2,9 +2,10 @@ import Live
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// The live picture is offered for an H.264 stream, known by its codec id, and for nothing else.
-@Suite struct LiveCodecTests {
+@Suite(.blocking) struct LiveCodecTests {
     static func encoded(_ name: String) throws -> CodecParameters {
         FFmpegLog.quiet()
         var settings = EncoderSettings(encoder: name, width: 320, height: 240,

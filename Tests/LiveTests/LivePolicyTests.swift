@@ -1,7 +1,8 @@
 import RecCore
 import Testing
+import TestPool
 
-@Suite struct LivePolicyTests {
+@Suite(.blocking) struct LivePolicyTests {
     func packet(_ n: Int, key: Bool, size: Int = 10) -> EncodedPacket {
         EncodedPacket(data: Array(repeating: 0, count: size), pts: Int64(n), dts: Int64(n), duration: 1,
                       timeBase: Rational(1, 30), isKeyframe: key)

@@ -1,7 +1,8 @@
 import Live
 import Testing
+import TestPool
 
-@Suite struct ThumbnailCacheTests {
+@Suite(.blocking) struct ThumbnailCacheTests {
     @Test func picturesAreMadeOnceAndTheOldestGoFirst() {
         let cache = ThumbnailCache(maxCount: 3, maxBytes: 1000)
         var made = 0

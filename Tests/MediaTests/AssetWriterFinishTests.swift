@@ -2,9 +2,10 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// Finishing a recording: at most one sequential rewrite, fsynced, moov first, nothing left beside it.
-@Suite struct AssetWriterFinishTests {
+@Suite(.blocking) struct AssetWriterFinishTests {
     /// Bytes this thread has passed to write(2) so far (/proc/thread-self/io `wchar`): tests run in
     /// parallel in one process, so the process's own count would include theirs.
     static func threadWriteBytes() throws -> Int64 {
@@ -43,7 +44,7 @@ import Testing
 
 /// bench/README.md's "finishing an hour" figure: REC_FINISH_BENCH=FILE.mp4 (a fragmented MP4 as
 /// rec writes it) is copied through an AssetWriter, then its finish is timed and its writes counted.
-@Suite struct AssetWriterFinishBench {
+@Suite(.blocking) struct AssetWriterFinishBench {
     static let input = ProcessInfo.processInfo.environment["REC_FINISH_BENCH"]
 
     @Test(.enabled(if: input != nil)) func finishAnHour() throws {

@@ -2,9 +2,10 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// A generated sine through `AudioPipeline`, muxed with `Muxer`, decoded again by the ffmpeg CLI.
-@Suite("AudioPipeline")
+@Suite("AudioPipeline", .blocking)
 struct AudioPipelineTests {
     struct Case: Sendable, CustomStringConvertible {
         var encoder: String

@@ -2,9 +2,10 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// Cuts real files and decodes the clips, asserting the exact set of frames presented.
-@Suite struct ClipWriterTests {
+@Suite(.blocking) struct ClipWriterTests {
     /// Cuts `[from, to)` (µs on the file timeline) of `input` into `ext` and returns the stamps
     /// presented and the clip's frame times (seconds).
     static func cut(_ input: String, from: Int64, to: Int64, ext: String, keyframe: Bool = false,

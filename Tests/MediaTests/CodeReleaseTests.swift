@@ -1,13 +1,14 @@
 import Glibc
 import Media
 import Testing
+import TestPool
 
 /// `MemoryPolicy.releaseCode` on this very process, on a library of the Swift runtime that is
 /// loaded but whose code nothing here runs (libswift_RegexParser, which `_StringProcessing`
 /// loads: rec has no regular expressions), so that the runner's other threads cannot map its
 /// pages back. The test maps every page of its code by reading it, releases, and reads from
 /// `/proc/self/pagemap` (one entry a page, bit 63 when present) which pages are mapped.
-@Suite struct CodeReleaseTests {
+@Suite(.blocking) struct CodeReleaseTests {
     static let library = "/libswift_RegexParser.so"
 
     /// The library's `r-xp` mapping.

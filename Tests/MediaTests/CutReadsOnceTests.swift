@@ -2,6 +2,7 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// A cut of a file whose samples only their packets give (Matroska, fragmented MP4 as rec records
 /// until it finishes) reads its range once: the scan keeps the packets it reads for the clip,
@@ -11,7 +12,7 @@ import Testing
 /// cut of nearly all of a Matroska file; 4.8× for this fragmented MP4, whose every sample
 /// libavformat reads through a 32 KiB buffer as it goes back and forth between the video and the
 /// sound of a fragment).
-@Suite struct CutReadsOnceTests {
+@Suite(.blocking) struct CutReadsOnceTests {
     /// 20 s of 320x240 testsrc2 at 30 fps with a 1 kHz AAC tone, x264 with its default B-frames,
     /// keyframes every 2 s; `fragmented` as rec's recordings are until they finish.
     static func source(_ kind: String) throws -> String {
@@ -100,7 +101,7 @@ import Testing
 /// read once too: the clip is written as the range is read (`FileClipReader.cut`), holding a GOP
 /// or two, and is the clip written from the final plan with the range read again, packet for
 /// packet. Before, such a range was scanned and then read again by the writer: twice the bytes.
-@Suite struct LongCutReadsOnceTests {
+@Suite(.blocking) struct LongCutReadsOnceTests {
     /// 20 s of 640x360 testsrc2 with noise at 16 Mb/s (x264 veryfast: B-pyramid, keyframes every
     /// 2 s and at scene cuts) and AAC, about 40 MB, in Matroska; `remuxed` into fragmented MP4 and
     /// MPEG-TS too. The caller removes them.

@@ -2,8 +2,9 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
-@Suite struct EncodeRoundTripTests {
+@Suite(.blocking) struct EncodeRoundTripTests {
     @Test func stampSurvivesRawDrawing() throws {
         let pattern = TestPattern(width: 320, height: 240)
         for i in [0, 1, 2, 255, 256, 65_537, FrameStamp.maxValue] {

@@ -3,11 +3,12 @@ import Foundation
 @testable import Media
 import RecCore
 import Testing
+import TestPool
 
 /// Encoders hand out packets that hold FFmpeg's buffer by reference, side data and all: what a
 /// muxer is handed (`EncodedPacket.fill`) is another reference to the very bytes the encoder
 /// made, so no consumer copies them, and side data reaches the file.
-@Suite struct EncodedPacketReferenceTests {
+@Suite(.blocking) struct EncodedPacketReferenceTests {
     /// Fills a packet as a muxer's `write` does and lets `check` look at it.
     static func handed(_ packet: EncodedPacket, _ check: (UnsafeMutablePointer<AVPacket>) -> Void) throws {
         let owner = try PacketOwner()

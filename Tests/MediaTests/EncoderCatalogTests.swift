@@ -2,13 +2,14 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// Parses a preset named "mine" from "/p/mine.json" and validates it against this FFmpeg.
 private func validate(_ json: String) throws(RecError) {
     try EncoderCatalog.validate(try Preset.parse(json, name: "mine", origin: "/p/mine.json"), origin: "/p/mine.json")
 }
 
-@Suite("EncoderCatalog")
+@Suite("EncoderCatalog", .blocking)
 struct EncoderCatalogTests {
     @Test func listsVideoEncodersOnly() {
         let names = EncoderCatalog.videoEncoderNames()

@@ -1,10 +1,11 @@
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// Whether a recording stores the camera's frames as they come is a property of its settings,
 /// decided once from the preset; code downstream asks `copiesInput`, not the encoder's name.
-@Suite struct EncoderSettingsCopyTests {
+@Suite(.blocking) struct EncoderSettingsCopyTests {
     static func settings(_ name: String) throws -> EncoderSettings {
         let entry = try #require(try PresetLibrary.builtins().entries.first { $0.preset.name == name })
         return EncoderSettings(preset: entry.preset)

@@ -1,9 +1,10 @@
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// One mapping from a preset to libavcodec options serves both the encoder and preset validation.
-@Suite struct EncoderSettingsPresetTests {
+@Suite(.blocking) struct EncoderSettingsPresetTests {
     static func parse(_ text: String) throws -> Preset {
         try Preset.parse(text, name: "test", origin: "test")
     }

@@ -2,10 +2,11 @@ import Encoding
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// The pipeline gives each packet its frame's duration (the gap to the next frame) through
 /// `DurationFiller`, handing it on as soon as that is known.
-@Suite struct EncodingPipelineDurationTests {
+@Suite(.blocking) struct EncodingPipelineDurationTests {
     static func pipeline(_ encoder: String, bFrames: Int? = nil) throws -> (EncodingPipeline, TestPattern) {
         FFmpegLog.quiet()
         let pattern = TestPattern(width: 160, height: 120)

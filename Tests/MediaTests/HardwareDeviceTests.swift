@@ -2,10 +2,11 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// The parts of hardware set-up that run without hardware: finding render nodes and refusing
 /// a device context v4l2m2m does not have.
-@Suite struct HardwareDeviceTests {
+@Suite(.blocking) struct HardwareDeviceTests {
     @Test func renderNodesAreFoundInOrderAndOthersIgnored() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("dri-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

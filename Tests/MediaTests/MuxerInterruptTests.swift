@@ -5,6 +5,7 @@ import Media
 import RecCore
 import Synchronization
 import Testing
+import TestPool
 
 /// A TCP server on 127.0.0.1 that accepts one client, reads `expecting` bytes, says so, and
 /// then never answers until `close()`.
@@ -50,7 +51,7 @@ final class SilentServer: @unchecked Sendable {
 
 /// A publisher's muxer talks to a server that may go silent: its interrupt flag ends a connect or
 /// write that waits on it, at once, instead of leaving the owner's thread blocked.
-@Suite struct MuxerInterruptTests {
+@Suite(.blocking) struct MuxerInterruptTests {
     /// RTMP's handshake: the client sends C0 and C1 (1 + 1536 bytes), then waits for the server's
     /// S0 and S1, which never come. Setting the flag ends the wait with `AVERROR_EXIT`.
     @Test func interruptEndsAConnectionToASilentServer() throws {

@@ -2,10 +2,11 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// Packets read from a file keep their bytes in FFmpeg's buffer (`EncodedPacket.shared`), and a
 /// copied cut hands that buffer to the muxer: the clip's packets are the source's, byte for byte.
-@Suite struct PacketReferenceTests {
+@Suite(.blocking) struct PacketReferenceTests {
     static func videoPayloads(_ path: String) throws -> [[UInt8]] {
         let demuxer = try Demuxer(path: path)
         var out: [[UInt8]] = []

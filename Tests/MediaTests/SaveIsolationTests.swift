@@ -2,10 +2,11 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// What keeps a save from competing with the live recording: its own thread at a lower priority,
 /// and the session's own encoder settings for the frames it re-encodes.
-@Suite struct SaveIsolationTests {
+@Suite(.blocking) struct SaveIsolationTests {
     @Test func backgroundWorkRunsAtNicePlusTenAndLeavesTheCallerAlone() throws {
         let before = try #require(BackgroundWork.currentNiceness)
         let inside = try BackgroundWork.run { () throws(RecError) in BackgroundWork.currentNiceness }

@@ -2,10 +2,11 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// libswscale as rec uses it: 4:2:2 → 4:2:0 (an MJPEG webcam into x264) must average each pair
 /// of chroma rows; point sampling kept every other row and dropped the rest.
-@Suite struct ScalerTests {
+@Suite(.blocking) struct ScalerTests {
     @Test func chromaRowsAreAveragedNotDropped() throws {
         let yuv422p = try #require(PixelFormat(name: "yuv422p"))
         let source = try VideoFrame(format: VideoFormat(width: 64, height: 64, pixelFormat: yuv422p))
@@ -33,7 +34,7 @@ import Testing
 /// RGB → 4:2:0 (a screen's bgr0 into x264), the path `Scaler.flags(from:)` makes cheaper:
 /// BT.601 limited-range values for flat colours, and each chroma sample from both pixels of
 /// its pair when neighbouring columns differ.
-@Suite struct ScalerRGBTests {
+@Suite(.blocking) struct ScalerRGBTests {
     /// A bgr0 picture whose column x has the colour `colour(x)` (blue, green, red).
     func picture(width: Int = 64, height: Int = 16, _ colour: (Int) -> (UInt8, UInt8, UInt8)) throws -> VideoFrame {
         let bgr0 = try #require(PixelFormat(name: "bgr0"))

@@ -2,13 +2,14 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// A segment that holds a single frame: the keyframe that started it was the last frame before a
 /// stop, or the source sent nothing more until after the next boundary. It must read back with
 /// that frame, in every container: an MP4 segment's rewrite gave its only frame no duration, so it
 /// was presented for no time and read back empty (the "one segment with no frames" of the upload
 /// tests, issue 39).
-@Suite struct SegmentedWriterOneFrameTests {
+@Suite(.blocking) struct SegmentedWriterOneFrameTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         /// Capture times in µs of the frames encoded.

@@ -2,10 +2,11 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// A camera re-timed by its first RTCP sender report can repeat a picture's decode time; the writer
 /// moves the repeated one a tick on, and the file must go on (bench/README.md, "A bug this found").
-@Suite struct SegmentedWriterRepeatedTimeTests {
+@Suite(.blocking) struct SegmentedWriterRepeatedTimeTests {
     @Test func aRepeatedDecodeTimeKeepsTheFileGoing() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("repeat-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -2,11 +2,12 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// A cut's scan of an MP4 with a complete sample table skims (`Demuxer.Reading.skimming`): it
 /// reads the sample table, not the samples, and finds the same packets as a scan that reads every
 /// byte. Inputs come from the ffmpeg CLI with x264's default settings (adaptive B-frames) and AAC.
-@Suite struct SkimmingScanTests {
+@Suite(.blocking) struct SkimmingScanTests {
     /// 20 s of 320x240 testsrc2 at 30 fps with a 1 kHz tone, keyframes every 2 s; `extra` goes
     /// before the output (`-movflags …`, another sound codec).
     static func source(_ ext: String, sound: [String] = ["-c:a", "aac"], extra: [String] = []) throws -> String {

@@ -2,12 +2,13 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// A camera's sound re-encoded to AAC 48 kHz for MP4 (`SoundTranscoder`): inputs made by the ffmpeg
 /// CLI with a click every second, demuxed with `Demuxer`, transcoded packet by packet, muxed with
 /// `Muxer`, and decoded again by the ffmpeg CLI (an independent decoder). Clicks are found by
 /// their peak, in the input and in the output, and must agree within 1 ms.
-@Suite("SoundTranscoder")
+@Suite("SoundTranscoder", .blocking)
 struct SoundTranscoderTests {
     static let aac = AudioEncoding(encoder: "aac", sampleRate: 48_000, channels: 2, bitrate: 128_000)
     static let seconds = 5

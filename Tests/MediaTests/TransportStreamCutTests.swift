@@ -2,13 +2,14 @@ import Foundation
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// MPEG-TS seeks to a packet at or before the time asked, not to a keyframe. The cut's scan
 /// started wherever the seek landed, and every cut of an MPEG-TS file failed: "the stream has no
 /// keyframe before 0:01.966, so that frame cannot be decoded" for a cut from 0.5 s of a file
 /// whose keyframes come every 2 s from its start. The scan now starts again earlier until its
 /// first picture is a keyframe.
-@Suite struct TransportStreamCutTests {
+@Suite(.blocking) struct TransportStreamCutTests {
     @Test(arguments: [(500_000 as Int64, 15_000_000 as Int64), (9_100_000, 19_000_000)])
     func aCutOfATransportStreamIsExact(from: Int64, to: Int64) throws {
         let path = Fixtures.temporary("ts")

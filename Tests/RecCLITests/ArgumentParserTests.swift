@@ -3,10 +3,11 @@ import Testing
 
 @testable import RecCLI
 @testable import RecClient
+import TestPool
 
 private typealias S = SampleCommand
 
-@Suite("Parsing each kind of argument")
+@Suite("Parsing each kind of argument", .blocking)
 struct ArgumentParserTests {
     @Test func optionsFlagsAndPositionals() throws {
         let values = try SampleCommand.parse(["in.mkv", "--source", "cam", "--force", "--scale", "1.5", "out.mkv"]).values

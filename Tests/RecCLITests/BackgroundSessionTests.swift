@@ -1,9 +1,10 @@
 import Foundation
 import Media
 import Testing
+import TestPool
 
 /// Real background sessions, driven through the `rec` binary as a user would.
-@Suite struct BackgroundSessionTests {
+@Suite(.blocking) struct BackgroundSessionTests {
     /// A private runtime folder (so tests never meet each other's sessions) and a work folder.
     final class Sandbox: Sendable {
         let folder: String

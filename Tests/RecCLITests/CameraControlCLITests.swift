@@ -3,11 +3,12 @@ import RecCore
 @testable import RecCLI
 import TrimCLI
 import Testing
+import TestPool
 
 /// `--control` and `rec control` through the real binary. Sessions there can only use the
 /// stand-in camera, so these cover the refusals; CaptureTests/CameraControlTests applies controls
 /// to the fake camera through a session in-process.
-@Suite struct CameraControlCLITests {
+@Suite(.blocking) struct CameraControlCLITests {
     @Test func aTestSessionHasNoControlsToSet() throws {
         let box = try BackgroundSessionTests.Sandbox()
         #expect(try box.rec(["start", "--source", "test:160x120@15", "--no-file"]).status == 0)
@@ -35,7 +36,7 @@ import Testing
 }
 
 /// `rec presets` on simulated machines: which hardware presets run.
-@Suite struct HardwarePresetListingTests {
+@Suite(.blocking) struct HardwarePresetListingTests {
     @Test func hardwarePresetsSayWhetherTheyRunHere() throws {
         let library = try PresetLibrary.builtins()
         let gpu = HardwareProbe(hasEncoder: { _ in true }, renderNodes: { ["/dev/dri/renderD128"] }, openDevice: { api, _ in api == .vaapi ? nil : "no" },

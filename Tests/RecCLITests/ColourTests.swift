@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestPool
 
 /// Colour and aspect carried end to end: real files made by the ffmpeg CLI with real colour
 /// properties, recorded with `rec record --source file:…` into MP4 and Matroska, and the output's
 /// stream read back with ffprobe. Lossless means lossless: an MJPEG camera's full-range yuvj422p
 /// comes out of the lossless preset with the same decoded pixels.
-@Suite struct ColourTests {
+@Suite(.blocking) struct ColourTests {
     struct Source: CustomStringConvertible, Sendable {
         var name: String
         var ffmpeg: [String]

@@ -4,13 +4,14 @@ import Testing
 @testable import RecCLI
 @testable import TrimCLI
 @testable import RecClient
+import TestPool
 
 /// Every registered command, found by walking the tree from `rec`.
 private func allCommands(from command: any ParsableCommand.Type = RootCommand.self) -> [any ParsableCommand.Type] {
     [command] + command.configuration.subcommands.flatMap { allCommands(from: $0) }
 }
 
-@Suite("Command declarations")
+@Suite("Command declarations", .blocking)
 struct CommandDeclarationTests {
     @Test func everyCommandIsRegistered() {
         #expect(allCommands().map { $0.configuration.name }.sorted() == [
@@ -101,7 +102,7 @@ struct CommandDeclarationTests {
     }
 }
 
-@Suite("Console")
+@Suite("Console", .blocking)
 struct ConsoleTests {
     @Test("Colour only on a TTY without NO_COLOR", arguments: [
         (true, [:], true), (true, ["NO_COLOR": "1"], false), (true, ["NO_COLOR": ""], true), (false, [:], false),

@@ -3,8 +3,9 @@ import Testing
 
 @testable import RecCLI
 @testable import RecClient
+import TestPool
 
-@Suite("Running rec end to end")
+@Suite("Running rec end to end", .blocking)
 struct CommandRunnerTests {
     @Test func version() {
         let outcome = rec(["--version"])

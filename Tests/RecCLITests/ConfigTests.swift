@@ -4,10 +4,11 @@ import Testing
 
 @testable import RecCLI
 @testable import RecClient
+import TestPool
 
 /// The configuration file: strict parsing with line and column, and the order built-in <
 /// config file (top level < session section) < command line.
-@Suite struct ConfigTests {
+@Suite(.blocking) struct ConfigTests {
     /// A config home holding `text` as rec/config.json, and the environment that points at it.
     static func withConfig(_ text: String, _ body: ([String: String], String) throws -> Void) throws {
         let folder = try RecBinary.temporaryFolder()

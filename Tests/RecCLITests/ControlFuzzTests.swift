@@ -2,11 +2,12 @@ import Foundation
 import Glibc
 import Synchronization
 import Testing
+import TestPool
 
 /// A real session on the stand-in camera takes ~10,000 generated control messages over many
 /// connections (ControlFuzz), from clients that misbehave in every way a socket allows. After it:
 /// alive, answering, no frame dropped, an exact clip saved, nothing written outside the sandbox.
-@Suite struct ControlFuzzTests {
+@Suite(.blocking) struct ControlFuzzTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     /// How one connection behaves.

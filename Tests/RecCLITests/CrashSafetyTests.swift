@@ -2,9 +2,10 @@ import Foundation
 import Media
 import Testing
 import TestFileWatch
+import TestPool
 
 /// A recording killed with SIGKILL mid-way still opens and decodes, every frame in order.
-@Suite struct CrashSafetyTests {
+@Suite(.blocking) struct CrashSafetyTests {
     @Test(arguments: ["mp4", "mkv"])
     func killedRecordingStillDecodes(ext: String) throws {
         let folder = try RecBinary.temporaryFolder()

@@ -9,8 +9,9 @@ import Testing
 @testable import RecCLI
 @testable import RecClient
 import VideoDevices
+import TestPool
 
-@Suite("rec devices and camera sources over a fake V4L2 seam")
+@Suite("rec devices and camera sources over a fake V4L2 seam", .blocking)
 struct DevicesCommandTests {
     static func list(_ system: ListingSystem, json: Bool = false) throws(RecError) -> Outcome {
         let capture = ConsoleCapture()

@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestPool
 
 /// A recording on a disk that fills up: the file ends cleanly at its last complete fragment, the
 /// message names the disk and what was kept, no partial file is left beside it, and a session
@@ -8,7 +9,7 @@ import Testing
 ///
 /// The disk is a small tmpfs the test mounts; that needs root (CI runs as root). Elsewhere the
 /// tests say they skipped.
-@Suite(.serialized, .enabled(if: SmallDisk.available, "needs root to mount a small tmpfs"))
+@Suite(.blocking, .serialized, .enabled(if: SmallDisk.available, "needs root to mount a small tmpfs"))
 struct DiskFullTests {
     @Test(arguments: ["mp4", "mkv"])
     func recordEndsCleanlyWhenTheDiskFills(ext: String) throws {

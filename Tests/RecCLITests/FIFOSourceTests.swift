@@ -4,10 +4,11 @@ import Media
 import SessionControl
 import Testing
 import TestFileWatch
+import TestPool
 
 /// A FIFO given to `--source file:` is read as a live stream, and a stop ends rec promptly whether
 /// or not a writer ever came; `rec trim` refuses one, since a cut must seek. Through the real binary.
-@Suite struct FIFOSourceTests {
+@Suite(.blocking) struct FIFOSourceTests {
     /// rec running in the background with its output kept.
     final class Running {
         let process = Process()

@@ -2,10 +2,11 @@ import Foundation
 import Media
 import Testing
 import TestFileWatch
+import TestPool
 
 /// Stopping a recording: a SIGKILL while the MP4 is being finished leaves the recording as it was
 /// (fragmented, every frame, playable) and nothing beside it, hidden or not.
-@Suite(.serialized) struct FinishTests {
+@Suite(.blocking, .serialized) struct FinishTests {
     @Test func killDuringFinishLeavesThePlayableRecordingAndNoPartialFile() throws {
         var caught = 0
         for attempt in 0..<5 where caught == 0 {

@@ -4,10 +4,11 @@ import Testing
 
 @testable import RecCLI
 @testable import RecClient
+import TestPool
 
 /// Man pages and completions are generated from the declarations; these tests walk the same
 /// declarations and check that every command and option appears, so nothing can drift.
-@Suite("Generated man pages and completions")
+@Suite("Generated man pages and completions", .blocking)
 struct GeneratedDocsTests {
     static let tree = CommandTree(root: RootCommand.self)
 

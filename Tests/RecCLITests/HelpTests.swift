@@ -3,9 +3,10 @@ import Testing
 
 @testable import RecCLI
 @testable import RecClient
+import TestPool
 
 /// Help output compared with exact text; update these when help changes on purpose.
-@Suite("Help output")
+@Suite("Help output", .blocking)
 struct HelpTests {
     static let rootHelp = """
         OVERVIEW: Record video frames and cut frame-exact clips.

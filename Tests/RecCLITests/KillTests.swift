@@ -2,6 +2,7 @@ import Foundation
 import Media
 import Testing
 import TestFileWatch
+import TestPool
 
 /// SIGKILL at seeded random moments, to `rec record` and to a session, in MP4 and Matroska: every
 /// file decodes, its frames are 0, 1, 2, … with none missing, and it lost at most 0.5 s of what was
@@ -12,7 +13,7 @@ import TestFileWatch
 /// (/proc/PID/task/TID/stat, in clock ticks since boot, the clock CLOCK_BOOTTIME reads). That
 /// counts a little more as captured than really was (the thread starts just before the camera's
 /// clock), so the loss measured is an upper bound.
-@Suite(.serialized) struct KillTests {
+@Suite(.blocking, .serialized) struct KillTests {
     static let fps = 30.0
     static let promise = 0.5
     static let killsPerCase = 10

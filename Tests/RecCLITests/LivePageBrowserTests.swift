@@ -3,10 +3,11 @@ import Glibc
 import Media
 import Synchronization
 import Testing
+import TestPool
 
 /// The live page in headless Chromium and Firefox: the page exercises itself (`#selftest`) and
 /// logs `REC-SELFTEST {…}` lines, which this reads from the browser's console output.
-@Suite(.serialized) struct LivePageBrowserTests {
+@Suite(.blocking, .serialized) struct LivePageBrowserTests {
     enum Browser: String, CaseIterable, CustomTestStringConvertible {
         case chromium, firefox
 

@@ -1,9 +1,10 @@
 import Foundation
 import Media
 import Testing
+import TestPool
 
 /// `rec start --http`: the live page's security, its JSON API, and exact clips from the timeline.
-@Suite struct LiveSessionTests {
+@Suite(.blocking) struct LiveSessionTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     /// A running session with a live page on a free loopback port.

@@ -4,10 +4,11 @@ import RecClient
 import RecCore
 @testable import SessionControl
 import Testing
+import TestPool
 
 /// A box with several cameras: `rec status --all` asks every session at once, and
 /// `rec save --session a,b,c` / `--all` saves the same wall-clock range from each.
-@Suite struct ManySessionsTests {
+@Suite(.blocking) struct ManySessionsTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
     static let names = ["a", "b", "c"]
 
@@ -127,7 +128,7 @@ import Testing
 }
 
 /// `rec status --all`'s rows, from what each session answered.
-@Suite struct SessionTableTests {
+@Suite(.blocking) struct SessionTableTests {
     static func listing(_ name: String, _ presence: SessionPresence, source: String = "rtsp://admin:pw@cam/live") -> SessionListing {
         SessionListing(folder: SessionFolder(name: name, path: "/run/rec/" + name), presence: presence,
                        info: SessionInfo(name: name, pid: 7, source: source, startedAt: Date(timeIntervalSince1970: 0)))

@@ -2,8 +2,9 @@ import Testing
 
 @testable import RecCLI
 @testable import RecClient
+import TestPool
 
-@Suite("Nearest-name suggestions")
+@Suite("Nearest-name suggestions", .blocking)
 struct NameSuggestionTests {
     @Test("Edit distance", arguments: [
         ("", "abc", 3), ("abc", "abc", 0), ("souce", "source", 1), ("recrod", "record", 2), ("kitten", "sitting", 3),

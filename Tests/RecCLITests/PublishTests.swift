@@ -2,11 +2,12 @@ import Foundation
 import Glibc
 import Media
 import Testing
+import TestPool
 
 /// `rec start --publish`: the encoded packets reach a real RTMP receiver (ffmpeg listening on
 /// loopback), publishing resumes after the receiver is killed and restarted, and the recording
 /// loses nothing meanwhile.
-@Suite struct PublishTests {
+@Suite(.blocking) struct PublishTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     static func receiver(port: Int, output: String) throws -> Process {

@@ -2,9 +2,10 @@ import Foundation
 import Glibc
 import Testing
 import TestFileWatch
+import TestPool
 
 /// Unplugs, stalls and queue errors, through the real `rec` and libv4l2 over the fake driver.
-@Suite("camera faults through real libv4l2")
+@Suite("camera faults through real libv4l2", .blocking)
 struct RealCameraFaultTests {
     typealias Machine = FakeKernel.Machine
 

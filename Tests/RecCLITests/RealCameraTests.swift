@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestPool
 
 /// The real `rec` through the real libv4l2 against the fake kernel driver: what real webcams,
 /// capture cards and small boards do (issue 12).
-@Suite("real libv4l2 over a fake kernel driver")
+@Suite("real libv4l2 over a fake kernel driver", .blocking)
 struct RealCameraTests {
     typealias Machine = FakeKernel.Machine
 

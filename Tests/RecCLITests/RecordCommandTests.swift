@@ -1,9 +1,10 @@
 import Foundation
 import Media
 import Testing
+import TestPool
 
 /// `rec record` through the real binary: what it writes is read back frame by frame.
-@Suite struct RecordCommandTests {
+@Suite(.blocking) struct RecordCommandTests {
     static let builtinPresets = ["camera-copy", "default", "lossless", "mjpeg", "nvenc", "pi", "quality", "sepia", "small", "vaapi"]
     static let codecs = ["libx264": "h264", "ffv1": "ffv1", "mjpeg": "mjpeg", "libvpx-vp9": "vp9"]
 

@@ -1,9 +1,10 @@
 import Foundation
 import Media
 import Testing
+import TestPool
 
 /// Mistakes that used to lose data or mislead, through the real binary.
-@Suite struct RobustnessCLITests {
+@Suite(.blocking) struct RobustnessCLITests {
     /// `rec record --source file:F -o F --force` truncated F to a few frames and exited 0.
     @Test(arguments: ["same", "symlink", "hardlink"])
     func recordNeverWritesIntoItsOwnInput(link: String) throws {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestPool
 
 /// Issue 39: `rec save` never claims what it does not hold. The report keeps what was asked
 /// beside what was saved and says why they differ; a range recorded but no longer held anywhere
 /// exits 1 with the clip kept, so a script does not take it for the whole range.
-@Suite struct SaveShortfallCLITests {
+@Suite(.blocking) struct SaveShortfallCLITests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     /// A 1 s ring, no file, 10 s recorded: the last 8 s are not all held.

@@ -1,9 +1,10 @@
 import RecClient
 import RecCore
 import Testing
+import TestPool
 
 /// `rec save`'s printer reads the save reply's typed fields.
-@Suite struct SaveTextTests {
+@Suite(.blocking) struct SaveTextTests {
     @Test func saysWhereTheClipCameFromAndWhatWasReencoded() {
         let report = SaveReport(path: "/tmp/c.mkv", requested: ControlSpan(from: 1, to: 2), saved: ControlSpan(from: 1, to: 2),
                                 frames: 30, source: .file, reencoded: 4, trailingHidden: 0, mode: .exact)

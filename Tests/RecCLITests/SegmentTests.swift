@@ -1,9 +1,10 @@
 import Foundation
 import Media
 import Testing
+import TestPool
 
 /// `--segment`, `--keep`, `--max-disk` through the real binary.
-@Suite struct SegmentTests {
+@Suite(.blocking) struct SegmentTests {
     /// The segment files in the folder, oldest first (their names sort by start time).
     static func segments(_ folder: RecFolder, prefix: String) throws -> [String] {
         try folder.contents().filter { $0.hasPrefix(prefix) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPool
 
 /// A datagram socket standing in for systemd's `NOTIFY_SOCKET`: what `sd_notify` sends arrives here.
 final class NotifySocket {
@@ -41,7 +42,7 @@ final class NotifySocket {
 /// stopping reach the notify socket, SIGUSR1 saves the configured span, SIGTERM ends cleanly.
 /// This is the path CI takes where no systemd user manager runs; scripts/ci-install.sh runs the
 /// real unit where one does.
-@Suite struct ServiceNotifyTests {
+@Suite(.blocking) struct ServiceNotifyTests {
     @Test func readyThenSignalSaveThenStopping() throws {
         let folder = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }

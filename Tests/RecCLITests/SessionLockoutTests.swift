@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestFileWatch
+import TestPool
 
 /// No one locks a session out: abandoned saves and idle connections do not hold its slots, a
 /// refused client hears why, and `rec status` reports problems as errors.
-@Suite struct SessionLockoutTests {
+@Suite(.blocking) struct SessionLockoutTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     static func socket(_ box: Sandbox, _ session: String = "default") -> String {

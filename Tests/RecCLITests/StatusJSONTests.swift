@@ -1,9 +1,10 @@
 import RecClient
 import RecCore
 import Testing
+import TestPool
 
 /// `rec status --json` and the wire show times as decimals, not binary floats.
-@Suite struct StatusJSONTests {
+@Suite(.blocking) struct StatusJSONTests {
     @Test func timesHaveMillisecondPrecision() {
         let body = StatusBody(state: .recording, uptime: 61.123456789, fps: 29.970029970029969, ringSpan: 60.699999999999996)
         let json = StatusText.json(body)

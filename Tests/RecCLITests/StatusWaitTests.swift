@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestPool
 
 /// `rec status --wait-frames` / `--wait-until`: the session answers when it gets there, at the
 /// timeout, or when its recording ends, and rec's exit status says which.
-@Suite struct StatusWaitTests {
+@Suite(.blocking) struct StatusWaitTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     static func json(_ text: String) -> [String: Any] {

@@ -1,10 +1,11 @@
 import Foundation
 import Media
 import Testing
+import TestPool
 
 /// `rec trim` through the real binary, on 3-second recordings of numbered frames (30 fps,
 /// keyframes every second): every clip is decoded and its frame numbers compared.
-@Suite struct TrimCommandTests {
+@Suite(.blocking) struct TrimCommandTests {
     /// A folder holding `in.<ext>`, 90 frames of the stand-in camera.
     static func folder(with ext: String, preset: String? = nil) throws -> RecFolder {
         let folder = try RecFolder()

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestPool
 
 /// `rec trim --reencode` with a preset for a V4L2 memory-to-memory encoder (`pi`: h264_v4l2m2m)
 /// checks the machine as `rec record` does, by asking each video node what it is: `rec-trim` links
 /// no libv4l2 and asks the kernel directly, as FFmpeg's encoder will. Run through the fake kernel
 /// driver beneath the real binary.
-@Suite struct TrimHardwareTests {
+@Suite(.blocking) struct TrimHardwareTests {
     /// A two-second test recording in the machine's folder.
     static func input(_ machine: FakeKernel.Machine) throws {
         let made = try machine.rec(["record", "--source", "test:160x120@30", "--frames", "60", "--pace", "off", "-o", "in.mp4"])

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestPool
 
 /// `rec trim` runs in `rec-trim`, which loads FFmpeg's demuxers, codecs and muxers but not
 /// libavfilter or libavdevice: with the libraries they pull in (flite's voices, SDL, …) those are
 /// 18 MiB of the process (docs/CUTTING.md, "Cost"). The dynamic loader names what it maps.
-@Suite struct TrimProcessTests {
+@Suite(.blocking) struct TrimProcessTests {
     /// The shared libraries the loader opened for `arguments`, by file name (`LD_DEBUG=files`,
     /// written to files beside the recording, one per process: `rec`, then what it execs).
     static func loaded(_ folder: RecFolder, _ arguments: [String]) throws -> (RecBinary.Result, Set<String>) {

@@ -3,10 +3,11 @@ import Glibc
 import RecCore
 import Session
 import Testing
+import TestPool
 
 /// A real connection from another uid, checked by the server with `SO_PEERCRED`. It needs root
 /// (to run a client as `nobody` with setpriv) and perl as that client; elsewhere it is skipped.
-@Suite("ControlServer peer check")
+@Suite("ControlServer peer check", .blocking)
 struct ControlPeerTests {
     static let canSwitchUser = getuid() == 0
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")

@@ -3,8 +3,9 @@ import Glibc
 import RecCore
 import Session
 import Testing
+import TestPool
 
-@Suite("RuntimeDirectory")
+@Suite("RuntimeDirectory", .blocking)
 struct ControlRuntimeTests {
     @Test("the base folder comes from XDG_RUNTIME_DIR, else /tmp/rec-<uid>", arguments: [
         (["XDG_RUNTIME_DIR": "/run/user/1000"], "/run/user/1000/rec"),

@@ -5,8 +5,9 @@ import RecCore
 import Session
 import Synchronization
 import Testing
+import TestPool
 
-@Suite("ControlServer")
+@Suite("ControlServer", .blocking)
 struct ControlServerTests {
     @Test("hello is answered by the server with its name and pid")
     func hello() throws {

@@ -2,10 +2,11 @@
 import Media
 import RecCore
 import Testing
+import TestPool
 
 /// The late-frame policy, without threads: a full queue drops the new frame and counts it, never
 /// grows past its capacity; closing lets the consumer drain and then end.
-@Suite struct FrameQueueTests {
+@Suite(.blocking) struct FrameQueueTests {
     @Test func dropNewestCountsAndBoundsTheQueue() {
         let queue = FrameQueue<Int>(capacity: 3, policy: .dropNewest)
         let accepted = (0..<10).map { queue.push($0) }

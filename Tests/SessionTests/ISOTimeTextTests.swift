@@ -1,10 +1,11 @@
 import Foundation
 import SessionControl
 import Testing
+import TestPool
 
 /// The log's and `session.json`'s times, written by the C library instead of Foundation's ICU
 /// formatter, read back as Foundation reads ISO 8601.
-@Suite struct ISOTimeTextTests {
+@Suite(.blocking) struct ISOTimeTextTests {
     @Test func utcIsWhatJSONsISO8601StrategyReads() throws {
         let date = Date(timeIntervalSince1970: 1_796_204_467.75)
         #expect(ISOTimeText.utc(date) == "2026-12-02T09:41:07Z")

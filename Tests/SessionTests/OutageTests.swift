@@ -1,10 +1,11 @@
 import RecCore
 @testable import Session
 import Testing
+import TestPool
 
 /// Where a gap begins when a source hands out, after reconnecting, frames it held from before
 /// it went away (a network camera's last packet waits for its successor's time).
-@Suite struct OutageTests {
+@Suite(.blocking) struct OutageTests {
     let frame = 1.0 / 30
 
     @Test func aHeldFrameMovesTheGapsStartPastIt() throws {

@@ -4,10 +4,11 @@ import Media
 import RecCore
 import Session
 import Testing
+import TestPool
 
 /// A recording that cannot start says whose fault it is by where the pipeline failed (its filter
 /// graph or its encoder, `EncodingPipeline.SetupError`), not by the name of the FFmpeg call.
-@Suite struct RecorderSetupErrorTests {
+@Suite(.blocking) struct RecorderSetupErrorTests {
     static func start(encoder: String, filter: String?) -> RecError? {
         FFmpegLog.quiet()
         let settings = EncoderSettings(encoder: encoder, width: 0, height: 0, pixelFormat: .yuv420p)

@@ -4,8 +4,9 @@ import Media
 import RecCore
 import Session
 import Testing
+import TestPool
 
-@Suite struct RecorderTests {
+@Suite(.blocking) struct RecorderTests {
     static func settings(_ encoder: String = "libx264") -> EncoderSettings {
         EncoderSettings(encoder: encoder, width: 0, height: 0, pixelFormat: .yuv420p, speed: encoder == "libx264" ? "veryfast" : nil)
     }

@@ -4,9 +4,10 @@ import Media
 import RecCore
 import Session
 import Testing
+import TestPool
 
 /// The reply a real session sends for a save, as a client reads it: each field with its JSON type.
-@Suite(.serialized) struct SaveReplyJSONTests {
+@Suite(.blocking, .serialized) struct SaveReplyJSONTests {
     @Test(arguments: [false, true])
     func aRealSaveReplyHasTypedFields(keyframe: Bool) throws {
         FFmpegLog.quiet()

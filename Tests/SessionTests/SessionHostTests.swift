@@ -4,10 +4,11 @@ import Media
 import RecCore
 import Session
 import Testing
+import TestPool
 
 /// Clips from a ring while it is being filled, through the session host itself (no sockets):
 /// every clip's frames checked by the numbers drawn in them.
-@Suite(.serialized) struct SessionHostTests {
+@Suite(.blocking, .serialized) struct SessionHostTests {
     static func temp(_ ext: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("host-\(UUID()).\(ext)").path
     }

@@ -5,10 +5,11 @@ import Media
 import RecCore
 import Session
 import Testing
+import TestPool
 
 /// The file source keeps the file's own timing, variable frame rate included; filters run between
 /// source and encoder.
-@Suite struct SourceTimingTests {
+@Suite(.blocking) struct SourceTimingTests {
     static func temp(_ ext: String) -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("timing-\(UUID()).\(ext)").path
     }

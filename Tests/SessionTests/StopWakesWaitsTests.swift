@@ -6,11 +6,12 @@ import RecCore
 @testable import Session
 @testable import SessionControl
 import Testing
+import TestPool
 
 /// Issue 20, item 4: every wait ends on what it waits for, and a stop ends it at once. Asserted by
 /// what happened and in which order; the long waits' own deadlines (minutes) are far beyond the
 /// hang guards here, so a wait that only a clock could end fails.
-@Suite struct StopWakesWaitsTests {
+@Suite(.blocking) struct StopWakesWaitsTests {
     /// Runs `body` on a thread of its own; the latch opens when it has returned.
     static func onThread(_ body: @escaping @Sendable () -> Void) -> Latch {
         let ended = Latch()

@@ -3,9 +3,10 @@ import RecCore
 import Session
 import Synchronization
 import Testing
+import TestPool
 
 /// What an upload queue says when it finds files the last session was still writing.
-@Suite struct UploaderResumeTests {
+@Suite(.blocking) struct UploaderResumeTests {
     @Test func onlyFilesStillThereAreSaidToBeQueued() throws {
         let folder = NSTemporaryDirectory() + "rec-uploader-resume-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import SessionControl
 import Testing
+import TestPool
 
 /// Issue 39: a session killed with -9 whose process stays a zombie (its parent does not reap it,
 /// as a container's first process often does not) is stale, not "already running".
-@Suite struct ZombieSessionTests {
+@Suite(.blocking) struct ZombieSessionTests {
     @Test func theStateLetterComesAfterTheCommandWhateverItHolds() {
         #expect(ProcessState.letter(ofStat: "1234 (rec-engine) S 1 1234") == "S")
         #expect(ProcessState.letter(ofStat: "1234 (a) b) (c) Z 1 1234") == "Z")

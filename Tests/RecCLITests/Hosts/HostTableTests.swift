@@ -1,9 +1,10 @@
 import Foundation
 import RecClient
 import Testing
+import TestPool
 
 /// `rec status --all --host …` as a table: a BOX column first, only when rows come from boxes.
-@Suite struct HostTableTests {
+@Suite(.blocking) struct HostTableTests {
     @Test func rowsFromBoxesGetABoxColumn() {
         var door = SessionRow(session: "door", state: "recording", source: "rtsp://admin:pw@cam/live", frames: 900,
                               ringStart: 1.5, ringEnd: 31, dropped: 0)

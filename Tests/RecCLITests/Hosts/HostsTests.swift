@@ -2,11 +2,12 @@ import Foundation
 import Media
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 23, several boxes as one: `rec status`, `save`, `stop` with `--host`, against this box
 /// and a second one, an sshd on loopback whose user runs rec from its own install. Serialized:
 /// the box's temporary folders are checked for leftovers.
-@Suite(.serialized) struct HostsTests {
+@Suite(.blocking, .serialized) struct HostsTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
     static let names = ["a", "b"]
 

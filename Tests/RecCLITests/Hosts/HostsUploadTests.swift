@@ -3,6 +3,7 @@ import Glibc
 import Media
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 23: `rec save --host … --upload DEST` keeps the clips on the box and has its session copy
 /// them to DEST; a host save without `--upload` brings its clip back and has the box's session
@@ -10,7 +11,7 @@ import TestServers
 /// test's sshd; DEST is `rclone serve webdav` on loopback, which the box's rclone reaches through
 /// the rclone.conf its logins name in RCLONE_CONFIG. This machine's rec has no rclone
 /// configuration at all.
-@Suite struct HostsUploadTests {
+@Suite(.blocking) struct HostsUploadTests {
     /// The box, the WebDAV destination (UploadBox's), and this machine's side.
     final class Fixture {
         let here: BackgroundSessionTests.Sandbox

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 23: Debian's sshd as a second box on loopback: a key login as its own user, with the
 /// box's own runtime folder, and SFTP for the copies to an SFTP remote.
-@Suite struct SSHTestServerTests {
+@Suite(.blocking) struct SSHTestServerTests {
     @Test func logsInWithTheKeyAsTheBoxUserAndServesSFTP() throws {
         let server = try SSHTestServer()
         let login = try server.ssh("true")

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 21: a camera rec cannot record says why and what to try next, in one `rec:` message and
 /// no stack trace; and the password in a camera's URL is never shown, logged or put on a
 /// command line.
-@Suite struct NetworkErrorTests {
+@Suite(.blocking) struct NetworkErrorTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     static let user = "camera", password = "p@ss word"

@@ -1,13 +1,14 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 39: a multipart MJPEG stream over HTTP carries no times (libavformat numbers its
 /// pictures at a guessed 25 a second), so rec times each picture by its arrival: a camera that
 /// sends 15 pictures a second is recorded at 15, its ring spans the seconds it recorded, and its
 /// snapshot (the camera's own JPEG) says its size. Before, status said 25.00 fps, the ring
 /// spanned 3/5 of the time, and the snapshot was reported as 0x0.
-@Suite struct NetworkMJPEGTests {
+@Suite(.blocking) struct NetworkMJPEGTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     @Test func anHTTPMJPEGCameraIsTimedByArrival() throws {

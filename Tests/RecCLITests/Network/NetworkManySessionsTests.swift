@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 21: three sessions recording one camera, saved at once with `rec save --session a,b,c`:
 /// three clips of the same wall-clock range within one frame, and, where the three receive the
@@ -12,7 +13,7 @@ import TestServers
 /// that it holds the frames its own session received in the range. /h264-shared sends one
 /// stream to every client, as a real camera does: there the three clips must hold the same
 /// counters and decode to identical frames.
-@Suite struct NetworkManySessionsTests {
+@Suite(.blocking) struct NetworkManySessionsTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
     static let names = ["a", "b", "c"]
 

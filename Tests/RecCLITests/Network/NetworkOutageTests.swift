@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 21: outages made for real. The server is killed and restarted on its port, or frozen
 /// (SIGSTOP: the connection stays open and says nothing); the session notices, reports the gap,
 /// comes back by itself, and saves and files across it say what is missing and play.
-@Suite struct NetworkOutageTests {
+@Suite(.blocking) struct NetworkOutageTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     /// The session's `--json` status.

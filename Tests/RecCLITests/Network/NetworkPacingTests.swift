@@ -4,12 +4,13 @@ import Media
 import RecCore
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 21's CPU: a copied camera over TCP is read in bursts (`ReadPacing`), against GStreamer's
 /// RTSP server on loopback. Once the timeline has settled (10 s) the reader sleeps when caught
 /// up, and every packet still comes, once, in order, a frame apart; over UDP, whose packets a
 /// full socket buffer would drop, it never sleeps.
-@Suite struct NetworkPacingTests {
+@Suite(.blocking) struct NetworkPacingTests {
     /// Reads `count` pictures of the camera at `url`, copied; returns their presentation times
     /// (in the stream's time base, one frame = 3000) and how often the reader slept.
     static func read(_ url: String, count: Int) throws -> (times: [Int64], naps: Int) {

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 21: `rec record --source URL` records real servers on loopback as they came: every
 /// frame the camera sent, once, in order (its counter), at its own time, the camera's codec
 /// and sound copied, clicks with the flashes, and a file that decodes to the end.
-@Suite struct NetworkRecordTests {
+@Suite(.blocking) struct NetworkRecordTests {
     /// One recording: a mount of the stand-in RTSP camera, into a container.
     struct Take: Sendable, CustomTestStringConvertible {
         let mount: RTSPTestServer.Mount

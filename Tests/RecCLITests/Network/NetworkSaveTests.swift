@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 21: clips saved from a network camera's ring are exact, as today's are: the frames the
 /// camera sent in the range, no more, no fewer, in ffmpeg and mpv, with the camera's sound.
-@Suite struct NetworkSaveTests {
+@Suite(.blocking) struct NetworkSaveTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     /// The camera's frames a save covers: session time 0 is the first keyframe, the camera's

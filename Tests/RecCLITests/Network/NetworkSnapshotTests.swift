@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 39: a snapshot of a copy session is the newest picture the camera sent, decoded from its
 /// last keyframe on, never that keyframe. On a camera with a keyframe every 4 s, asked 5 s in,
 /// it showed frame 120 (4.0 s) before.
-@Suite struct NetworkSnapshotTests {
+@Suite(.blocking) struct NetworkSnapshotTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
 
     @Test(arguments: [RTSPTestServer.Mount.longGOP, .h264BFrames])

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 21: the stand-in network cameras (gst-rtsp-server and ffmpeg's listeners) serve what they
 /// say, as ffprobe sees it, and survive the mistreatment the outage tests need.
-@Suite struct TestServersTests {
+@Suite(.blocking) struct TestServersTests {
     /// ffprobe on `url` (RTSP over TCP; the others after 1 s of stream, not 5, since their
     /// headers name no codec) with `arguments` before it; its status, stdout and stderr.
     static func probe(_ url: String, _ arguments: [String] = ["-show_streams", "-of", "json"]) throws -> Tool.Output {

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestPool
 
 /// How a clip's streams are laid out and what they carry: audio interleaved with video by time,
 /// packet side data and track flags kept, memory that does not grow with the clip, and FFmpeg's
 /// own reason in errors.
-@Suite(.serialized) struct ClipStreamTests {
+@Suite(.blocking, .serialized) struct ClipStreamTests {
     /// A source made by the ffmpeg CLI: `seconds` of `testsrc2` with a sine, both tracks default.
     static func source(_ name: String, seconds: Int, size: String = "160x120", video: [String], audio: [String]) throws -> String {
         let path = "\(try RecBinary.temporaryFolder())/\(name)"

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPool
 
 /// Video nobody here made: sample files Debian packages ship (pampi's tour, hollywood's
 /// soundwave, janus-demos' EBU channel-identification clip with 5.1 AAC), fetched by
@@ -8,7 +9,7 @@ import Testing
 /// exactly [from, to); its sound keeps the source's samples at the clip's time. (Real content
 /// repeats frames, a slide or a test card held still: a clip frame matches when the source frame
 /// it should be is among the closest, not only when it is the first of equals.)
-@Suite struct PackageMediaTests {
+@Suite(.blocking) struct PackageMediaTests {
     struct Case: Sendable, CustomStringConvertible {
         var file: String
         var from: Double

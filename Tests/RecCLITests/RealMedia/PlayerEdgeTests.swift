@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestPool
 
 /// Cuts on inputs and players the other real-media tests do not use, where defects were seen
 /// (issue 20, item 10): a splice that ends at a B-frame source's last frame in Chromium,
 /// `--keyframe` cuts in GStreamer's playbin and MediaInfo, and AAC sound at a cut's ends.
-@Suite(.serialized) struct PlayerEdgeTests {
+@Suite(.blocking, .serialized) struct PlayerEdgeTests {
     /// 8 s at 640 × 360, 25 fps, x264 with up to 3 B-frames and a 2 s GOP, no sound (a sound
     /// track's own length hid the short video track from Chromium).
     static let bframes = RealSource(name: "x264-bf3-25fps-8s.mp4", encode: ["-c:v", "libx264", "-bf", "3", "-g", "50", "-an"],

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestPool
 
 /// `rec trim` on media made by real encoders in their default settings, checked by content: every
 /// frame a player presents is matched to the source frame it shows, and must be exactly the
 /// frames in [from, to) — in ffmpeg, mpv (which ignores MP4 edit lists), GStreamer and Chromium.
-@Suite(.serialized) struct RealMediaCutTests {
+@Suite(.blocking, .serialized) struct RealMediaCutTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var source: RealSource
         var output: String

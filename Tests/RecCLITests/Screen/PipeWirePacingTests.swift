@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// A PipeWire producer that behaves as a compositor does: frames while something changes, none
 /// while the screen is static. GStreamer's `videotestsrc` feeds `pipewiresink` through a valve,
@@ -10,7 +11,7 @@ import TestServers
 /// (A size change is not tested: `pipewiresink` renegotiates nothing once its stream is
 /// connected — new caps only resize the buffers it sends in the first format, which rec counts
 /// as lost — and no other producer here can change size.)
-@Suite(.serialized) struct PipeWirePacingTests {
+@Suite(.blocking, .serialized) struct PipeWirePacingTests {
     /// Red 320x240 frames at 30 a second; SIGUSR1 closes the valve (the screen is static);
     /// SIGUSR2 opens it on lime frames (the screen changed).
     static let producer = #"""

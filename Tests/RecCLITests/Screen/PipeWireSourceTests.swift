@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// `--source pipewire:NODE` against a real PipeWire: a private PipeWire + WirePlumber run as an
 /// ordinary user (PipeWireTestSession), GStreamer's `pipewiresink` producing a solid colour as a
@@ -8,7 +9,7 @@ import TestServers
 /// the producer's colour in each of its byte orders, at the producer's rate.
 /// (The ScreenCast portal in front of a compositor's PipeWire node cannot start on this machine
 /// — no DMA-BUF without a GPU; docs/WAYLAND.md — so the node here is GStreamer's.)
-@Suite(.serialized) struct PipeWireSourceTests {
+@Suite(.blocking, .serialized) struct PipeWireSourceTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var format: String
         var argb: UInt32

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// `--source wayland` against the real portal stack: headless sway, PipeWire, WirePlumber,
 /// xdg-desktop-portal and xdg-desktop-portal-wlr, as an ordinary user. On these machines the
@@ -9,7 +10,7 @@ import TestServers
 /// gets through CreateSession and SelectSources and reports Start's refusal clearly, exit 1.
 /// When a machine with a render node runs this, Start succeeds and the test says so: it then
 /// needs the frames checked instead.
-@Suite(.serialized) struct ScreenCastPortalTests {
+@Suite(.blocking, .serialized) struct ScreenCastPortalTests {
     @Test func theRefusedStartIsAClearErrorAfterTheSessionAndSourcesWereAccepted() throws {
         let session = try PipeWireTestSession()
         let rec = try RemoteBox.prefix() + "/bin/rec"

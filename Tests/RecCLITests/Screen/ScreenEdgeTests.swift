@@ -2,11 +2,12 @@ import Foundation
 import Glibc
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 22, X11: what goes wrong around a screen recording — a wrong display, window or region,
 /// options that do not apply, a Wayland desktop, the X server ending mid-recording — and what
 /// `rec devices` says of the screens.
-@Suite(.serialized) struct ScreenEdgeTests {
+@Suite(.blocking, .serialized) struct ScreenEdgeTests {
     @Test func mistakesSayWhatToTry() throws {
         let world = try ScreenWorld()
         let cases: [([String], Int32, String)] = [
@@ -88,7 +89,7 @@ import TestServers
 /// A screen that changes size while it is recorded (Xvnc, which RandR can resize): the session
 /// keeps its first size, pictures of the new size are scaled to it, and what the screen shows
 /// goes on being recorded.
-@Suite(.serialized) struct ScreenResizeTests {
+@Suite(.blocking, .serialized) struct ScreenResizeTests {
     @Test func aResizedScreenIsScaledToTheSessionsSize() throws {
         let world = try ScreenWorld(width: 1024, height: 768, kind: .xvnc)
         try world.x.paint("blue")

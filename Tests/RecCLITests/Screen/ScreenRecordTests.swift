@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 22, X11: a real headless X server (Xvfb) recorded through rec's x11grab source; what
 /// the screen showed, and when, read back from rec's files and clips by the ffmpeg CLI.
-@Suite(.serialized) struct ScreenRecordTests {
+@Suite(.blocking, .serialized) struct ScreenRecordTests {
     typealias Colour = ScreenFrames.Colour
 
     /// The root painted red with a yellow window and the pointer on it, left alone for twenty

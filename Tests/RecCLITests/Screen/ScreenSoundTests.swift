@@ -2,11 +2,12 @@ import Foundation
 import Glibc
 import Testing
 import TestServers
+import TestPool
 
 /// Issue 22: the desktop's sound (`--audio desktop`, the default output's monitor) recorded with
 /// the screen, beside a microphone as a second track, from a real PulseAudio server whose null
 /// sinks stand in for the speakers and the microphone.
-@Suite(.serialized) struct ScreenSoundTests {
+@Suite(.blocking, .serialized) struct ScreenSoundTests {
     /// A tone written into the speakers' sink at the moment the root turns white: in the
     /// recording, the tone starts where the white picture does, within 20 ms. The screen is
     /// grabbed at 120 a second, so a picture is at most 8.3 ms after what it shows.

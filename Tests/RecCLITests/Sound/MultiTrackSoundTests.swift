@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestPool
 
 /// Streams are values, not "stream 1": a file made by the ffmpeg CLI with pictures and two sound
 /// tracks (white noise of two seeds, so each track is told apart from the other by correlation)
@@ -7,7 +8,7 @@ import Testing
 /// background session's camera and microphones, from whose ring clips are saved. Every output
 /// has both tracks, each the source's own track, cut to the sample as one sound is today
 /// (SoundTrimTests, SoundRingClipTests).
-@Suite struct MultiTrackSoundTests {
+@Suite(.blocking) struct MultiTrackSoundTests {
     static let rate = 48_000
     static let seeds = [20240901, 4_000_017]
 

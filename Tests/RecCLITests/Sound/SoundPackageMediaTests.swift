@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestPool
 
 /// Sound nobody here made: the recordings Debian ships in alsa-utils (PCM WAV, 48 kHz) and
 /// sound-theme-freedesktop (Vorbis, 44.1 kHz, encoded by its authors' tools), put beside a
 /// picture with the ffmpeg CLI (the sound copied, not re-encoded) and cut with `rec trim`: the
 /// clip's sound is the source's, at the clip's time, found by decoding both with ffmpeg.
-@Suite struct SoundPackageMediaTests {
+@Suite(.blocking) struct SoundPackageMediaTests {
     struct Case: Sendable, CustomStringConvertible {
         var sound: String
         var container: String

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
+import TestPool
 
 /// `SampleAlignment` finds where a clip's sound was cut from: exactly in memory and through
 /// lossless codecs, and through AAC and Opus to the sample (measured: exactly too).
-@Suite(.serialized) struct SoundProbeAlignmentTests {
+@Suite(.blocking, .serialized) struct SoundProbeAlignmentTests {
     static func noise(count: Int, seed: UInt64) -> [Float] {
         var random = SplitMix(seed: seed)
         return (0..<count).map { _ in Float(random.next() >> 40) / Float(1 << 24) - 0.5 }

@@ -1,10 +1,11 @@
 import Foundation
 import Media
 import Testing
+import TestPool
 
 /// The sound acceptance tests' measuring tools, checked on files the ffmpeg command line makes
 /// with known sync and known cuts, so that a failure in those tests is the recorder's.
-@Suite(.serialized) struct SoundProbeTests {
+@Suite(.blocking, .serialized) struct SoundProbeTests {
     struct SyncCase: Sendable, CustomTestStringConvertible {
         var container: SoundProbe.Container
         var delay: SoundProbe.Delay?

@@ -2,12 +2,13 @@ import Foundation
 import Media
 import Testing
 import TestFileWatch
+import TestPool
 
 /// Sound recorded with the pictures stays in sync: the stand-in tone clicks at every whole
 /// second of the session timeline and the stand-in picture lights its second mark at the same
 /// instants; its clock is made to run fast (`--audio test:skew=…`), and the recording must hide
 /// it. Measured from the files alone by `SoundProbe` (the ffmpeg CLI).
-@Suite struct SoundRecordTests {
+@Suite(.blocking) struct SoundRecordTests {
     /// The bound: every click within 10 ms of its flash.
     static let bound = 0.010
 

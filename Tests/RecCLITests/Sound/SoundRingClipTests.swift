@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestPool
 
 /// Clips saved from a live session's ring keep the samples of their range: a session plays an
 /// ffmpeg-made file (pictures and a broadband noise) as its camera and microphone (`--audio
 /// file`), and each clip's sound is found in the file's own sound, by decoding both with ffmpeg,
 /// at the clip's session time.
-@Suite struct SoundRingClipTests {
+@Suite(.blocking) struct SoundRingClipTests {
     static let rate = 48_000
     static let sourceSeconds = 90.0
 

@@ -5,6 +5,7 @@ import RecCore
 import Session
 import Testing
 import TrimCLI
+import TestPool
 
 /// A ten-minute session with the stand-in camera and a stand-in microphone whose clock runs
 /// 0.2 % fast: the clips saved from the ring at its start, middle and end, and the recording
@@ -14,7 +15,7 @@ import TrimCLI
 /// held to the pictures, so the drift model sees the same timeline as in real time) through the
 /// session host, in about a minute; `scripts/test.sh --soak` also runs the same session in real
 /// time through `rec start`, which takes ten minutes of wall clock.
-@Suite struct SoundSessionTests {
+@Suite(.blocking) struct SoundSessionTests {
     static let seconds = 600.0
     static let clips = [("start", 1.0, 21.0), ("middle", 290.0, 310.0), ("end", 575.0, 595.0)]
 

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+import TestPool
 
 /// `rec trim` of files with sound made by the ffmpeg CLI in each container's usual codecs (AAC,
 /// Opus): the clip's sound is the source's samples of [from, to), placed where the source
 /// placed them against its pictures, checked by decoding both with ffmpeg and finding the
 /// clip's first and last samples in the source's (a broadband noise, so a lag is unambiguous).
-@Suite struct SoundTrimTests {
+@Suite(.blocking) struct SoundTrimTests {
     static let rate = 48_000
 
     struct Case: Sendable, CustomStringConvertible {

@@ -3,13 +3,14 @@ import Glibc
 import RecCore
 import Testing
 import TestServers
+import TestPool
 
 /// Store and forward (issue 23), with outages made for real while one-second segments keep
 /// finishing: the WebDAV server frozen (SIGSTOP) and killed and restarted, `rec` killed with
 /// SIGKILL in the middle of a copy and started again, the destination's disk full. After each,
 /// every file arrives once and whole, none is deleted locally first, and nothing partial is ever
 /// under a final name.
-@Suite(.serialized) struct UploadOutageTests {
+@Suite(.blocking, .serialized) struct UploadOutageTests {
     static let session = ["start", "--source", "test:160x120@30", "--segment", "1s", "-o", "seg.mp4", "--upload", "dav:cams"]
 
     /// Stops the session and waits for its process to end: it copies what is left first.

@@ -2,10 +2,11 @@ import Foundation
 import Glibc
 import Testing
 import TestServers
+import TestPool
 
 /// `--max-disk` with `--upload`: a file not yet copied is kept until its copy arrives, unless the
 /// disk would otherwise fill, and then rec says so.
-@Suite(.serialized) struct UploadRetentionTests {
+@Suite(.blocking, .serialized) struct UploadRetentionTests {
     @Test func maxDiskKeepsFilesUntilTheirCopyArrives() throws {
         let box = try UploadBox()
         box.server.kill()

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import TestServers
+import TestPool
 
 /// `--upload` to an SFTP destination: Debian's sshd on loopback (`SSHTestServer`, its own host and
 /// user keys) through rclone's SFTP backend, which gives an MD5 the copies are checked against.
-@Suite struct UploadSFTPTests {
+@Suite(.blocking) struct UploadSFTPTests {
     @Test func copiesArriveWholeAndTheDestinationGivesTheHashTheyAreCheckedBy() throws {
         let box = try UploadBox()
         let ssh = try SSHTestServer()

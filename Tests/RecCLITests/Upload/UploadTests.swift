@@ -3,11 +3,12 @@ import Glibc
 import RecCore
 import Testing
 import TestServers
+import TestPool
 
 /// `--upload` (issue 23) through the real binary and real rclone, to a real WebDAV server on
 /// loopback (`rclone serve webdav`) and to a local folder: every file arrives once, whole, under
 /// its final name, and the errors say what to try.
-@Suite struct UploadTests {
+@Suite(.blocking) struct UploadTests {
     @Test func recordCopiesEverySegmentInOrderAndWhole() throws {
         let box = try UploadBox()
         let r = try box.rec(["record", "--source", "test:320x240@30", "--pace", "off", "--frames", "150",
