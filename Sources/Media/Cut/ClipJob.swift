@@ -98,6 +98,13 @@ final class ClipJob {
             reservedSamples = samples
             let extradata = videoParameters.extradata.count + keptStreams.reduce(0) { $0 + $1.parameters.extradata.count }
             muxerOptions["moov_size"] = String(MoovReserve.bytes(samples: samples, extradata: extradata))
+            // The decode times lag the first frame (`decodeTimes`: B-frames, or a source that
+            // declares them). Written as unsigned composition offsets, that lag became media time
+            // before the first frame and an edit list starting past it, and VLC 3.0 then dropped
+            // the second and third frames (38, 41–72 of 38–72). Signed offsets (`ctts` version 1)
+            // start the media at the first frame, with no edit to honour. An `--edit-list` cut
+            // hides its preroll with the edit list itself, as before.
+            if plan.strategy != .editList { muxerOptions["movflags"] = "negative_cts_offsets" }
         }
         if parameterSets == nil { parameterSets = plan.carriesParameterSets(timings) }
         if reencode == nil && decodeTimes.isEmpty { decodeTimes = plan.decodeTimes(timings, reorderDepth: input.reorderDepth) }

@@ -10,7 +10,7 @@ enum Tool {
     }
 
     static func path(_ name: String) -> String? {
-        for dir in ["/usr/bin", "/usr/local/bin", "/bin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
+        for dir in ["/usr/bin", "/usr/local/bin", "/bin", "/usr/sbin"] where FileManager.default.isExecutableFile(atPath: "\(dir)/\(name)") {
             return "\(dir)/\(name)"
         }
         return nil
