@@ -5,6 +5,7 @@ import RecCore
 /// Reading: packets placed on the session timeline, as they came (copy) or decoded.
 extension NetworkSource: CompressedFrames {
     package var compressedParameters: CodecParameters? { settings.copies ? videoParameters : nil }
+    package var holdsReleasedPackets: Bool { !ready.isEmpty }
 
     /// The next video packet as the camera sent it, on the session timeline; the sound read on
     /// the way waits in `takeSound()`. nil once stopped or after the stream's end was handled.

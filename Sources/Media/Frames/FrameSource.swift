@@ -112,6 +112,15 @@ package protocol CompressedFrames: AnyObject {
     var compressedParameters: CodecParameters? { get }
     /// The next frame as a packet timed on the session timeline; nil at the end.
     func nextPacket() throws(RecError) -> EncodedPacket?
+    /// Whether packets already let out wait to be taken, which `nextPacket()` returns without
+    /// reading on: a B-frame camera's pictures leave its reorder gate as a run (a picture and the
+    /// B-frames presented before it). The recorder takes them before it stops, so a stop between
+    /// two calls never ends a recording on half a run.
+    var holdsReleasedPackets: Bool { get }
+}
+
+extension CompressedFrames {
+    package var holdsReleasedPackets: Bool { false }
 }
 
 /// Waiting for a device that went away to return (`--on-unplug wait`).

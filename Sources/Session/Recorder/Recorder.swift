@@ -254,7 +254,8 @@ package final class Recorder: Sendable {
             var outage: Outage?
             var wallClockKnown = false
             var sourceSound: [EncodedPacket] = []
-            while !stopRequested.load(ordering: .acquiring) {
+            // A stop takes what the source already let out: a B-frame run is written whole.
+            while !stopRequested.load(ordering: .acquiring) || compressed?.holdsReleasedPackets == true {
                 guard let (item, time) = try next(from: source, compressed: compressed, outage: &outage) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
                 if configuration.pace == .realtime && !capabilities.isLive {
