@@ -20,8 +20,8 @@ import TestPool
         }
 
         /// The command line for `url`, with a fresh profile in `profile`. Firefox writes the
-        /// page's console to stdout only when its profile says so.
-        func arguments(_ url: String, profile: String) throws -> [String] {
+        /// page's console to stdout only when its profile says so; `prefs` adds to its profile.
+        func arguments(_ url: String, profile: String, prefs extra: [String: String] = [:]) throws -> [String] {
             switch self {
             case .chromium:
                 return ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
@@ -31,6 +31,7 @@ import TestPool
                 let prefs = ["devtools.console.stdout.content": "true", "media.autoplay.default": "0", "media.autoplay.blocking_policy": "0",
                              "browser.shell.checkDefaultBrowser": "false", "datareporting.policy.dataSubmissionEnabled": "false",
                              "app.update.enabled": "false", "browser.startup.homepage_override.mstone": "\"ignore\""]
+                    .merging(extra) { _, b in b }
                 try prefs.map { "user_pref(\"\($0.key)\", \($0.value));" }.joined(separator: "\n")
                     .write(toFile: profile + "/user.js", atomically: true, encoding: .utf8)
                 return ["--headless", "--no-remote", "--profile", profile, url]

@@ -37,10 +37,9 @@ struct SoundTrackCut {
         // Matroska's CodecDelay hides the preroll by starting the track before 0, and the ffmpeg
         // CLI moves every track by the earliest start: 80 ms of Opus preroll made it repeat the
         // first pictures (RealMediaCutTests). There decoding starts at the packet holding the
-        // first sample, so the track starts less than one Opus frame (20 ms) early.
-        // Whole packets prime the decoder with `.packets`, their sound discarded: not Vorbis,
-        // whose packets decode to other lengths than they last.
-        let preroll = trim == .codecDelay || (trim == .packets && p.codec == .vorbis) ? 0 : p.seekPreroll
+        // first sample, so the track starts less than one Opus frame (20 ms) early. With
+        // `.packets` nothing before the first kept packet can be hidden (`SoundCut.Trim`).
+        let preroll = trim == .editList ? p.seekPreroll : 0
         guard var cut = SoundCut.plan(timings: timings, timeBase: timeBase, sampleRate: p.sampleRate, from: from, to: to,
                                       preroll: preroll, trim: trim) else { return nil }
         if open { cut.keep = cut.keep.lowerBound..<Int.max }
@@ -112,21 +111,16 @@ struct SoundTrackCut {
         if cut.trim == .codecDelay { p.pts += cut.startSkip }
         p.duration = grid?[seen].duration ?? Timestamp(value: packet.duration, timeBase: timeBase).rescaled(to: rate).value
         p.timeBase = rate
-        // A packet that only primes the decoder (its sound discarded whole) is placed no earlier
-        // than the clip's start: Matroska cannot start a track before 0 without CodecDelay.
-        let priming = seen < cut.keep.lowerBound + cut.primingPackets
-        if priming { p.pts = max(0, p.pts) }
-        // Sound is never reordered: decode order is presentation order. Matroska takes equal
-        // decode times (a priming packet moved to 0, then a packet starting at 0).
-        p.dts = cut.trim == .packets ? max(p.pts, lastDTS) : max(p.pts, lastDTS + 1)
+        // Sound is never reordered: decode order is presentation order.
+        p.dts = max(p.pts, lastDTS + 1)
         lastDTS = p.dts
         // The start is hidden by CodecDelay or the edit list; samples the source already discards
-        // at a packet's end (libopus's padding on its last packet) stay discarded.
+        // at a packet's end (libopus's padding on its last packet) stay discarded. Matroska gets
+        // DiscardPadding for Opus only (`SoundCut.Trim.packets`).
         var end = packet.sideData.first(where: \.isSkipSamples)?.discardedAtEnd ?? 0
         p.sideData.removeAll { $0.isSkipSamples }
         if seen == cut.keep.upperBound - 1 { end = max(end, Int(cut.endDiscard)) }
-        if priming { end = Int(max(p.duration, 1)) }
-        if cut.trim != .editList, end > 0 { p.sideData.append(.skipSamples(start: 0, end: end)) }
+        if cut.trim == .codecDelay, end > 0 { p.sideData.append(.skipSamples(start: 0, end: end)) }
         return p
     }
 }

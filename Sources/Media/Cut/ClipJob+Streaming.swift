@@ -57,7 +57,7 @@ extension ClipJob {
             }
             let (a, b) = (was.cut, now.cut)
             guard a.trim == b.trim, a.firstSample == b.firstSample, a.startSkip == b.startSkip,
-                  a.keep.lowerBound == b.keep.lowerBound, a.primingPackets == b.primingPackets,
+                  a.keep.lowerBound == b.keep.lowerBound,
                   was.seen < b.keep.upperBound, !was.regridded,
                   (was.grid?.prefix(was.seen)).map({ Array($0) }) == (now.grid?.prefix(was.seen)).map({ Array($0) }) else { return false }
             (now.seen, now.lastDTS) = (was.seen, was.lastDTS)

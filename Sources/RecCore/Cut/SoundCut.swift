@@ -14,12 +14,15 @@ package struct SoundCut: Sendable, Equatable {
         /// Matroska/WebM with Opus: CodecDelay (with the OpusHead pre-skip) hides samples at the
         /// start, the last block's DiscardPadding those at the end.
         case codecDelay
-        /// Matroska with other codecs: FFmpeg 5.1 writes CodecDelay for Opus only, so the start
-        /// keeps whole packets, from the first at or after the first sample, every packet at its
-        /// true time (the sound may start up to one packet after the pictures). The packets
-        /// before it that the decoder needs first (AAC overlaps frames) are kept too and their
-        /// sound discarded whole (DiscardPadding), so the first kept packet decodes as it does in
-        /// the source; the last packet's DiscardPadding ends the sound with the pictures.
+        /// Matroska with other codecs: FFmpeg 5.1 writes CodecDelay for Opus only, so nothing can
+        /// be hidden: whole packets are kept, from the first at or after the first sample to the
+        /// one ending nearest the pictures' end, each at its true time. The sound starts up to
+        /// one packet after the pictures (that packet decodes cold, as after any seek) and ends
+        /// within half a packet of them. Nothing primes the decoder with its sound discarded,
+        /// and no block gets DiscardPadding: players that time sound by counting samples from
+        /// the first block (Chromium's AudioDiscardHelper) played a clip whose first block was
+        /// discarded whole early by the gap after that block, and Firefox reads DiscardPadding
+        /// against the block parsed as Opus and refuses the file (MediaError 3) when it is longer.
         case packets
     }
 
@@ -34,9 +37,6 @@ package struct SoundCut: Sendable, Equatable {
     /// Samples of the last packet after the clip's end, to hide (elst duration, DiscardPadding).
     package var endDiscard: Int64
     package var sampleRate: Int
-    /// With `.packets`: how many packets at the start of `keep` only prime the decoder, their
-    /// sound discarded whole.
-    package var primingPackets = 0
 
     /// The clip-timeline pts (ticks of 1/sampleRate) for a kept packet presented at `pts` in
     /// `timeBase`: its first sample's position relative to the clip's first sample.
@@ -48,7 +48,7 @@ package struct SoundCut: Sendable, Equatable {
     /// - Parameters:
     ///   - timings: the stream's packets in order (pts, durations in `timeBase`).
     ///   - preroll: how much earlier decoding starts than the first sample (AAC's one frame
-    ///     overlap, Opus's 80 ms), with `.editList`/`.codecDelay`.
+    ///     overlap, Opus's 80 ms), with `.editList`/`.codecDelay`; `.packets` has none.
     /// - Returns: nil when no packet plays within the range.
     package static func plan(timings: [PacketTiming], timeBase: Rational, sampleRate: Int, from: Timestamp, to: Timestamp,
                             preroll: Int64, trim: Trim) -> SoundCut? {
@@ -70,19 +70,15 @@ package struct SoundCut: Sendable, Equatable {
             high = last + 1
         case .packets:
             guard let a = starts.firstIndex(where: { $0 >= first }),
-                  let b = starts.lastIndex(where: { $0 < end }), b >= a else { return nil }
-            // The packet holding the preroll's first sample, or the first packet there is.
-            let primeFrom = starts[a] - max(0, preroll)
-            low = preroll > 0 && a > 0 ? (starts[..<a].lastIndex { $0 <= primeFrom } ?? 0) : a
-            high = b + 1
+                  let b = starts.indices.last(where: { starts[$0] < end && starts[$0] + lengths[$0] / 2 <= end }),
+                  b >= a else { return nil }
+            (low, high) = (a, b + 1)
         }
         let skip = trim == .packets ? 0 : max(0, first - starts[low])
         let lastEnd = starts[high - 1] + lengths[high - 1]
-        let discard = max(0, lastEnd - end)
-        var cut = SoundCut(trim: trim, keep: low..<high, firstSample: first, endSample: end, startSkip: skip,
-                           endDiscard: discard, sampleRate: sampleRate)
-        if trim == .packets { cut.primingPackets = starts[low...].firstIndex { $0 >= first }.map { $0 - low } ?? 0 }
-        return cut
+        let discard = trim == .packets ? 0 : max(0, lastEnd - end)
+        return SoundCut(trim: trim, keep: low..<high, firstSample: first, endSample: end, startSkip: skip,
+                        endDiscard: discard, sampleRate: sampleRate)
     }
 
     /// The smallest tick of `base` at or after `time`.

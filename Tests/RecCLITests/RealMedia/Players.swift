@@ -2,7 +2,7 @@ import Foundation
 
 /// What real players present for a clip, as frame signatures: ffmpeg (the reference decode),
 /// mpv 0.35 and GStreamer 1.22's playbin with their default settings, and headless Chromium's
-/// `<video>` after seeking.
+/// and Firefox's `<video>` after seeking.
 enum Players {
     /// Every frame ffmpeg decodes (it honours edit lists).
     static func ffmpeg(_ path: String, width: Int, height: Int) throws -> [Signature] {
@@ -49,26 +49,42 @@ enum Players {
     /// frame shown to a canvas; the page logs the results (`REC-RESULT {…}`), read as it happens
     /// (`BrowserConsole`), up to a minute of real time.
     static func chromium(_ path: String, times: [Double]) throws -> Browser {
+        try play(path, in: .chromium, times: times)
+    }
+
+    /// Headless Firefox (ESR 153 here) on the same page, with a fresh profile that prints the
+    /// page's console and lets the file:// page read the pixels of the video beside it (each
+    /// file is an origin of its own otherwise, and the canvas would be tainted).
+    static func firefox(_ path: String, times: [Double]) throws -> Browser {
+        try play(path, in: .firefox, times: times)
+    }
+
+    private static func play(_ path: String, in kind: LivePageBrowserTests.Browser, times: [Double]) throws -> Browser {
         let dir = (path as NSString).deletingLastPathComponent
         let page = "\(dir)/player-\(UUID()).html"
-        try chromiumPage.write(toFile: page, atomically: true, encoding: .utf8)
+        try playerPage.write(toFile: page, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: page) }
         let query = "src=\((path as NSString).lastPathComponent)&t=[\(times.map { String($0) }.joined(separator: ","))]"
-        guard let executable = Tool.path("chromium") else { throw Tool.Failure("chromium is not installed; scripts/setup.sh installs it") }
+        guard let executable = kind.executable else { throw Tool.Failure("\(kind) is not installed; scripts/setup.sh installs it") }
         let profile = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: profile) }
-        let run = try BrowserConsole.run(executable, [
-            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
-            "--allow-file-access-from-files", "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0",
-            "file://\(page)?\(query)"], marker: "REC-RESULT ") { _ in true }
+        let url = "file://\(page)?\(query)"
+        let arguments = switch kind {
+        case .chromium:
+            ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-extensions",
+             "--allow-file-access-from-files", "--user-data-dir=\(profile)", "--enable-logging=stderr", "--v=0", url]
+        case .firefox:
+            try kind.arguments(url, profile: profile, prefs: ["security.fileuri.strict_origin_policy": "false"])
+        }
+        let run = try BrowserConsole.run(executable, arguments, marker: "REC-RESULT ") { _ in true }
         guard let json = run.records.first, let duration = json["duration"] as? Double, let frames = json["frames"] as? [[Double]] else {
             let answer = run.records.first.map { "\($0)".prefix(300) } ?? "no answer; it printed: \(run.tail.suffix(600))"
-            throw Tool.Failure("Chromium could not play \(path): \(answer)")
+            throw Tool.Failure("\(kind) could not play \(path): \(answer)")
         }
         return Browser(duration: duration, frames: frames.map { Signature(raw: $0) })
     }
 
-    static let chromiumPage = """
+    static let playerPage = """
         <!doctype html><html><body><video id="v" muted preload="auto"></video><pre id="out">pending</pre>
         <script>
         const q = new URLSearchParams(location.search), times = JSON.parse(q.get('t'));

@@ -11,6 +11,8 @@ struct RealSource: Sendable, CustomTestStringConvertible {
     var fps: (num: Int, den: Int) = (30, 1)
     var width = 320, height = 240
     var seconds = 4
+    /// The lavfi source of the sound, without its duration.
+    var sound = "sine=frequency=440:sample_rate=48000"
     var testDescription: String { name }
 
     static let x264 = RealSource(name: "x264-aac-sar.mp4", encode: [
@@ -37,7 +39,7 @@ struct RealSource: Sendable, CustomTestStringConvertible {
             let path = "\(dir)/\(name)"
             try Tool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i",
                                     "testsrc2=size=\(width)x\(height):rate=\(fps.num)/\(fps.den):duration=\(seconds)",
-                                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)"]
+                                    "-f", "lavfi", "-i", "\(sound):duration=\(seconds)"]
                          + encode + ["-shortest", path])
             made[name] = path
             return path
