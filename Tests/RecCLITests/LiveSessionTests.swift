@@ -17,7 +17,8 @@ import TestPool
         init(sandbox: Sandbox? = nil, _ extra: [String] = []) throws {
             self.sandbox = try sandbox ?? Sandbox()
             let source = extra.contains("--source") ? [] : ["--source", "test:320x240@30"]
-            let started = try self.sandbox.rec(["start"] + source + ["--no-file", "--buffer", "30s", "--http", "0"] + extra)
+            let buffer = extra.contains("--buffer") ? [] : ["--buffer", "30s"]
+            let started = try self.sandbox.rec(["start"] + source + ["--no-file"] + buffer + ["--http", "0"] + extra)
             #expect(started.status == 0, "\(started.error)")
             url = try self.sandbox.rec(["view", "--no-open"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
             let parts = url.split(separator: "?token=")
