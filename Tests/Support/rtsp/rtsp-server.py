@@ -323,6 +323,18 @@ class Feed:
         branch.push(buffer, start, start + count)
 
 
+def load_what_streaming_threads_use():
+    """PyGObject looks a GI type's methods up on first use, and not safely from two threads at once:
+    on the two-sounds mount one need-data callback failed with "type object 'Buffer' has no attribute
+    'new_wrapped'" while the other's lookup was under way (a whole-suite run of the camera corpus).
+    What the streaming threads call is looked up here, on the main thread, before any of them runs."""
+    buffer = Gst.Buffer.new_wrapped(b"\0\0")
+    buffer.pts, buffer.duration = 0, Gst.SECOND
+    for method in (Gst.Pad.get_offset, Gst.Pad.set_offset, Gst.Element.get_static_pad, Gst.PadProbeInfo.get_event):
+        assert callable(method)
+    assert None not in (Gst.PadProbeReturn.OK, Gst.PadProbeReturn.DROP, Gst.PadProbeReturn.REMOVE, Gst.EventType.SEGMENT)
+
+
 def parse_size(text):
     try:
         width, height = (int(part) for part in text.lower().split("x"))
@@ -346,6 +358,7 @@ def main():
         parser.error("--user and --password go together")
 
     Gst.init(None)
+    load_what_streaming_threads_use()
     picture, sound = Picture(*args.size), one_second_of_sound()
     server = GstRtspServer.RTSPServer()
     server.set_address("127.0.0.1")
