@@ -2,7 +2,7 @@
 # Sets up a fresh Debian 12 machine and runs rec's whole test suite and the example programs
 # (scripts/examples.sh), then installs and removes rec (scripts/ci-install.sh) as a user would.
 #
-#   scripts/test.sh              the default run (the test phase takes about 12 minutes on 2 cores)
+#   scripts/test.sh              the default run (the test phase took 8.5–10.5 minutes on 2 cores, README)
 #   scripts/test.sh --soak       the same, plus the real-time soaks (a ten-minute session; REC_SOAK=1)
 #   scripts/test.sh ARGS...      only `swift test "${rec_build[@]}" --skip-build ARGS...` (e.g. --filter RingState)
 set -euo pipefail
