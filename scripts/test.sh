@@ -26,11 +26,12 @@ scripts/api-check.sh
 started=$SECONDS
 # The kill tests measure how much a SIGKILL loses against the wall clock; they run on their own,
 # after the rest, so the other suites' encoders and players do not load the machine under them.
-# The Swift API's tests are async: in a process of their own, since Swift Testing runs the
+# The Swift API's tests are async: in a process of their own, since Swift Testing ran the
 # blocking tests on the same two pool threads an async test needs to resume on (a session the
-# test started would record on while it waits for one).
+# test started would record on while it waits for one). Suites marked `.blocking` now run on
+# threads of the tests' own (Tests/Support/Pool), but the API's tests stay apart as they were.
 # Every run goes to the end, so a failure in one does not hide another's result.
-# The camera corpus (issue 39) runs its twenty stand-in cameras and sessions at once: on its own,
+# The camera corpus (issue 39) runs its stand-in cameras (18 by default) and sessions at once: on its own,
 # so that its load does not slow every other suite (the whole phase took 15 min with it inside).
 status=0
 swift test "${rec_build[@]}" --skip-build --skip KillTests --skip RecAPITests --skip CameraCorpusTests || status=$?
