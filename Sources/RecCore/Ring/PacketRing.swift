@@ -28,6 +28,15 @@ package final class PacketRing: Sendable {
         return try result.get()
     }
 
+    /// See `RingState.hold(from:)`; `release` the number returned.
+    package func hold(from: Timestamp) -> Int {
+        state.withLock { $0.hold(from: from) }
+    }
+
+    package func release(_ hold: Int) {
+        state.withLock { $0.release(hold) }
+    }
+
     /// See `RingState.clear(upTo:)`.
     @discardableResult
     package func clear(upTo time: Timestamp) -> Int {

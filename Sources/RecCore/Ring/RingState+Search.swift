@@ -16,10 +16,10 @@ extension RingState {
         guard from < to else {
             throw .reversedRange(from: from, to: to)
         }
-        guard let start = firstPresentationTime, let end = endTime else {
+        guard let start = firstPresentationTime, let servesFrom, let end = endTime else {
             throw .usage("the ring is empty: nothing has been recorded yet; try again in a moment")
         }
-        guard from >= start, to <= end else {
+        guard from >= servesFrom, to <= end else {
             throw .unavailableRange(from: from, to: to, holder: "the ring", availableFrom: start, availableTo: end)
         }
         let first = keyframeIndices[keyframeSlot(atOrBefore: from) ?? 0]

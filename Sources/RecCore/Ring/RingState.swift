@@ -31,6 +31,12 @@ package struct RingState: Sendable {
     private(set) var pictures = 0
     private var evicted = 0
     private var cleared = 0
+    /// The latest presentation time of a picture the caps or a clear let go (nil after a
+    /// discontinuity): a range starting after it loses nothing the ring once held.
+    private var letGoUpTo: Timestamp?
+    /// Where the saves under way start, by hold (`hold(from:)`).
+    private var holds: [Int: Timestamp] = [:]
+    private var nextHold = 0
 
     package init(limits: RingLimits = .replay) {
         self.limits = limits
@@ -38,7 +44,8 @@ package struct RingState: Sendable {
 
     /// Adds the next packet, then evicts old GOPs while a cap is exceeded. The duration cap evicts
     /// a GOP only if what is left still spans the cap, so the ring always holds at least `--buffer`
-    /// (and at most one GOP more); the byte cap is strict.
+    /// (and at most one GOP more), and never a picture a save under way holds (`hold(from:)`); the
+    /// byte cap is strict.
     ///
     /// Timeline packets before its first keyframe cannot be decoded and are dropped. A
     /// discontinuity (a new time base, or a keyframe not later than the previous one, as after an
@@ -66,7 +73,7 @@ package struct RingState: Sendable {
     }
 
     package var stats: RingStats {
-        RingStats(start: firstPresentationTime, end: endTime, bytes: bytes, packets: pictures,
+        RingStats(start: firstPresentationTime, end: endTime, servesFrom: servesFrom, bytes: bytes, packets: pictures,
                   keyframes: keyframeIndices.count, evictedPackets: evicted, clearedPackets: cleared,
                   soundPackets: tally.indices.filter { tally.ids[$0].isSound }.reduce(0) { $0 + tally.counts[$1] },
                   soundEnd: tally.indices.filter { tally.ids[$0].isSound }.compactMap { tally.newest[$0]?.end }.min(),
@@ -76,6 +83,28 @@ package struct RingState: Sendable {
     /// Presentation time of the first keyframe held.
     var firstPresentationTime: Timestamp? { keyframeIndices.first.map { packets[$0].presentationTime } }
 
+    /// The earliest start of a range the ring serves whole: a cut takes the pictures presented
+    /// from its start on, so a start after the last picture let go (before the first held, in
+    /// the gap between the two) needs nothing the ring no longer has. Nil when empty.
+    var servesFrom: Timestamp? {
+        guard let start = firstPresentationTime else { return nil }
+        guard let letGoUpTo, letGoUpTo < start else { return start }
+        return Timestamp.microseconds(min(letGoUpTo.rescaled(to: .microseconds).value + 1, start.rescaled(to: .microseconds).value))
+    }
+
+    /// Holds the pictures presented from `from` on against the duration cap until `release`: a
+    /// save that waits (for its end in the future, for the sound of its last picture) still finds
+    /// its start. Returns the hold's number.
+    package mutating func hold(from: Timestamp) -> Int {
+        nextHold += 1
+        holds[nextHold] = from
+        return nextHold
+    }
+
+    package mutating func release(_ hold: Int) {
+        holds[hold] = nil
+    }
+
     /// End of the latest-presented frame held.
     var endTime: Timestamp? {
         guard let timeBase, pictures > 0 else { return nil }
@@ -84,8 +113,11 @@ package struct RingState: Sendable {
 
     private var isOverLimits: Bool {
         guard let timeBase, keyframeIndices.count > 1 else { return false }
-        let spanAfterEviction = Timestamp(value: endValue - packets[keyframeIndices[1]].pts, timeBase: timeBase)
-        return bytes > limits.maxBytes || spanAfterEviction >= limits.maxDuration
+        let next = packets[keyframeIndices[1]]
+        let spanAfterEviction = Timestamp(value: endValue - next.pts, timeBase: timeBase)
+        // Evicting the first GOP lets go of the pictures presented before the next keyframe.
+        let held = holds.values.min().map { $0 < next.presentationTime } ?? false
+        return bytes > limits.maxBytes || (spanAfterEviction >= limits.maxDuration && !held)
     }
 
     private func isDiscontinuity(_ packet: EncodedPacket) -> Bool {
@@ -106,7 +138,10 @@ package struct RingState: Sendable {
                 kept.append(p)
                 continue
             }
-            if p.stream == timeline { dropped += 1 }
+            if p.stream == timeline {
+                dropped += 1
+                letGoUpTo = max(letGoUpTo ?? p.presentationTime, p.presentationTime)
+            }
             count(out: p)
         }
         packets.replaceFront(index, with: kept)
@@ -125,6 +160,7 @@ package struct RingState: Sendable {
         bytes = 0
         endValue = .min
         timeBase = nil
+        letGoUpTo = nil
     }
 
     /// Adds a packet to the counts; returns its stream's place in `tally`.

@@ -4,6 +4,9 @@ package struct RingStats: Sendable, Equatable {
     package var start: Timestamp?
     /// End (pts + duration) of the latest-presented frame held, nil when empty.
     package var end: Timestamp?
+    /// The earliest start of a range the ring serves whole (`RingState.servesFrom`): at or
+    /// before `start`, after the last picture let go. Nil when empty.
+    package var servesFrom: Timestamp?
     package var bytes: Int
     package var packets: Int
     package var keyframes: Int

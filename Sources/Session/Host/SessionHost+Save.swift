@@ -35,17 +35,21 @@ extension SessionHost {
         // rate), so ends at "newest + one frame" fell either side of a frame's start and
         // `--last 2s` of a network camera held 60 or 61 frames. Mid-frame, both ends are clear.
         let now = Timestamp(seconds: newest.seconds - frameDuration(stats) / 2)
-        var timeline = Timeline(availableStart: file != nil ? fileStart : ringStart, availableEnd: newest, now: now,
+        // The ring serves a start up to the picture before its first (`RingStats.servesFrom`).
+        var timeline = Timeline(availableStart: file != nil ? fileStart : ring.stats.servesFrom ?? ringStart, availableEnd: newest, now: now,
                                 wallClockAtZero: startedAt.map { .microseconds(Int64($0.timeIntervalSince1970 * 1_000_000)) })
         if request.last != nil { timeline.availableEnd = max(now, timeline.availableStart) }
         let selection = try request.timeSelection()
         var range = try selection.resolve(on: timeline)
         // What was asked, kept beside what is served: `--last` moves its start up to what is held.
         let asked = min(selection.askedStart(on: timeline) ?? range.lowerBound, range.lowerBound)..<range.upperBound
+        // The ring keeps the range's start while the save waits (for the encoder, for its sound).
+        let hold = ring.hold(from: range.lowerBound)
+        defer { ring.release(hold) }
         try waitForRing(until: range.upperBound, peer: peer)
-        // While the save waited for the encoder, the ring may have let its oldest GOP go: `--last`
-        // still saves what is held, as it says.
-        if selection.clampsStart, file == nil, let start = ring.stats.start, range.lowerBound < start, start < range.upperBound {
+        // `--last` longer than the ring held when it was asked saves what is held, as it says.
+        if selection.clampsStart, file == nil, let start = ring.stats.start, let servesFrom = ring.stats.servesFrom,
+           range.lowerBound < servesFrom, start < range.upperBound {
             range = start..<range.upperBound
         }
         let mode: CutPlan.Mode = request.keyframe ? .keyframe : .exact
@@ -61,11 +65,14 @@ extension SessionHost {
         // Plan on the packets' own clock: the ring's is the session timeline; a file's starts at
         // its first frame's pts (the encoder delay), which is session time 0.
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
-        if let start = ring.stats.start, range.lowerBound >= start {
+        if let servesFrom = ring.stats.servesFrom, range.lowerBound >= servesFrom {
             // Every stream of the range: the pictures and each sound.
             ringClip = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
                                   described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
             (source, origin) = (ringClip, .ring)
+            // A start in the gap before the ring's first picture (`servesFrom`) takes the same
+            // pictures as one at it; the planner is given the first it has.
+            if let start = ring.stats.start { planFrom = max(planFrom, start) }
         } else if let file, file.segments != nil {
             try waitForFile(until: range.upperBound, peer: peer)
             (source, origin) = (try segmentSource(range, newest: newest), .file)
