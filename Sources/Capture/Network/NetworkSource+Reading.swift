@@ -52,7 +52,8 @@ extension NetworkSource: CompressedFrames {
             switchesSeen = Self.voluntarySwitches()
         }
         let started = Self.monotonicNow()
-        guard let (read, isVideo) = try input.read() else { return false }
+        guard let (packet, isVideo) = try input.read() else { return false }
+        var read = packet
         let now = Self.monotonicNow()
         if var start = arrivalStart {
             // Pictures of an arrival-timed camera read while opening: when they came is unknown.
@@ -68,9 +69,19 @@ extension NetworkSource: CompressedFrames {
             let switches = Self.voluntarySwitches()
             (slept, switchesSeen) = (switches > switchesSeen, switches)
         }
-        if isVideo, let codec = videoCodec, read.withUnsafeBytes({ PictureParts.startsPicture($0, codec: codec) }) == false {
-            join(read, codec: codec)
-            return true
+        if isVideo, let codec = videoCodec {
+            if read.withUnsafeBytes({ PictureParts.isSliceless($0, codec: codec) }) {
+                sliceless += read.data
+                return true
+            }
+            if read.withUnsafeBytes({ PictureParts.startsPicture($0, codec: codec) }) == false {
+                join(read, codec: codec)
+                return true
+            }
+            if !sliceless.isEmpty {
+                read.data = sliceless + read.data
+                sliceless = []
+            }
         }
         if isVideo, let cutoff = leadingCutoff, read.pts != Int64.min {
             // A picture after the run's first keyframe in decode order but presented before it
@@ -239,6 +250,7 @@ extension NetworkSource: Reconnection {
         placeUntimedKeyframe()
         releaseHeld()
         input = nil
+        sliceless = []
         // The new connection's first packets start a run: read as they come.
         napDue = false
         let start = Self.monotonicNow()

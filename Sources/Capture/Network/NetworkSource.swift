@@ -93,6 +93,9 @@ package final class NetworkSource: FrameSource {
     /// The presentation time of the run's first keyframe, until a picture presented after it
     /// comes: pictures presented before it are left out (an open GOP's leading pictures).
     @exclusivity(unchecked) var leadingCutoff: Int64?
+    /// Packets with no slice (`PictureParts.isSliceless`) read since the last picture: they go
+    /// in front of the next picture's bytes, or with the connection when it ends.
+    @exclusivity(unchecked) var sliceless: [UInt8] = []
     /// After a reconnect: packets wait for the next keyframe, where decoding can start again.
     @exclusivity(unchecked) var waitsForKeyframe = false
     /// When the reader sleeps once it has caught up with the camera (`ReadPacing`).

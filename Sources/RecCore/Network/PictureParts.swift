@@ -22,6 +22,21 @@ package enum PictureParts {
         return found
     }
 
+    /// Whether the packet is Annex B with no slice at all: parameter sets, a delimiter or SEI
+    /// alone, as libavformat hands out what it has of an access unit when a connection ends
+    /// between them and the slice. Such a packet is no picture: it goes with the next one.
+    package static func isSliceless(_ bytes: UnsafeRawBufferPointer, codec: Codec) -> Bool {
+        guard codec == .h264 || codec == .hevc else { return false }
+        // Stops at the first slice: a picture's bytes are not read past it.
+        var units = 0, slice = false
+        forEachUnit(bytes) { start, _ in
+            units += 1
+            slice = sliceStart(bytes, at: start, codec: codec) != nil
+            return !slice
+        }
+        return units > 0 && !slice
+    }
+
     /// What a continuation adds to the picture it continues: its bytes from its first slice on
     /// (start code included). The parameter sets and delimiters before that slice repeat the ones
     /// the picture began with, and a second SPS after a slice would end the access unit again.

@@ -32,6 +32,22 @@ import Testing
         #expect(Self.starts([]) == nil)
     }
 
+    /// The /h264-sliced camera killed between a picture's parts: libavformat handed out a 6-byte
+    /// packet with no slice, which rec counted as a picture (675 counted, 674 decoded, and ffmpeg
+    /// said "missing picture in access unit with size 6").
+    @Test func aPacketWithNoSliceIsNoPicture() {
+        func sliceless(_ bytes: [UInt8], _ codec: Codec = .h264) -> Bool {
+            bytes.withUnsafeBytes { PictureParts.isSliceless($0, codec: codec) }
+        }
+        #expect(sliceless(Self.aud))
+        #expect(sliceless(Self.sps + Self.pps))
+        #expect(!sliceless(Self.sps + Self.pps + Self.laterSlice))
+        #expect(!sliceless(Self.aud + Self.firstSlice))
+        #expect(!sliceless([0, 0, 0, 5, 0x65, 0x88, 0x84, 0x00, 0x21]))  // length-prefixed: not judged
+        #expect(!sliceless(Self.aud, .mjpeg))
+        #expect(!sliceless([]))
+    }
+
     @Test func hevcReadsTheFirstSliceSegmentFlag() {
         let vps = Self.code + [0x40, 0x01, 0x0C, 0x01]
         let idr = Self.code + [0x26, 0x01, 0xAF, 0x06]   // IDR_W_RADL, first_slice_segment_in_pic_flag 1
