@@ -43,6 +43,8 @@ enum Players {
     struct Browser {
         var duration: Double
         var frames: [Signature]
+        /// For each time, the luma of the picture's top `rows` rows at its full width (when asked).
+        var top: [[UInt8]] = []
     }
 
     /// Headless Chromium: loads the clip in a `<video>`, seeks to each of `times` and draws the
@@ -52,6 +54,12 @@ enum Players {
         try play(path, in: .chromium, times: times)
     }
 
+    /// Chromium as `chromium(_:times:)`, also giving each shown picture's top `rows` rows (where
+    /// the stand-in cameras draw their frame counter, `StandInPicture`).
+    static func chromium(_ path: String, times: [Double], topRows rows: Int) throws -> Browser {
+        try play(path, in: .chromium, times: times, rows: rows)
+    }
+
     /// Headless Firefox (ESR 153 here) on the same page, with a fresh profile that prints the
     /// page's console and lets the file:// page read the pixels of the video beside it (each
     /// file is an origin of its own otherwise, and the canvas would be tainted).
@@ -59,12 +67,12 @@ enum Players {
         try play(path, in: .firefox, times: times)
     }
 
-    private static func play(_ path: String, in kind: LivePageBrowserTests.Browser, times: [Double]) throws -> Browser {
+    private static func play(_ path: String, in kind: LivePageBrowserTests.Browser, times: [Double], rows: Int = 0) throws -> Browser {
         let dir = (path as NSString).deletingLastPathComponent
         let page = "\(dir)/player-\(UUID()).html"
         try playerPage.write(toFile: page, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: page) }
-        let query = "src=\((path as NSString).lastPathComponent)&t=[\(times.map { String($0) }.joined(separator: ","))]"
+        let query = "src=\((path as NSString).lastPathComponent)&t=[\(times.map { String($0) }.joined(separator: ","))]&rows=\(rows)"
         guard let executable = kind.executable else { throw Tool.Failure("\(kind) is not installed; scripts/setup.sh installs it") }
         let profile = try RecBinary.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: profile) }
@@ -81,13 +89,14 @@ enum Players {
             let answer = run.records.first.map { "\($0)".prefix(300) } ?? "no answer; it printed: \(run.tail.suffix(600))"
             throw Tool.Failure("\(kind) could not play \(path): \(answer)")
         }
-        return Browser(duration: duration, frames: frames.map { Signature(raw: $0) })
+        let top = (json["top"] as? [[Double]] ?? []).map { $0.map { UInt8(clamping: Int($0.rounded())) } }
+        return Browser(duration: duration, frames: frames.map { Signature(raw: $0) }, top: top)
     }
 
     static let playerPage = """
         <!doctype html><html><body><video id="v" muted preload="auto"></video><pre id="out">pending</pre>
         <script>
-        const q = new URLSearchParams(location.search), times = JSON.parse(q.get('t'));
+        const q = new URLSearchParams(location.search), times = JSON.parse(q.get('t')), rows = Number(q.get('rows') || 0);
         const v = document.getElementById('v'), out = document.getElementById('out'), c = document.createElement('canvas');
         function cells() {
           const w = v.videoWidth, h = v.videoHeight; c.width = w; c.height = h;
@@ -100,7 +109,9 @@ enum Players {
             }
             s.push(Math.round(sum / (bw * bh) * 100) / 100);
           }
-          return s;
+          const top = [];
+          for (let o = 0; o < rows * w * 4; o += 4) top.push(Math.round(0.299 * d[o] + 0.587 * d[o + 1] + 0.114 * d[o + 2]));
+          return [s, top];
         }
         function seek(t) { return new Promise(r => { v.onseeked = () => r(); v.currentTime = t; }); }
         // 'seeked' can come before the frame sought is on screen (a loaded machine drew the old
@@ -115,8 +126,14 @@ enum Players {
         function report(res) { out.textContent = JSON.stringify(res); console.log('REC-RESULT ' + JSON.stringify(res)); }
         v.onerror = () => { report({ error: v.error ? v.error.code + ' ' + v.error.message : 'unknown' }); };
         v.onloadeddata = async () => {
-          const res = { duration: v.duration, frames: [] };
-          for (const t of times) { const wait = shown(); await seek(t); await wait; res.frames.push(cells()); }
+          // A video track the browser cannot decode (H.265 without a platform decoder) is left
+          // out and the sound played alone.
+          if (!v.videoWidth) { report({ error: 'no-video: the browser shows no picture' }); return; }
+          const res = { duration: v.duration, frames: [], top: [] };
+          for (const t of times) {
+            const wait = shown(); await seek(t); await wait;
+            const [s, top] = cells(); res.frames.push(s); if (rows) res.top.push(top);
+          }
           report(res);
         };
         v.src = q.get('src');

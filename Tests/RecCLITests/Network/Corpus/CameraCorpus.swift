@@ -37,9 +37,13 @@ struct Camera: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    /// The rows the default run records: every row rec passes; with REC_CORPUS_OPEN=1, all.
+    /// The rows the default run records: every row rec passes; with REC_CORPUS_OPEN=1, all. With
+    /// REC_CORPUS_ROWS=a,b, only the rows whose names contain one of those (to run a row again).
     static var tested: [Camera] {
-        ProcessInfo.processInfo.environment["REC_CORPUS_OPEN"] == "1" ? all : all.filter { $0.open == nil }
+        let environment = ProcessInfo.processInfo.environment
+        let rows = environment["REC_CORPUS_OPEN"] == "1" ? all : all.filter { $0.open == nil }
+        guard let names = environment["REC_CORPUS_ROWS"]?.split(separator: ",") else { return rows }
+        return rows.filter { row in names.contains { row.name.contains($0) } }
     }
 
     static let width = 160, height = 96
