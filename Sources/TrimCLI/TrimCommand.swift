@@ -98,7 +98,8 @@ package struct TrimCommand: ParsableCommand {
             if editList && !container.hasEditLists {
                 throw .usage("--edit-list needs an MP4 or MOV output; Matroska and WebM have no edit lists, so leave it out for an exact cut")
             }
-            if let outputPath, !dryRun, !reencode, reader.writesAsItReads(from: wanted.lowerBound, to: wanted.upperBound) {
+            if let outputPath, !dryRun, !reencode,
+               reader.writesAsItReads(from: wanted.lowerBound, to: wanted.upperBound, into: container) {
                 try container.check(codec: reader.video.parameters.codecName)
                 let bar = progressBar(console)
                 let report = try reader.cut(from: wanted.lowerBound, to: wanted.upperBound, mode: mode, strategy: strategy,

@@ -116,6 +116,32 @@ struct SoundTranscoderTests {
         #expect(zip(out, out.dropFirst()).allSatisfy { $0.pts + $0.duration == $1.pts }, "packets tile the timeline")
     }
 
+    /// The packets a clip plans its cut from before re-encoding (`ReencodedSoundTimings`) are the
+    /// transcoder's, one for one: G.711 whole, from a later start, and with packets lost.
+    @Test(arguments: [0, 1, 2]) func predictedTimingsAreTheTranscodersPackets(_ shape: Int) throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let demuxer = try Demuxer(path: try Source(codec: "pcm_alaw", ext: "mka", rate: 8_000).make(in: folder))
+        let stream = try #require(demuxer.streams.first { $0.parameters.isAudio })
+        var packets: [EncodedPacket] = []
+        while let p = try demuxer.read() { packets.append(p) }
+        switch shape {
+        case 1: packets = Array(packets[7...])
+        case 2: packets = Array(packets[..<60] + packets[70..<243])
+        default: break
+        }
+        let transcoder = try SoundTranscoder(input: stream.parameters, encoding: Self.aac)
+        var out: [EncodedPacket] = []
+        for p in packets { try transcoder.transcode(p) { out.append($0) } }
+        try transcoder.finish { out.append($0) }
+        let p = transcoder.parameters
+        let predicted = ReencodedSoundTimings.predict(input: packets.map(PacketTiming.init), timeBase: stream.timeBase,
+                                                      rate: p.sampleRate, frameSize: p.frameSize, priming: p.initialPadding)
+        let made = out.map(PacketTiming.init)
+        let differs = zip(predicted, made).first { $0 != $1 }.map { "\($0) for \($1)" } ?? "none"
+        #expect(predicted == made, "\(predicted.count) predicted, \(made.count) made; the first that differs: \(differs)")
+    }
+
     /// An Opus packet the decoder cannot read is left out: its 20 ms become a gap, and the sound
     /// goes on.
     @Test func aDamagedPacketBecomesAGap() throws {

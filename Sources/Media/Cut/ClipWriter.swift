@@ -57,6 +57,8 @@ package enum ClipWriter {
             plan.prerollFrames = 0
             plan.trailingHiddenFrames = 0
         }
+        // Sound the container cannot hold as recorded (G.711 into MP4) is re-encoded as it is written.
+        let source = try ClipSoundFit.fitting(source, into: container)
         let temporary = OutputPath.temporarySibling(of: path)
         do {
             let job = try ClipJob(input: source, plan: plan, container: container, reencode: reencode, options: options)

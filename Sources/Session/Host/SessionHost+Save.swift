@@ -56,8 +56,6 @@ extension SessionHost {
         // Exact in every player: re-encode the few frames an edit list would have to hide.
         let strategy: CutPlan.Strategy = .spliceReencode
         let source: (any ClipInput)?
-        // The ring's packets, kept typed: its sound may need re-encoding for the clip's container.
-        var ringClip: ClipSource?
         // A long range of a recording file the scan must read (Matroska, fragmented MP4): the
         // clip is written as the range is read (`FileClipReader.cut`), reading it once.
         var streamedFile: String?
@@ -67,9 +65,9 @@ extension SessionHost {
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         if let servesFrom = ring.stats.servesFrom, range.lowerBound >= servesFrom {
             // Every stream of the range: the pictures and each sound.
-            ringClip = ClipSource(packets: try ring.snapshot(from: range.lowerBound, to: range.upperBound),
-                                  described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
-            (source, origin) = (ringClip, .ring)
+            let packets = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
+            source = ClipSource(packets: packets, described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
+            origin = .ring
             // A start in the gap before the ring's first picture (`servesFrom`) takes the same
             // pictures as one at it; the planner is given the first it has.
             if let start = ring.stats.start { planFrom = max(planFrom, start) }
@@ -80,7 +78,7 @@ extension SessionHost {
             try waitForFile(until: range.upperBound, peer: peer)
             let reader = try FileClipReader(path: file.path)
             (zero, origin) = (reader.start, .file)
-            if reader.writesAsItReads(from: range.lowerBound, to: range.upperBound) {
+            if reader.writesAsItReads(from: range.lowerBound, to: range.upperBound, into: container) {
                 (source, streamedFile) = (nil, file.path)
             } else {
                 let read = try reader.read(from: range.lowerBound, to: range.upperBound)
@@ -102,16 +100,13 @@ extension SessionHost {
                                                    container: container, options: .init(sessionEncoder: encoder, codecThreads: 1))
             }
         } else if let source {
-            let ringClip = ringClip
             let plan = try CutPlanner.plan(packets: source.timings, timeBase: source.timeBase, from: planFrom, to: planTo,
                                            mode: mode, strategy: strategy)
+            // Sound the clip's container cannot hold as recorded (G.711 into MP4), from the ring or
+            // the files, is re-encoded there too, off the connection's thread, as the clip is written.
             written = try BackgroundWork.run { () throws(RecError) in
-                // A ring's sound the clip's container cannot hold as recorded (G.711 into MP4) is
-                // re-encoded here, off the connection's thread, as the clip is written.
-                var input: any ClipInput = source
-                if let ringClip { input = try ClipSoundFit.fit(ringClip, into: container) }
-                return try ClipWriter.write(input, plan: plan, to: output, container: container,
-                                            options: .init(sessionEncoder: encoder, codecThreads: 1))
+                try ClipWriter.write(source, plan: plan, to: output, container: container,
+                                     options: .init(sessionEncoder: encoder, codecThreads: 1))
             }
         } else {
             throw .runtime("nothing to save the clip from")
