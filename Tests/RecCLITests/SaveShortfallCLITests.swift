@@ -44,4 +44,19 @@ import TestPool
         #expect(report["shortfall"] as? String == "before_session")
         try box.rec(["stop"])
     }
+
+    /// From several sessions, each row of the text says why its clip is shorter than asked, as
+    /// one session's save and `--json` do (the rows named nothing).
+    @Test func eachSessionsRowSaysWhyItsClipIsShorter() throws {
+        let box = try Sandbox()
+        for name in ["a", "b"] {
+            #expect(try box.rec(["start", "--session", name, "--source", "test:160x96@30", "--no-file"]).status == 0)
+            try box.waitForFrames(30, session: name)
+        }
+        try FileManager.default.createDirectory(atPath: box.path("clips"), withIntermediateDirectories: true)
+        let save = try box.rec(["save", "--session", "a,b", "--last", "60s", "-o", "clips/"])
+        let rows = save.output.split(separator: "\n").filter { $0.hasPrefix("a:") || $0.hasPrefix("b:") }
+        #expect(save.status == 0 && rows.count == 2 && rows.allSatisfy { $0.contains("before the session began") }, "\(save.output) \(save.error)")
+        for name in ["a", "b"] { try box.rec(["stop", "--session", name]) }
+    }
 }

@@ -26,9 +26,11 @@ extension SaveCommand {
         }
         let (from, to) = wall.unixSeconds
         let requests = zip(names, outputs).map { name, path in
-            (session: name, command: ControlCommand.save(SaveRequest(from: .unix(from), to: .unix(to), output: path,
-                                                                     keyframe: keyframe, clear: clear, force: force, upload: upload,
-                                                                     noUpload: noUpload)))
+            var request = SaveRequest(from: .unix(from), to: .unix(to), output: path, keyframe: keyframe, clear: clear,
+                                      force: force, upload: upload, noUpload: noUpload)
+            // `--last`: a session younger than the range saves what it has, as one session's does.
+            request.clampsStart = range.last != nil
+            return (session: name, command: ControlCommand.save(request))
         }
         let answers = ControlClient.sendEach(requests, runtime: runtime,
                                              timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds))
@@ -148,6 +150,7 @@ struct SavedClip: Codable {
         }
         line += ", \(save.frames ?? 0) frames"
         if let s = save.saved { line += " (\(TimeText.clock(s.from))–\(TimeText.clock(s.to)) in the session)" }
+        if let note = SaveText.shortfallNote(save) { line += "; " + note }
         if let upload { line += ", queued for \(upload)" }
         return line
     }

@@ -19,6 +19,7 @@ extension SaveRequest {
         }
         var selection = TimeSelection(from: try from.map(spec), to: try to.map(spec))
         selection.offsetsMayBeFuture = waitsForOffsets
+        selection.clampsStart = clampsStart
         return selection
     }
 }

@@ -20,6 +20,10 @@ package struct SaveRequest: Sendable, Equatable, Codable {
     /// Copy this clip nowhere, even when the session copies every clip (`rec save --no-upload`;
     /// a save from another box, whose clip goes back to the asker).
     package var noUpload: Bool
+    /// A start before what the session holds moves up to its oldest frame, as `last` does: `rec
+    /// save --last 60s` from several sessions sends each the same wall-clock range, and a session
+    /// younger than the range saves what it has (reported `before_session`) instead of failing.
+    package var clampsStart = false
     /// Wait for a `from` or `to` given from the start that the live session has not reached yet,
     /// instead of refusing it (the Swift API; not part of the control protocol, never encoded).
     package var waitsForOffsets = false
@@ -39,7 +43,7 @@ package struct SaveRequest: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case from, to, last, output, keyframe, clear, force, upload, noUpload = "no_upload"
+        case from, to, last, output, keyframe, clear, force, upload, noUpload = "no_upload", clampsStart = "clamps_start"
     }
 
     package init(from decoder: any Decoder) throws {
@@ -53,9 +57,10 @@ package struct SaveRequest: Sendable, Equatable, Codable {
         force = try c.decodeIfPresent(Bool.self, forKey: .force) ?? false
         upload = try c.decodeIfPresent(String.self, forKey: .upload)
         noUpload = try c.decodeIfPresent(Bool.self, forKey: .noUpload) ?? false
+        clampsStart = try c.decodeIfPresent(Bool.self, forKey: .clampsStart) ?? false
     }
 
-    /// `no_upload` is written only when true, so a request without it reads as before.
+    /// `no_upload` and `clamps_start` are written only when true, so a request without them reads as before.
     package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(from, forKey: .from)
@@ -67,6 +72,7 @@ package struct SaveRequest: Sendable, Equatable, Codable {
         try c.encode(force, forKey: .force)
         try c.encodeIfPresent(upload, forKey: .upload)
         if noUpload { try c.encode(true, forKey: .noUpload) }
+        if clampsStart { try c.encode(true, forKey: .clampsStart) }
     }
 
     /// The checks JSON decoding cannot make; nil when the request makes sense.

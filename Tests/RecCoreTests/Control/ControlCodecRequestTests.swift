@@ -64,6 +64,17 @@ struct ControlCodecRequestTests {
         #expect(!plain.contains("no_upload"), "\(plain)")
     }
 
+    @Test("clamps_start is read as the protocol page writes it, and written only when true")
+    func saveClampsStart() throws {
+        var request = SaveRequest(from: .unix(100), to: .unix(160), output: "/x.mkv")
+        let plain = String(decoding: try ControlCodec.encode(ControlRequest(id: .number(1), command: .save(request))), as: UTF8.self)
+        #expect(!plain.contains("clamps_start"), "\(plain)")
+        request.clampsStart = true
+        let decoded = ControlCodec.decodeRequest(Array(#"{"v":1,"id":1,"type":"save","output":"/x.mkv","from":{"unix":100},"to":{"unix":160},"clamps_start":true}"#.utf8))
+        #expect(decoded == .request(ControlRequest(id: .number(1), command: .save(request))))
+        #expect(try request.timeSelection().clampsStart)
+    }
+
     struct Bad: Sendable, CustomStringConvertible {
         var json: String
         var id: ControlID?
