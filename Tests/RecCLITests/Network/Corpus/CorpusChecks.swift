@@ -10,11 +10,16 @@ struct CorpusChecks {
     /// The recording's frames in presentation order: ffprobe's time and the decoded counter.
     let recorded: [(time: Double, counter: Int)]
     let frame: Double
-    /// The session's time when it saw the server go (the ring's end then): the frames up to it
-    /// are the first connection's, those after it the reconnected one's.
+    /// The session's time when it saw the server go (the ring's end then).
     let outage: Double
-    var before: [(time: Double, counter: Int)] { recorded.filter { $0.time <= outage } }
-    var after: [(time: Double, counter: Int)] { recorded.filter { $0.time > outage } }
+    /// Where the reconnected server's pictures begin: its counter starts again at 0. (Not at
+    /// `outage`: a B-frame stream's last pictures of the first connection are let out when it
+    /// ends, after the ring's end the session reported then.)
+    var reconnected: Int {
+        recorded.indices.dropFirst().first { recorded[$0].counter != recorded[$0 - 1].counter + 1 } ?? recorded.count
+    }
+    var before: ArraySlice<(time: Double, counter: Int)> { recorded[..<reconnected] }
+    var after: ArraySlice<(time: Double, counter: Int)> { recorded[reconnected...] }
 
     init(_ camera: Camera, _ take: CorpusTake) throws {
         self.camera = camera
@@ -103,15 +108,18 @@ struct CorpusChecks {
         let most = CorpusTake.buffer + camera.keyframeSeconds + gap + frame
         #expect(span >= CorpusTake.buffer - frame && span <= most,
                 "\(when): ring \(start)–\(end) s (\(span) s) for --buffer \(CorpusTake.buffer)s, keyframes every \(camera.keyframeSeconds) s")
-        let packets = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "packet=pts_time,size", "-of", "csv=p=0", take.recording])
-        let held = String(decoding: packets.stdout, as: UTF8.self).split(separator: "\n").reduce(0) { sum, line in
+        let packets = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "packet=stream_index,pts_time,size", "-of", "csv=p=0",
+                                               take.recording])
+        var held: [Int: Double] = [:]
+        for line in String(decoding: packets.stdout, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: ",")
-            guard fields.count == 2, let time = Double(fields[0]), let size = Double(fields[1]),
-                  time >= start - 0.001, time < end + frame / 2 else { return sum }
-            return sum + size
+            guard fields.count == 3, let stream = Int(fields[0]), let time = Double(fields[1]), let size = Double(fields[2]),
+                  time >= start - 0.001, time < end + frame / 2 else { continue }
+            held[stream, default: 0] += size
         }
-        #expect(held > 0 && abs(bytes / held - 1) < 0.15,
-                "\(when): ring_bytes \(Int(bytes)), the recording's packets in \(start)–\(end) s: \(Int(held))")
+        let total = held.values.reduce(0, +)
+        #expect(total > 0 && abs(bytes / total - 1) < 0.15,
+                "\(when): ring_bytes \(Int(bytes)), the recording's packets in \(start)–\(end) s: \(Int(total)) (by stream \(held.sorted { $0.key < $1.key }.map { Int($0.value) }))")
     }
 
     /// `save --last 8s` comes from the ring, covers 8 s, and its frames are the recording's in
