@@ -167,6 +167,12 @@ extension NetworkSource: CompressedFrames {
         let shift = offset.rescaled(to: packet.timeBase).value
         packet.pts += shift
         packet.dts += shift
+        if sendsNoTimes && isVideo {
+            // `arrivalTimeBase` is 90 kHz: `arrivalSpacing` keeps pictures 90 ticks apart.
+            let apart = arrivalSpacing.shift(placing: packet.dts)
+            packet.pts += apart
+            packet.dts += apart
+        }
         packet.stream = id
         packet.captureTime = packet.decodeTime.rescaled(to: .microseconds)
         // Sound from just before the first picture has no picture to go with.

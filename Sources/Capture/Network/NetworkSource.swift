@@ -70,6 +70,8 @@ package final class NetworkSource: FrameSource {
     @exclusivity(unchecked) var sendsNoTimes = false
     /// For a camera timed by arrival, until settled: the pictures read while opening are left out.
     @exclusivity(unchecked) var arrivalStart: ArrivalStart?
+    /// For a camera timed by arrival: pictures read at once are kept a millisecond apart.
+    @exclusivity(unchecked) var arrivalSpacing = ArrivalSpacing(least: 90)
     /// Packets placed and given their durations, waiting to be handed out.
     @exclusivity(unchecked) var ready: [EncodedPacket] = []
     @exclusivity(unchecked) var pendingSound: [EncodedPacket] = []

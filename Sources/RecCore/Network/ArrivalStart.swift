@@ -29,3 +29,28 @@ package struct ArrivalStart: Sendable {
         return settled
     }
 }
+
+/// A camera timed by its pictures' arrivals: a picture read right after the one before (both
+/// waited in the socket while the reader was away: a busy machine) arrives at the same time to
+/// the microsecond, and the timeline gives it the same time. Two pictures at one time break
+/// what follows: the ring took the second keyframe for a new timeline and let its whole buffer
+/// go, and a muxer refuses a decode time that does not rise. Each picture is placed at least
+/// `least` after the one before (a millisecond, which every container keeps apart); the times
+/// then follow the arrivals again as they come.
+package struct ArrivalSpacing: Sendable {
+    /// The least time between two pictures, in the pictures' time base.
+    package let least: Int64
+    private var last: Int64?
+
+    package init(least: Int64) {
+        self.least = least
+    }
+
+    /// How far to move a picture placed at `time` (0 when it is far enough from the one before).
+    package mutating func shift(placing time: Int64) -> Int64 {
+        let earliest = last.map { $0 + least } ?? time
+        let placed = max(time, earliest)
+        last = placed
+        return placed - time
+    }
+}

@@ -77,8 +77,8 @@ struct Camera: Sendable, CustomTestStringConvertible {
         // timeline may slew (10 ms at 20 s): a CI run under load saw them stray further.
         Camera(name: "VLC RTSP (UDP): H.264 + AAC MP4 file as it is", server: .vlc(.h264MP4), sound: ["aac"]),
         Camera(name: "VLC RTSP (UDP): H.265 (3 B-frames) + AAC MP4 file as it is", server: .vlc(.h265MP4), sound: ["aac"],
-               open: "VLC sends five pictures with one time at 4.4 s (ffmpeg's own copy shows it too); rec's decode "
-                   + "times then slide, and every picture after is 2 frames late against its counter and the sound"),
+               open: "VLC 3.0's own RTP times are wrong: in ffmpeg's own copy five pictures share one time at 4.4 s and "
+                   + "every picture after comes 5 frames earlier than before; in rec's, 2 frames early against the sound"),
         Camera(name: "nginx RTMP relay of ffmpeg's -c copy publish: H.264 + AAC", server: .nginxRTMP, sound: ["aac"]),
         Camera(name: "ffmpeg SRT listener, -c copy MPEG-TS: H.264 + AAC", server: .ffmpegSRT, sound: ["aac"]),
         Camera(name: "HTTP multipart MJPEG, 15 pictures a second, no times", server: .httpMJPEG, sound: [], fps: 15,
