@@ -137,9 +137,17 @@ static inline int cffmpeg_interrupt_callback(void *opaque) {
 static inline pid_t cffmpeg_gettid(void) { return (pid_t)syscall(SYS_gettid); }
 static inline void cffmpeg_log_capture(void) { av_log_set_callback(cffmpeg_log_trampoline); }
 
+/// The wall clock (microseconds since the Unix epoch) libavformat's RTP reader gives a packet
+/// read after its stream's first RTCP sender report (AV_PKT_DATA_PRFT), or AV_NOPTS_VALUE.
+static inline int64_t cffmpeg_packet_prft_wallclock(const AVPacket *p) {
+    for (int i = 0; i < p->side_data_elems; i++)
+        if (p->side_data[i].type == AV_PKT_DATA_PRFT && p->side_data[i].size >= sizeof(AVProducerReferenceTime))
+            return ((const AVProducerReferenceTime *)p->side_data[i].data)->wallclock;
+    return AV_NOPTS_VALUE;
+}
 /// Drops a packet's side data when all of it is AV_PKT_DATA_PRFT: the sender-report times
-/// libavformat's RTP reader attaches to every packet of a camera, which nothing in rec reads (its
-/// wall clock comes from the stream's start_time_realtime) and no file rec writes stores.
+/// libavformat's RTP reader attaches to every packet of a camera, which the demuxer reads first
+/// (cffmpeg_packet_prft_wallclock) and no file rec writes stores.
 static inline void cffmpeg_packet_drop_prft(AVPacket *p) {
     for (int i = 0; i < p->side_data_elems; i++)
         if (p->side_data[i].type != AV_PKT_DATA_PRFT) return;

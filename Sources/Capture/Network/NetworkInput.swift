@@ -97,20 +97,13 @@ final class NetworkInput {
         }
     }
 
-    /// The stream's wall-clock time at `rangeStart`, once the camera has sent an RTCP sender report.
+    /// Set once the camera has sent an RTCP sender report (libavformat's `start_time_realtime`):
+    /// how `NetworkProbe` tells that it sends them. The wall clock comes from `reportedWallClock`.
     var startTimeRealtime: Timestamp? { demuxer.startTimeRealtime }
 
-    /// Where the stream began for this client, in microseconds of camera time: 0 for a client
-    /// that started it, later for one that joined it running (an RTSP PLAY's `Range: npt=R-`,
-    /// which libavformat adds to every time). libavformat's `start_time_realtime` is the wall
-    /// clock there, not at 0 (its RTCP times start from the range). The earliest first time of
-    /// the recorded streams (`AVStream.start_time`, the first packets read while probing).
-    var rangeStart: Timestamp {
-        let starts = ([video] + sound).compactMap { stream in
-            stream.startTime.map { Timestamp(value: $0, timeBase: stream.timeBase).rescaled(to: .microseconds) }
-        }
-        return starts.min() ?? .zero
-    }
+    /// The wall-clock time the camera's sender reports give the packet read last
+    /// (`Demuxer.reportedWallClock`); nil before its stream's first report.
+    var reportedWallClock: Timestamp? { demuxer.reportedWallClock }
 
     static func describe(_ streams: [Demuxer.Stream]) -> String {
         streams.isEmpty ? "none" : streams.map { "\($0.parameters.streamKind.rawValue) \($0.parameters.codecName)" }.joined(separator: ", ")

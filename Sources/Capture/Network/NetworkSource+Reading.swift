@@ -55,6 +55,13 @@ extension NetworkSource: CompressedFrames {
         guard let (packet, isVideo) = try input.read() else { return false }
         var read = packet
         let now = Self.monotonicNow()
+        if wallZero == nil {
+            // Before rec joins or retimes anything: a parsed picture's report goes with the next
+            // picture libavformat hands out (`SenderReportClock`); H.264 and H.265 are parsed.
+            reports.read(stream: isVideo ? .video : read.stream,
+                         presentation: read.pts == Int64.min ? nil : read.presentationTime,
+                         report: input.reportedWallClock, parsed: isVideo && videoCodec != nil)
+        }
         if var start = arrivalStart {
             // Pictures of an arrival-timed camera read while opening: when they came is unknown.
             guard start.keeps(readStarted: started, ended: now) else {
@@ -177,8 +184,9 @@ extension NetworkSource: CompressedFrames {
         packet.captureTime = packet.decodeTime.rescaled(to: .microseconds)
         // Sound from just before the first picture has no picture to go with.
         if !isVideo && packet.dts < 0 { return }
-        if wallZero == nil, let input, let zero = input.startTimeRealtime {
-            wallZero = .microseconds(zero.value - offset.rescaled(to: .microseconds).value - input.rangeStart.value)
+        if wallZero == nil, let zero = reports.wallAtZero {
+            // Camera time t is at wall clock zero + t, and at session time t + offset.
+            wallZero = .microseconds(zero.value - offset.rescaled(to: .microseconds).value)
         }
         // A packet lasts until the next of its stream (decode order: a B-frame stream's dts
         // steps are its frame intervals too); one is held per stream, so pictures wait one frame.

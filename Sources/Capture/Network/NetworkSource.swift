@@ -90,6 +90,8 @@ package final class NetworkSource: FrameSource {
     @exclusivity(unchecked) var epoch: UInt64?
     /// The wall-clock time of session time 0 from the camera's sender reports, once known.
     @exclusivity(unchecked) var wallZero: Timestamp?
+    /// The camera's wall clock against its own times, from the reports on its packets.
+    @exclusivity(unchecked) var reports = SenderReportClock()
     var backoff = ReconnectBackoff()
     @exclusivity(unchecked) var sequence: Int64 = 0
     /// The presentation time of the run's first keyframe, until a picture presented after it

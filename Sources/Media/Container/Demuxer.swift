@@ -158,13 +158,20 @@ package final class Demuxer {
     /// The container's short name ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
     package var formatName: String { String(cString: context.pointee.iformat.pointee.name) }
 
-    /// The wall-clock time of pts 0, in microseconds since the Unix epoch, when the source says:
-    /// an RTSP camera's first RTCP sender report sets it (libavformat's `start_time_realtime`),
-    /// so it is nil until one has arrived.
+    /// The wall-clock time, in microseconds since the Unix epoch, at the start of an RTSP camera's
+    /// PLAY range (not at pts 0, nor at the first packet, for a client that joined a running
+    /// stream), from its first RTCP sender report (libavformat's `start_time_realtime`): nil until
+    /// one has arrived. A packet's own is `reportedWallClock`.
     package var startTimeRealtime: Timestamp? {
         let t = context.pointee.start_time_realtime
         return t == CFFMPEG_NOPTS || t <= 0 ? nil : .microseconds(t)
     }
+
+    /// The wall-clock time the source gave the packet read last, in microseconds since the Unix
+    /// epoch: an RTSP camera's, from the sender report of its stream (`AV_PKT_DATA_PRFT`), for the
+    /// packets read after the stream's first report; nil for any other packet. A parsed stream's
+    /// packet carries the time of the RTP packet that began the next one (`SenderReportClock`).
+    package private(set) var reportedWallClock: Timestamp?
 
     /// The file's duration in microseconds, if known.
     package var duration: Timestamp? {
@@ -199,6 +206,8 @@ package final class Demuxer {
             guard index < streams.count else { continue }
             let tb = streams[index].timeBase
             let p = packet.pointer.pointee
+            let wall = p.side_data_elems > 0 ? cffmpeg_packet_prft_wallclock(packet.pointer) : CFFMPEG_NOPTS
+            reportedWallClock = wall == CFFMPEG_NOPTS ? nil : .microseconds(wall)
             let pts = p.pts == CFFMPEG_NOPTS ? p.dts : p.pts
             let dts = p.dts == CFFMPEG_NOPTS ? pts : p.dts
             if payload {
