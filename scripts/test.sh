@@ -31,7 +31,7 @@ started=$SECONDS
 # test started would record on while it waits for one). Suites marked `.blocking` now run on
 # threads of the tests' own (Tests/Support/Pool), but the API's tests stay apart as they were.
 # Every run goes to the end, so a failure in one does not hide another's result.
-# The camera corpus (issue 39) runs its stand-in cameras (18 by default) and sessions at once: on its own,
+# The camera corpus (issue 39) runs its stand-in cameras (19 by default) and sessions at once: on its own,
 # so that its load does not slow every other suite (the whole phase took 15 min with it inside).
 status=0
 swift test "${rec_build[@]}" --skip-build --skip KillTests --skip RecAPITests --skip CameraCorpusTests || status=$?
