@@ -1,0 +1,94 @@
+import Testing
+@testable import RecCore
+
+/// Issue 40's detector on drawn scenes: a textured background (a gradient with a grid, so the
+/// contrast stretch has something to stretch) and a bright square that moves or not.
+@Suite struct MotionDetectorTests {
+    static let width = 320, height = 180
+
+    /// The scene, lit by `light` (added to every pixel), with a 24-pixel square at `square`.
+    static func scene(square: (x: Int, y: Int)? = nil, light: Int = 0, size: Int = 24) -> [UInt8] {
+        (0..<(width * height)).map { i in
+            let (x, y) = (i % width, i / width)
+            var value = 40 + x / 4 + ((x / 16 + y / 16) % 2 == 0 ? 20 : 0)
+            if let square, x >= square.x, x < square.x + size, y >= square.y, y < square.y + size { value = 235 }
+            return UInt8(clamping: value + light)
+        }
+    }
+
+    @Test func aStillSceneHasNoMotion() {
+        var detector = MotionDetector()
+        for _ in 0..<10 {
+            let sample = detector.analyse(luma: Self.scene(square: (100, 60)), width: Self.width, height: Self.height)
+            #expect(sample == .still)
+        }
+        #expect(detector.width == 178 && detector.height == 100)
+    }
+
+    @Test func aMovingSquareIsMotionWhereItIs() throws {
+        var detector = MotionDetector()
+        _ = detector.analyse(luma: Self.scene(square: (40, 60)), width: Self.width, height: Self.height)
+        let sample = detector.analyse(luma: Self.scene(square: (200, 60)), width: Self.width, height: Self.height)
+        #expect(!sample.lighting && sample.level > 0.01 && sample.level < 0.2, "\(sample)")
+        // Two areas: where the square came from and where it went.
+        #expect(sample.areas.count == 2, "\(sample.areas)")
+        let went = try #require(sample.areas.first { $0.x > 0.5 })
+        #expect(went.contains(x: 212.0 / 320, y: 72.0 / 180), "\(went)")
+    }
+
+    @Test func theLightComingOnIsNoMotion() {
+        var detector = MotionDetector()
+        _ = detector.analyse(luma: Self.scene(), width: Self.width, height: Self.height)
+        // A dim scene lit brightly: with the contrast stretched, what changes is the texture's
+        // place in the range only a little; a lamp that lights part of the scene changes most of it.
+        var lit = Self.scene()
+        for i in lit.indices where i % Self.width < 280 { lit[i] = UInt8(clamping: Int(lit[i]) + 120) }
+        let sample = detector.analyse(luma: lit, width: Self.width, height: Self.height)
+        #expect(sample.lighting && sample.level == 0 && sample.areas.isEmpty, "\(sample)")
+        // The background starts again from the lit scene: the next lit picture is still.
+        #expect(detector.analyse(luma: lit, width: Self.width, height: Self.height) == .still)
+    }
+
+    @Test func aMaskedPartIsNotJudged() {
+        var settings = MotionSettings()
+        settings.masks = [MotionRect(x: 0, y: 0, width: 0.5, height: 1)]
+        var detector = MotionDetector(settings: settings)
+        _ = detector.analyse(luma: Self.scene(square: (20, 60)), width: Self.width, height: Self.height)
+        let left = detector.analyse(luma: Self.scene(square: (90, 60)), width: Self.width, height: Self.height)
+        #expect(left == .still, "\(left)")
+        let right = detector.analyse(luma: Self.scene(square: (220, 60)), width: Self.width, height: Self.height)
+        #expect(right.areas.count == 1 && right.areas[0].x > 0.5, "\(right)")
+    }
+
+    @Test func somethingSmallerThanTheLeastAreaIsNoMotion() {
+        var settings = MotionSettings()
+        settings.minimumArea = 0.02
+        var detector = MotionDetector(settings: settings)
+        _ = detector.analyse(luma: Self.scene(square: (40, 60), size: 8), width: Self.width, height: Self.height)
+        let sample = detector.analyse(luma: Self.scene(square: (200, 60), size: 8), width: Self.width, height: Self.height)
+        #expect(sample == .still, "\(sample)")
+    }
+
+    @Test func aParkedThingBecomesBackground() {
+        var detector = MotionDetector()
+        _ = detector.analyse(luma: Self.scene(), width: Self.width, height: Self.height)
+        let parked = Self.scene(square: (150, 80))
+        #expect(detector.analyse(luma: parked, width: Self.width, height: Self.height).level > 0)
+        // At 5 pictures a second and a weight of 0.05, about 15 s.
+        var last = MotionSample.still
+        for _ in 0..<75 { last = detector.analyse(luma: parked, width: Self.width, height: Self.height) }
+        #expect(last == .still, "\(last)")
+    }
+
+    @Test func aPaddedPlaneIsReadByItsStride() {
+        var detector = MotionDetector()
+        func padded(_ plane: [UInt8]) -> [UInt8] {
+            (0..<Self.height).flatMap { Array(plane[($0 * Self.width)..<(($0 + 1) * Self.width)]) + [UInt8](repeating: 255, count: 64) }
+        }
+        let stride = Self.width + 64
+        let first = padded(Self.scene(square: (40, 60))), second = padded(Self.scene(square: (40, 60)))
+        first.withUnsafeBufferPointer { _ = detector.analyse(luma: $0, width: Self.width, height: Self.height, stride: stride) }
+        let sample = second.withUnsafeBufferPointer { detector.analyse(luma: $0, width: Self.width, height: Self.height, stride: stride) }
+        #expect(sample == .still)
+    }
+}
