@@ -77,17 +77,18 @@ extension NetworkSource: CompressedFrames {
             (slept, switchesSeen) = (switches > switchesSeen, switches)
         }
         if isVideo, let codec = videoCodec {
-            if read.withUnsafeBytes({ PictureParts.isSliceless($0, codec: codec) }) {
+            switch read.withUnsafeBytes({ PictureParts.part($0, codec: codec) }) {
+            case .sliceless:
                 sliceless += read.data
                 return true
-            }
-            if read.withUnsafeBytes({ PictureParts.startsPicture($0, codec: codec) }) == false {
+            case .continuation:
                 join(read, codec: codec)
                 return true
-            }
-            if !sliceless.isEmpty {
-                read.data = sliceless + read.data
-                sliceless = []
+            case .picture, nil:
+                if !sliceless.isEmpty {
+                    read.data = sliceless + read.data
+                    sliceless = []
+                }
             }
         }
         if isVideo, let cutoff = leadingCutoff, read.pts != Int64.min {
@@ -175,7 +176,6 @@ extension NetworkSource: CompressedFrames {
         packet.pts += shift
         packet.dts += shift
         if sendsNoTimes && isVideo {
-            // `arrivalTimeBase` is 90 kHz: `arrivalSpacing` keeps pictures 90 ticks apart.
             let apart = arrivalSpacing.shift(placing: packet.dts)
             packet.pts += apart
             packet.dts += apart

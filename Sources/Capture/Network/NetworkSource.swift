@@ -71,7 +71,7 @@ package final class NetworkSource: FrameSource {
     /// For a camera timed by arrival, until settled: the pictures read while opening are left out.
     @exclusivity(unchecked) var arrivalStart: ArrivalStart?
     /// For a camera timed by arrival: pictures read at once are kept a millisecond apart.
-    @exclusivity(unchecked) var arrivalSpacing = ArrivalSpacing(least: 90)
+    @exclusivity(unchecked) var arrivalSpacing = ArrivalSpacing(least: Timestamp.microseconds(1_000).rescaled(to: NetworkSource.arrivalTimeBase).value)
     /// Packets placed and given their durations, waiting to be handed out.
     @exclusivity(unchecked) var ready: [EncodedPacket] = []
     @exclusivity(unchecked) var pendingSound: [EncodedPacket] = []
@@ -97,7 +97,7 @@ package final class NetworkSource: FrameSource {
     /// The presentation time of the run's first keyframe, until a picture presented after it
     /// comes: pictures presented before it are left out (an open GOP's leading pictures).
     @exclusivity(unchecked) var leadingCutoff: Int64?
-    /// Packets with no slice (`PictureParts.isSliceless`) read since the last picture: they go
+    /// Packets with no slice (`PictureParts.Part.sliceless`) read since the last picture: they go
     /// in front of the next picture's bytes, or with the connection when it ends.
     @exclusivity(unchecked) var sliceless: [UInt8] = []
     /// After a reconnect: packets wait for the next keyframe, where decoding can start again.

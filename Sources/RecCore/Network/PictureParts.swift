@@ -9,32 +9,47 @@
 /// is: a picture's first slice has `first_mb_in_slice` 0 (H.264) or
 /// `first_slice_segment_in_pic_flag` set (H.265); a later slice does not.
 package enum PictureParts {
+    /// What a packet of a camera's pictures is, judged by its first slice.
+    package enum Part: Sendable, Equatable {
+        /// Its first slice starts a picture.
+        case picture
+        /// Its first slice continues the picture before it.
+        case continuation
+        /// Annex B with no slice at all: parameter sets, a delimiter or SEI alone, as libavformat
+        /// hands out what it has of an access unit when a connection ends between them and the
+        /// slice. Such a packet is no picture: it goes with the next one.
+        case sliceless
+    }
+
+    /// What the packet is: nil when it is not Annex B H.264 or H.265, where rec keeps the packet
+    /// as it came. One pass over the units before the first slice: a picture's bytes are not
+    /// read past its first slice header.
+    package static func part(_ bytes: UnsafeRawBufferPointer, codec: Codec) -> Part? {
+        guard codec == .h264 || codec == .hevc else { return nil }
+        var units = 0
+        var first: Bool?
+        forEachUnit(bytes) { start, _ in
+            units += 1
+            first = sliceStart(bytes, at: start, codec: codec)
+            return first == nil
+        }
+        if let first { return first ? .picture : .continuation }
+        return units > 0 ? .sliceless : nil
+    }
+
     /// Whether the packet's first slice starts a picture: nil when it has no slice (parameter
     /// sets alone) or is not Annex B, where rec keeps the packet as it came.
     package static func startsPicture(_ bytes: UnsafeRawBufferPointer, codec: Codec) -> Bool? {
-        guard codec == .h264 || codec == .hevc else { return nil }
-        var found: Bool?
-        forEachUnit(bytes) { start, _ in
-            guard let first = sliceStart(bytes, at: start, codec: codec) else { return true }
-            found = first
-            return false
+        switch part(bytes, codec: codec) {
+        case .picture: true
+        case .continuation: false
+        case .sliceless, nil: nil
         }
-        return found
     }
 
-    /// Whether the packet is Annex B with no slice at all: parameter sets, a delimiter or SEI
-    /// alone, as libavformat hands out what it has of an access unit when a connection ends
-    /// between them and the slice. Such a packet is no picture: it goes with the next one.
+    /// Whether the packet is Annex B with no slice at all (`Part.sliceless`).
     package static func isSliceless(_ bytes: UnsafeRawBufferPointer, codec: Codec) -> Bool {
-        guard codec == .h264 || codec == .hevc else { return false }
-        // Stops at the first slice: a picture's bytes are not read past it.
-        var units = 0, slice = false
-        forEachUnit(bytes) { start, _ in
-            units += 1
-            slice = sliceStart(bytes, at: start, codec: codec) != nil
-            return !slice
-        }
-        return units > 0 && !slice
+        part(bytes, codec: codec) == .sliceless
     }
 
     /// What a continuation adds to the picture it continues: its bytes from its first slice on
