@@ -9,6 +9,8 @@ package struct MotionDetector: Sendable {
     /// The analysed picture's size, fixed by the first picture (a new size starts again).
     private(set) var width = 0, height = 0
     private var background: [Float] = []
+    /// The picture analysed before this one.
+    private var previous: [Float] = []
     private var masked: [Bool] = []
     private var sourceSize = (width: 0, height: 0)
 
@@ -29,16 +31,19 @@ package struct MotionDetector: Sendable {
         picture.stretchContrast()
         picture.blur()
         if background.isEmpty {
-            background = picture.pixels
+            (background, previous) = (picture.pixels, picture.pixels)
             return .still
         }
+        defer { previous = picture.pixels }
         var changed = [Bool](repeating: false, count: width * height)
         var count = 0, judged = 0
         let threshold = Float(settings.threshold), weight = Float(settings.backgroundWeight)
         for i in 0..<changed.count where !masked[i] {
             judged += 1
             let value = picture.pixels[i]
-            if abs(value - background[i]) > threshold {
+            // Changed from the background and from the picture before: a thing that stops is
+            // no longer motion, and neither is the fading ghost of where it was.
+            if abs(value - background[i]) > threshold && abs(value - previous[i]) > threshold / 2 {
                 changed[i] = true
                 count += 1
             }
