@@ -7,7 +7,7 @@ import RecCore
 package enum ClientCommands {
     /// `save`, `stop`, `status`, `snapshot`, `control`, `view`, in help order.
     package static let session: [any ParsableCommand.Type] = [
-        SaveCommand.self, StopCommand.self, StatusCommand.self, SnapshotCommand.self, CameraControlCommand.self, ViewCommand.self,
+        SaveCommand.self, StopCommand.self, StatusCommand.self, SnapshotCommand.self, CameraControlCommand.self, EventsCommand.self, ViewCommand.self,
     ]
 
     /// Runs `arguments` here if they are a client command (and not a request for help, which

@@ -32,6 +32,8 @@ struct HelpTests {
           snapshot                Save the latest frame of a running session as a
                                   picture.
           control                 Set or list the camera controls of a running session.
+          events                  List the motion events of a session, of every session,
+                                  or of a recording's motion index.
           view                    Print the address of a session's live page and open it
                                   in the browser.
           presets                 List the encoding presets.

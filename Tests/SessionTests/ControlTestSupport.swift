@@ -68,6 +68,8 @@ final class TestHandler: ControlHandler {
             return .ok(.save(SaveReport(path: save.output, frames: 42, keyframe: 0.5)))
         case .snapshot(let snapshot):
             return .ok(.snapshot(SnapshotReport(path: snapshot.output, width: 64, height: 48)))
+        case .events:
+            return .ok(.events(EventsReport(session: "test", motion: false)))
         case .control(let control):
             return .ok(.control(CameraControlReport(controls: control.settings.map {
                 ControlState(CameraControl(id: 1, label: $0.name, kind: .integer, value: Int64($0.value)))

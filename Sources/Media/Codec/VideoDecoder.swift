@@ -13,10 +13,11 @@ package final class VideoDecoder {
 
     /// The corresponding C functions are `avcodec_find_decoder`, `avcodec_parameters_to_context`
     /// and `avcodec_open2`.
-    package init(parameters: CodecParameters, threads: Int = 0) throws(FFmpegError) {
+    /// `options` are libavcodec's decoder options (`skip_loop_filter`, `skip_frame`).
+    package init(parameters: CodecParameters, threads: Int = 0, options: [(key: String, value: String)] = []) throws(FFmpegError) {
         context = try CodecContext(decoding: parameters)
         context.pointer.pointee.thread_count = Int32(threads)
-        try context.open(name: "\(parameters.codecName) decoder")
+        try context.open(options: options, name: "\(parameters.codecName) decoder")
         packet = try PacketOwner()
         timeBase = parameters.timeBase
     }

@@ -18,7 +18,7 @@ struct StartCommand: ParsableCommand {
         .buffer, .bufferSize,
         .output("The file that also receives the whole recording."),
         .noFile,
-    ] + SegmentOptions.arguments + UploadOptions.arguments + LiveOptions.arguments + [
+    ] + SegmentOptions.arguments + UploadOptions.arguments + LiveOptions.arguments + MotionOptions.arguments + [
         .foreground, .startTimeout, .onSave, .usr1Last, .signalNotify,
         .force, .json,
     ]
@@ -34,6 +34,7 @@ struct StartCommand: ParsableCommand {
     var segments: SegmentOptions
     var uploads: UploadOptions
     var live: LiveOptions
+    var motion: MotionOptions
     var foreground: Bool
     /// nil when not given: 5 s, or 20 s for a network camera (RecordingSetup).
     var startTimeout: String?
@@ -55,6 +56,7 @@ struct StartCommand: ParsableCommand {
         segments = try SegmentOptions(values)
         uploads = try UploadOptions(values)
         live = try LiveOptions(values)
+        motion = try MotionOptions(values)
         foreground = values.flag(.foreground)
         startTimeout = try values.value(.startTimeout)
         onSave = try values.value(.onSave)
@@ -118,6 +120,7 @@ struct StartCommand: ParsableCommand {
         _ = try SegmentNaming(path: configuration.signalClipPattern)
         configuration.notifiesDesktop = notify
         try live.apply(to: &configuration)
+        configuration.motion = try motion.configuration()
         let child = context.environment[SessionLauncher.childVariable] == "1"
         // Checked here, so a remote rclone does not know is refused before anything starts.
         let destination = try uploads.destination()
@@ -183,6 +186,7 @@ struct StartCommand: ParsableCommand {
         add(.usr1Last, usr1Last)
         add(.signalNotify, if: notify)
         a += live.arguments
+        a += motion.arguments
         add(.force, if: force)
         return a
     }

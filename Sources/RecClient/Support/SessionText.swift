@@ -28,6 +28,14 @@ package enum StatusText {
             }
             if let warning = e["upload_warning"] { lines.append("  upload   warning: \(warning)") }
         }
+        if let e = s.extra, let motion = e["motion"] {
+            let level = (Double(e["motion_level"] ?? "0") ?? 0) * 100
+            var line = "  motion   \(motion)" + (motion == "moving" ? String(format: " (%.1f %% of the picture)", level) : "")
+                + ", \(e["motion_events"] ?? "0") events"
+            if let clips = e["motion_clips"] { line += ", \(clips) clips saved" + (e["motion_last_clip"].map { ", last \($0)" } ?? "") }
+            lines.append(line)
+            if let error = e["motion_error"] { lines.append("  motion   \(error)") }
+        }
         for a in s.sounds {
             let drift = a.driftPPM.map { String(format: "%+.0f ppm", $0) } ?? "not measured yet"
             lines.append("  audio    \(a.device), \(a.rate) Hz, \(a.channels) ch, \(a.encoder); clock drift \(drift)")

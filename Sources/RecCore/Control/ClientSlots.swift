@@ -107,7 +107,7 @@ extension ControlCommand {
         switch self {
         case .save, .snapshot, .control: true
         case .status(let request): request.wait != nil
-        case .hello, .stop: false
+        case .hello, .stop, .events: false
         }
     }
 }

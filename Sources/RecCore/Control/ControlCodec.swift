@@ -105,6 +105,10 @@ package enum ControlCodec {
                 let fields = try JSONDecoder().decode(CameraControlRequest.self, from: data)
                 if let problem = fields.problem() { return usage(id, "control: \(problem)") }
                 command = .control(fields)
+            case "events":
+                let fields = try JSONDecoder().decode(EventsRequest.self, from: data)
+                if let problem = fields.selection.problem() { return usage(id, "events: \(problem)") }
+                command = .events(fields)
             default:
                 return reject(id, "unknown request type '\(type)'; expected one of \(ControlCommand.types.joined(separator: ", "))")
             }

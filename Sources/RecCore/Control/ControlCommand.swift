@@ -12,6 +12,8 @@ package enum ControlCommand: Sendable, Equatable {
     case stop
     /// Set or read the camera's controls.
     case control(CameraControlRequest)
+    /// The motion events, clips and levels of a stretch of the session (`rec events`).
+    case events(EventsRequest)
 
     /// The wire name, the request's `type`.
     package var type: String {
@@ -22,11 +24,12 @@ package enum ControlCommand: Sendable, Equatable {
         case .snapshot: "snapshot"
         case .stop: "stop"
         case .control: "control"
+        case .events: "events"
         }
     }
 
     /// Every wire name, in documentation order.
-    package static let types = ["hello", "status", "save", "snapshot", "stop", "control"]
+    package static let types = ["hello", "status", "save", "snapshot", "stop", "control", "events"]
 }
 
 /// One request: a command and the `id` its reply will carry.

@@ -40,6 +40,7 @@ package enum ControlBody: Sendable, Equatable {
     case snapshot(SnapshotReport)
     case stop(StopSummary)
     case control(CameraControlReport)
+    case events(EventsReport)
 }
 
 /// One reply on the wire: protocol version, the request's `id` (nil when the request was too

@@ -16,6 +16,7 @@ extension ControlRequest: Encodable {
         case .save(let fields): try fields.encode(to: encoder)
         case .snapshot(let fields): try fields.encode(to: encoder)
         case .control(let fields): try fields.encode(to: encoder)
+        case .events(let fields): try fields.encode(to: encoder)
         }
     }
 }

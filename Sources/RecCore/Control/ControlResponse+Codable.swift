@@ -2,7 +2,7 @@
 /// `{"v":1,"id":…,"ok":false,"error":{"code":…,"message":…}}`.
 extension ControlResponse: Codable {
     private enum Keys: String, CodingKey {
-        case v, id, ok, error, hello, status, save, snapshot, stop, control
+        case v, id, ok, error, hello, status, save, snapshot, stop, control, events
     }
 
     package init(from decoder: any Decoder) throws {
@@ -22,9 +22,11 @@ extension ControlResponse: Codable {
                 reply = .ok(.stop(body))
             } else if let body = try c.decodeIfPresent(CameraControlReport.self, forKey: .control) {
                 reply = .ok(.control(body))
+            } else if let body = try c.decodeIfPresent(EventsReport.self, forKey: .events) {
+                reply = .ok(.events(body))
             } else {
                 throw DecodingError.dataCorrupted(.init(codingPath: [Keys.ok],
-                    debugDescription: "an ok reply carries none of hello, status, save, snapshot, stop, control"))
+                    debugDescription: "an ok reply carries none of hello, status, save, snapshot, stop, control, events"))
             }
         } else {
             reply = .error(try c.decode(ControlError.self, forKey: .error))
@@ -48,6 +50,7 @@ extension ControlResponse: Codable {
             case .snapshot(let b): try c.encode(b, forKey: .snapshot)
             case .stop(let b): try c.encode(b, forKey: .stop)
             case .control(let b): try c.encode(b, forKey: .control)
+            case .events(let b): try c.encode(b, forKey: .events)
             }
         }
     }

@@ -95,6 +95,6 @@ package struct MotionClipPlanner: Sendable {
         open = nil
         guard clip.moving || clip.longest >= settings.minimumMotion, now > clip.from else { return nil }
         lastClipEnd = now
-        return Clip(from: clip.from, to: min(now, clip.lastEnd + settings.postRoll), events: clip.events)
+        return Clip(from: clip.from, to: clip.moving ? now : min(now, clip.lastEnd + settings.postRoll), events: clip.events)
     }
 }

@@ -101,10 +101,21 @@ package struct MotionEvent: Sendable, Equatable, Codable {
         self.box = box
     }
 
+    enum CodingKeys: String, CodingKey {
+        case id, start, end, peak, peakAt = "peak_at", box
+    }
+
     mutating func include(_ sample: MotionSample, at seconds: Double) {
         end = max(end, seconds)
         if sample.level > peak { (peak, peakAt) = (sample.level, seconds) }
         for area in sample.areas { box = box.map { $0.union(area) } ?? area }
+    }
+
+    /// Times to the millisecond and the peak and box to four places, as reports print them.
+    package var rounded: MotionEvent {
+        func r(_ v: Double, _ scale: Double = 1000) -> Double { (v * scale).rounded() / scale }
+        return MotionEvent(id: id, start: r(start), end: r(end), peak: r(peak, 10000), peakAt: r(peakAt),
+                           box: box.map { MotionRect(x: r($0.x, 10000), y: r($0.y, 10000), width: r($0.width, 10000), height: r($0.height, 10000)) })
     }
 
     /// Seconds from its first moving picture to its last.

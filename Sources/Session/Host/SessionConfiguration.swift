@@ -25,6 +25,8 @@ package struct SessionConfiguration: Sendable {
     /// Where the queue keeps its journal (`Uploader.journalPath`), and `--upload-limit`.
     package var uploadJournal: String?
     package var uploadLimit: String?
+    /// `--motion`, `--on-motion save`: the motion detector and the clips it saves (docs/EVENTS.md).
+    package var motion: MotionConfiguration?
 
     package init(name: String, recorder: RecorderConfiguration, ring: RingLimits = .replay, onSave: String? = nil) {
         self.name = name

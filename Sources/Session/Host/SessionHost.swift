@@ -25,6 +25,9 @@ package final class SessionHost: ControlHandler {
     let services: SessionServices
     /// The `--upload` queue: the session's own, or one made by the first `rec save --upload`.
     let uploads: Mutex<Uploader?>
+    /// `--motion`: the detector at work, and what the session does with its events.
+    let motion: MotionWatch?
+    let motionReactor: MotionReactor?
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
     package init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
@@ -41,6 +44,17 @@ package final class SessionHost: ControlHandler {
         uploads = Mutex(configuration.uploader)
         var recording = configuration.recorder
         if let uploader = configuration.uploader { recording.output?.observer = uploader }
+        var watch: MotionWatch?, reactor: MotionReactor?
+        if let motion = configuration.motion {
+            let made = MotionReactor(configuration: motion)
+            watch = MotionWatch(configuration: motion, session: configuration.name, listener: made.listener) { [weak made] in made?.startedAt }
+            reactor = made
+        }
+        if let watch {
+            recording.motion = watch
+            if let next = recording.output.map({ $0.observer }) { recording.output?.observer = MotionFileObserver(watch: watch, next: next) }
+        }
+        (motion, motionReactor) = (watch, reactor)
         let recorder = Recorder(source: source, sounds: sounds, configuration: recording, onPacket: { packet in
             ring.append(packet)
             if packet.stream == .video { newest.value.withLock { $0 = packet.decodeTime } }
@@ -52,6 +66,7 @@ package final class SessionHost: ControlHandler {
             progress.pulse()
         })
         self.recorder = recorder
+        reactor?.attach(self)
         // Waits for the recording to end: a recording that ended by itself (its `--duration`, the
         // source's end) stops the session; a failed one waits for `stop`, so its ring stays saveable.
         let watcher = Thread { [weak self] in
@@ -82,6 +97,8 @@ package final class SessionHost: ControlHandler {
             do { return .ok(.snapshot(try self.snapshot(snapshot))) } catch { return ControlReply(error) }
         case .stop:
             return .ok(.stop(stop()))
+        case .events(let events):
+            do { return .ok(.events(try self.events(events))) } catch { return ControlReply(error) }
         case .control(let control):
             do {
                 let controls = try recorder.controls.submit(control.settings.isEmpty ? nil : control.settings)
@@ -93,8 +110,11 @@ package final class SessionHost: ControlHandler {
 
     /// Finishes the recording (once) and says the session may exit.
     package func stop() -> StopSummary {
+        // A clip gathering on motion is saved with what it holds while the ring still runs.
+        motionReactor?.stopping(at: motion?.now.lastAnalysed)
         recorder.requestStop()
         recorder.waitUntilFinished()
+        motion?.finish()
         let s = recorder.currentStats
         let summary = StopSummary(path: s.outputPath, duration: s.framesCaptured > 0 ? s.lastCaptureTime.seconds + frameDuration(s) : 0,
                                   frames: s.framesCaptured, dropped: s.droppedLate + s.droppedBySource,
@@ -140,7 +160,7 @@ package final class SessionHost: ControlHandler {
                                   "ring_end": String(format: "%.3f", r.end?.seconds ?? 0),
                                   "gaps": String(s.gaps), "time_source": s.wallClockSource ?? "arrival"]
                             .merging(s.lastGap.map { ["last_gap": $0] } ?? [:]) { a, _ in a }.merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a }
-                            .merging(uploads.withLock { $0 }?.status ?? [:]) { a, _ in a })
+                            .merging(uploads.withLock { $0 }?.status ?? [:]) { a, _ in a }.merging(motionStatus) { a, _ in a })
         body.audio = s.sound.map(\.status)
         if s.sounds.count > 1 { body.audioTracks = s.sounds.map(\.status) }
         return body

@@ -54,6 +54,7 @@ extension Recorder {
                     return s.framesCaptured > 0 ? s.lastCaptureTime : nil
                 }
                 onOutage("\(source.description) \(what); connecting again")
+                configuration.motion?.sourceAway()
                 // The gap starts where the last picture ended (one nominal frame after it began).
                 let frame = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
                 if outage == nil, let last { outage = Outage(from: Timestamp(seconds: last.seconds + frame), frame: frame) }

@@ -286,6 +286,13 @@ package final class Recorder: Sendable {
                 case .sound: break
                 }
                 if let watch = configuration.onCapture { tell(watch, item, time: time, number: count) }
+                if let motion = configuration.motion {
+                    switch item {
+                    case .frame: if motion.wants(time) { tell(motion.take, item, time: time, number: count) }
+                    case .packet: tell(motion.take, item, time: time, number: count)
+                    case .sound: break
+                    }
+                }
                 queueSourceSound(capabilities, into: sink, wallClockKnown: &wallClockKnown, packets: &sourceSound)
                 controls.serve(capabilities.controls)
                 let lost = source.droppedFrames - lastSourceDrops

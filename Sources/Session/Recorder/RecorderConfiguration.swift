@@ -63,6 +63,9 @@ package struct RecorderConfiguration: Sendable {
     /// Told, on the capture thread, of every picture or compressed frame as it is captured,
     /// before it is queued for the encoder (the Swift API's frame callback and stream).
     package var onCapture: (@Sendable (CapturedFrame) -> Void)?
+    /// The session's motion detector (`--motion`), told of the pictures it wants on the capture
+    /// thread; nil costs nothing.
+    package var motion: (any MotionFeed)?
 
     /// Store the source's own compressed frames (`copy` presets, MJPEG cameras) instead of encoding.
     package var copiesCompressedFrames: Bool { encoder.copiesInput }
