@@ -51,6 +51,12 @@ let package = Package(
             pkgConfig: "xcb-randr",
             providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev"])]
         ),
+        // libmosquitto for the MQTT client (docs/MQTT.md): its network thread, reconnects and TLS.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // pidfd_open(2) through syscall(2), which Swift cannot call: waiting for a process to exit.
         .systemLibrary(name: "CProcess"),
         .target(name: "RecCore"),
