@@ -110,6 +110,8 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch", "TestPool"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore", "TestPool"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore", "TestPool"]),
+        // Against a real mosquitto broker on loopback, with mosquitto_pub/mosquitto_sub as the other side.
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "RecCore", "TestServers", "TestPool"]),
         .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "CaptureSetup", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch", "TestServers", "TestPool"]),
     ]
 )
