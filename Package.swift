@@ -76,6 +76,8 @@ let package = Package(
         // CV4L2 declares libv4l2 but does not link it: cameras (Capture) do.
         .target(name: "Capture", dependencies: ["CV4L2", "CXCB", "CPipeWire", "CSystemd", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
                 linkerSettings: [.linkedLibrary("v4l2")]),
+        // An MQTT broker connection (issue 40): one owner of libmosquitto's client, events on a queue of its own.
+        .target(name: "Messaging", dependencies: ["CMosquitto", "RecCore"]),
         .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
