@@ -91,8 +91,9 @@ final class MQTTConnectionState: Sendable {
     /// The owner's pointer to this object, for libmosquitto's `userdata`.
     var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-    static func from(_ userdata: UnsafeMutableRawPointer?) -> MQTTConnectionState {
-        Unmanaged<MQTTConnectionState>.fromOpaque(userdata!).takeUnretainedValue()
+    /// The object behind libmosquitto's `userdata` (always set: `mosquitto_new` was given it).
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> MQTTConnectionState? {
+        userdata.map { Unmanaged<MQTTConnectionState>.fromOpaque($0).takeUnretainedValue() }
     }
 
     // MARK: - libmosquitto's callbacks (its network thread)
@@ -100,27 +101,29 @@ final class MQTTConnectionState: Sendable {
     /// Installs the callbacks on `client`.
     static func install(on client: OpaquePointer) {
         mosquitto_connect_callback_set(client) { client, userdata, code in
-            MQTTConnectionState.from(userdata).connectAnswered(client: client!, code: code)
+            guard let client else { return }
+            MQTTConnectionState.from(userdata)?.connectAnswered(client: client, code: code)
         }
         mosquitto_disconnect_callback_set(client) { _, userdata, code in
             let number = errno
-            MQTTConnectionState.from(userdata).disconnected(code: code, errno: number)
+            MQTTConnectionState.from(userdata)?.disconnected(code: code, errno: number)
         }
         mosquitto_subscribe_callback_set(client) { _, userdata, mid, count, granted in
-            let ok = (0..<Int(count)).allSatisfy { granted![$0] < 0x80 }
-            MQTTConnectionState.from(userdata).acknowledged(mid, granted: ok)
+            let codes = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
+            let ok = codes.allSatisfy { $0 < 0x80 }
+            MQTTConnectionState.from(userdata)?.acknowledged(mid, granted: ok)
         }
         mosquitto_message_callback_set(client) { _, userdata, message in
             guard let message = message?.pointee, let topic = message.topic else { return }
             let payload = message.payload.map {
                 Array(UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)))
             } ?? []
-            MQTTConnectionState.from(userdata).report(.message(MQTTMessage(topic: String(cString: topic), payload: payload, retained: message.retain,
+            MQTTConnectionState.from(userdata)?.report(.message(MQTTMessage(topic: String(cString: topic), payload: payload, retained: message.retain,
                                                        qos: MQTTQoS(rawValue: message.qos) ?? .atMostOnce)))
         }
         mosquitto_log_callback_set(client) { _, userdata, level, text in
             guard level & Int32(MOSQ_LOG_ERR) != 0, let text else { return }
-            MQTTConnectionState.from(userdata).loggedError(String(cString: text))
+            MQTTConnectionState.from(userdata)?.loggedError(String(cString: text))
         }
     }
 
