@@ -51,6 +51,12 @@ let package = Package(
             pkgConfig: "xcb-randr",
             providers: [.apt(["libxcb1-dev", "libxcb-randr0-dev"])]
         ),
+        // libmosquitto for the MQTT client (docs/MQTT.md): its network thread, reconnects and TLS.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // pidfd_open(2) through syscall(2), which Swift cannot call: waiting for a process to exit.
         .systemLibrary(name: "CProcess"),
         .target(name: "RecCore"),
@@ -70,6 +76,8 @@ let package = Package(
         // CV4L2 declares libv4l2 but does not link it: cameras (Capture) do.
         .target(name: "Capture", dependencies: ["CV4L2", "CXCB", "CPipeWire", "CSystemd", "VideoDevices", "CFFmpeg", "Media", "RecCore"],
                 linkerSettings: [.linkedLibrary("v4l2")]),
+        // An MQTT broker connection (issue 40): one owner of libmosquitto's client, events on a queue of its own.
+        .target(name: "Messaging", dependencies: ["CMosquitto", "RecCore"]),
         .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
@@ -104,6 +112,8 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "VideoDevices", "Media", "RecCore", "Session", "TestFileWatch", "TestPool"]),
         .testTarget(name: "LiveTests", dependencies: ["Live", "Session", "Capture", "Media", "RecCore", "TestPool"]),
         .testTarget(name: "SessionTests", dependencies: ["Session", "Capture", "Encoding", "Media", "RecCore", "TestPool"]),
+        // Against a real mosquitto broker on loopback, with mosquitto_pub/mosquitto_sub as the other side.
+        .testTarget(name: "MessagingTests", dependencies: ["Messaging", "RecCore", "TestServers", "TestPool"]),
         .testTarget(name: "RecCLITests", dependencies: ["RecCLI", "CaptureSetup", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore", "TestFileWatch", "TestServers", "TestPool"]),
     ]
 )

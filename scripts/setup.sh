@@ -38,6 +38,8 @@ packages+=(openssh-client openssh-server)
 # with GStreamer's pipewiresink as the producer, and sway + xdg-desktop-portal(-wlr) for the portal.
 packages+=(libpipewire-0.3-dev pipewire wireplumber gstreamer1.0-pipewire dbus-user-session
            sway xdg-desktop-portal xdg-desktop-portal-wlr)
+# MQTT (issue 40, docs/MQTT.md): libmosquitto for the client; the tests run their own broker and its clients.
+packages+=(mosquitto mosquitto-clients libmosquitto-dev)
 # Network cameras as they come (issue 39, Tests/RecCLITests/Network/Corpus): servers nobody here wrote
 # serve the stand-in camera's files as they are: VLC's RTSP server (vlc-bin, its plugins for MP4, RTP
 # and RTSP) and nginx with its RTMP module relaying what ffmpeg publishes.
