@@ -123,3 +123,40 @@ extension ArgumentSpec {
         help: "With --on-motion save, the clips' names, with time fields such as %Y-%m-%d_%H-%M-%S (default motion-%Y-%m-%d_%H-%M-%S.mp4)."
     )
 }
+
+/// `--mqtt URL`: the broker a session publishes motion and saves to and takes saves from.
+struct MQTTOption: Sendable, Equatable {
+    static let arguments: [ArgumentSpec] = [.mqtt]
+    /// The environment variable a detached session reads a URL with a password from (never argv).
+    static let hiddenVariable = "REC_SESSION_MQTT"
+    var url: String?
+
+    init(_ values: ParsedValues) throws(RecError) {
+        url = try values.value(.mqtt)
+    }
+
+    /// The broker, checked: a URL that does not parse or a CA file that cannot be read is a
+    /// usage error before anything starts.
+    func address() throws(RecError) -> BrokerAddress? {
+        guard let url else { return nil }
+        let address = try BrokerAddress.parse(url)
+        if let ca = address.caFile, !FileManager.default.isReadableFile(atPath: ca) {
+            throw .usage("cannot read the CA file '\(ca)' that ca= names in \(address.redacted); check the path")
+        }
+        return address
+    }
+
+    var hidesSecret: Bool { ((try? BrokerAddress.parse(url ?? ""))?.password) != nil }
+
+    var arguments: [String] {
+        guard let url, !hidesSecret else { return [] }
+        return [ArgumentSpec.mqtt.displayName, url]
+    }
+}
+
+extension ArgumentSpec {
+    static let mqtt = option(
+        "mqtt", value: "url",
+        help: "An MQTT broker, such as mqtt://user:password@broker.local/home: the session publishes motion, events and saves under PREFIX/SESSION/ and takes save requests on PREFIX/SESSION/save (docs/EVENTS.md)."
+    )
+}

@@ -18,7 +18,7 @@ struct StartCommand: ParsableCommand {
         .buffer, .bufferSize,
         .output("The file that also receives the whole recording."),
         .noFile,
-    ] + SegmentOptions.arguments + UploadOptions.arguments + LiveOptions.arguments + MotionOptions.arguments + [
+    ] + SegmentOptions.arguments + UploadOptions.arguments + LiveOptions.arguments + MotionOptions.arguments + MQTTOption.arguments + [
         .foreground, .startTimeout, .onSave, .usr1Last, .signalNotify,
         .force, .json,
     ]
@@ -35,6 +35,7 @@ struct StartCommand: ParsableCommand {
     var uploads: UploadOptions
     var live: LiveOptions
     var motion: MotionOptions
+    var mqtt: MQTTOption
     var foreground: Bool
     /// nil when not given: 5 s, or 20 s for a network camera (RecordingSetup).
     var startTimeout: String?
@@ -57,6 +58,7 @@ struct StartCommand: ParsableCommand {
         uploads = try UploadOptions(values)
         live = try LiveOptions(values)
         motion = try MotionOptions(values)
+        mqtt = try MQTTOption(values)
         foreground = values.flag(.foreground)
         startTimeout = try values.value(.startTimeout)
         onSave = try values.value(.onSave)
@@ -121,6 +123,13 @@ struct StartCommand: ParsableCommand {
         configuration.notifiesDesktop = notify
         try live.apply(to: &configuration)
         configuration.motion = try motion.configuration()
+        var mqtt = mqtt
+        if context.environment[SessionLauncher.childVariable] == "1", mqtt.url == nil,
+           let hidden = context.environment[MQTTOption.hiddenVariable] {
+            mqtt.url = hidden
+            unsetenv(MQTTOption.hiddenVariable)
+        }
+        configuration.mqtt = try mqtt.address()
         let child = context.environment[SessionLauncher.childVariable] == "1"
         // Checked here, so a remote rclone does not know is refused before anything starts.
         let destination = try uploads.destination()
@@ -150,6 +159,7 @@ struct StartCommand: ParsableCommand {
         let arguments = childArguments(output: file?.path, uploads: uploads)
         var hidden = setup.spec.hidesCredentials ? [SessionLauncher.sourceVariable: capture.source ?? ""] : [:]
         if uploads.hidesSecret, let upload = uploads.upload { hidden[UploadOptions.hiddenVariable] = upload }
+        if mqtt.hidesSecret, let url = mqtt.url { hidden[MQTTOption.hiddenVariable] = url }
         let status = try SessionLauncher.launch(arguments: arguments, session: name, runtime: runtime,
                                                 timeout: recorder.startTimeout + 10, environment: hidden)
         print(started: status, folder: try runtime.folder(named: name), limits: limits, console: context.console)
@@ -187,6 +197,7 @@ struct StartCommand: ParsableCommand {
         add(.signalNotify, if: notify)
         a += live.arguments
         a += motion.arguments
+        a += mqtt.arguments
         add(.force, if: force)
         return a
     }

@@ -27,6 +27,8 @@ package struct SessionConfiguration: Sendable {
     package var uploadLimit: String?
     /// `--motion`, `--on-motion save`: the motion detector and the clips it saves (docs/EVENTS.md).
     package var motion: MotionConfiguration?
+    /// `--mqtt`: the broker the session publishes motion and saves to and takes saves from.
+    package var mqtt: BrokerAddress?
 
     package init(name: String, recorder: RecorderConfiguration, ring: RingLimits = .replay, onSave: String? = nil) {
         self.name = name

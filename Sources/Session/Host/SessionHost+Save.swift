@@ -133,6 +133,7 @@ extension SessionHost {
                           trailingHidden: plan.trailingHiddenFrames, mode: SaveReport.Mode(mode),
                           missing: recorder.missingSeconds(in: range))
         report.shortfall = shortfall
+        mqtt?.saved(report)
         return report
     }
 

@@ -28,6 +28,7 @@ package final class SessionHost: ControlHandler {
     /// `--motion`: the detector at work, and what the session does with its events.
     let motion: MotionWatch?
     let motionReactor: MotionReactor?
+    let mqtt: SessionMQTT?
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
     package init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
@@ -55,6 +56,15 @@ package final class SessionHost: ControlHandler {
             if let next = recording.output.map({ $0.observer }) { recording.output?.observer = MotionFileObserver(watch: watch, next: next) }
         }
         (motion, motionReactor) = (watch, reactor)
+        var broker: SessionMQTT?
+        if let address = configuration.mqtt {
+            do {
+                broker = try SessionMQTT(address: address, session: configuration.name)
+            } catch {
+                log?.write("mqtt: \(error.message)")
+            }
+        }
+        mqtt = broker
         let recorder = Recorder(source: source, sounds: sounds, configuration: recording, onPacket: { packet in
             ring.append(packet)
             if packet.stream == .video { newest.value.withLock { $0 = packet.decodeTime } }
@@ -67,6 +77,15 @@ package final class SessionHost: ControlHandler {
         })
         self.recorder = recorder
         reactor?.attach(self)
+        if let broker {
+            broker.attach(self)
+            let name = configuration.name
+            reactor?.subscribers.withLock {
+                $0.append { [weak broker, weak recorder] notice in
+                    broker?.tell(notice, session: name, wallclock: recorder?.currentStats.startedAt?.timeIntervalSince1970)
+                }
+            }
+        }
         // Waits for the recording to end: a recording that ended by itself (its `--duration`, the
         // source's end) stops the session; a failed one waits for `stop`, so its ring stays saveable.
         let watcher = Thread { [weak self] in
@@ -115,6 +134,7 @@ package final class SessionHost: ControlHandler {
         recorder.requestStop()
         recorder.waitUntilFinished()
         motion?.finish()
+        mqtt?.stop()
         let s = recorder.currentStats
         let summary = StopSummary(path: s.outputPath, duration: s.framesCaptured > 0 ? s.lastCaptureTime.seconds + frameDuration(s) : 0,
                                   frames: s.framesCaptured, dropped: s.droppedLate + s.droppedBySource,
@@ -160,7 +180,7 @@ package final class SessionHost: ControlHandler {
                                   "ring_end": String(format: "%.3f", r.end?.seconds ?? 0),
                                   "gaps": String(s.gaps), "time_source": s.wallClockSource ?? "arrival"]
                             .merging(s.lastGap.map { ["last_gap": $0] } ?? [:]) { a, _ in a }.merging(segmentStatus) { a, _ in a }.merging(services.status) { a, _ in a }
-                            .merging(uploads.withLock { $0 }?.status ?? [:]) { a, _ in a }.merging(motionStatus) { a, _ in a })
+                            .merging(uploads.withLock { $0 }?.status ?? [:]) { a, _ in a }.merging(motionStatus) { a, _ in a }.merging(mqtt?.status ?? [:]) { a, _ in a })
         body.audio = s.sound.map(\.status)
         if s.sounds.count > 1 { body.audioTracks = s.sounds.map(\.status) }
         return body
