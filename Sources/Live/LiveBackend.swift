@@ -20,6 +20,8 @@ package protocol LiveBackend: Sendable {
     func liveKeyframes() -> [EncodedPacket]
     /// Writes `[from, to)` (seconds on the session's timeline) exactly, as `rec save` does.
     func liveSave(_ request: SaveRequest) throws(RecError) -> SaveReport
+    /// The motion events, clips and levels of a range (`GET /api/events`, as `rec events`).
+    func liveEvents(_ request: EventsRequest) throws(RecError) -> EventsReport
     /// Where a temporary clip for playing may be written (the session's own folder).
     var liveScratchFolder: String { get }
     /// Where a save without an `output` goes.

@@ -17,13 +17,14 @@ body{font:14px system-ui,sans-serif;margin:12px;background:#111;color:#ddd}
 video{background:#000;max-width:100%;display:block}
 #strip{position:relative;height:60px;background:#222;margin:8px 0;overflow:hidden;cursor:crosshair;user-select:none}
 #strip img{position:absolute;top:0;height:60px;opacity:.8}
+#motion{position:absolute;top:0;left:0;height:60px;pointer-events:none}
 #sel{position:absolute;top:0;height:60px;background:rgba(80,160,255,.35);border:1px solid #5af;pointer-events:none}
 table{border-collapse:collapse}td{padding:1px 8px 1px 0}button{margin-right:6px}
 #msg{color:#fc6;min-height:1.2em}
 </style></head><body>
 <div><b id="title">rec live</b> <span id="frame"></span> <span id="lat"></span> <button id="sound" style="display:none">Sound on</button></div>
 <video id="live" muted autoplay playsinline></video>
-<div id="strip"><div id="sel"></div></div>
+<div id="strip"><canvas id="motion" height="60"></canvas><div id="sel"></div></div>
 <div>from <input id="from" size="8"> to <input id="to" size="8"> s
 <button id="play">Play range</button><button id="save">Save on the session's machine</button>
 <button id="download">Download</button><button id="snap">Snapshot</button></div>
@@ -138,7 +139,24 @@ async function refresh() {
     $("status").innerHTML = "";
     for (const [k, v] of rows) { const tr = $("status").insertRow(); tr.insertCell().textContent = k; tr.insertCell().textContent = v ?? ""; }
     drawStrip(t.keyframes);
+    if (x.motion) drawMotion(await (await fetch("/api/events?levels=1&from=" + span[0] + "&to=" + span[1])).json());
   } catch (e) { msg("status: " + e); }
+}
+// The motion index over the strip: the level every 200 ms as a graph from the bottom (yellow),
+// each event as a red band along the top with a mark at its start (docs/EVENTS.md).
+function drawMotion(r) {
+  const cv = $("motion"), w = $("strip").clientWidth, g = cv.getContext("2d");
+  cv.width = w; g.clearRect(0, 0, w, 60);
+  (r.levels || []).forEach((v, i) => {
+    if (v == null) return;
+    const t = r.from + i * r.step, x = t2x(t), h = Math.max(v > 0 ? 2 : 0, Math.sqrt(v) * 56);
+    g.fillStyle = "rgba(255,200,40,.8)"; g.fillRect(x, 60 - h, Math.max(1, t2x(t + r.step) - x), h);
+  });
+  for (const e of r.events || []) {
+    g.fillStyle = "rgba(255,60,60,.9)"; g.fillRect(t2x(e.start), 0, Math.max(2, t2x(e.end) - t2x(e.start)), 4);
+    g.fillRect(t2x(e.start), 0, 2, 60);
+  }
+  cv.dataset.events = (r.events || []).length; cv.dataset.levels = (r.levels || []).filter(v => v > 0).length;
 }
 const x2t = x => span[0] + (span[1] - span[0]) * x / $("strip").clientWidth;
 const t2x = t => (t - span[0]) / Math.max(0.001, span[1] - span[0]) * $("strip").clientWidth;
@@ -202,6 +220,17 @@ if (location.hash === "#selftest") (async () => {
   const last = readStamp(clip); if (last !== null && seen[seen.length - 1] !== last) seen.push(last);
   log("clip", {from: a, to: b, frames: seen, error: clip.error ? clip.error.message : null});
   log("save", await saveRange());
+  log("done", true);
+})();
+// `#motiontest`: the motion drawn on the timeline, as the canvas holds it.
+if (location.hash === "#motiontest") (async () => {
+  const log = (k, v) => console.log("REC-SELFTEST " + JSON.stringify({[k]: v}));
+  await refresh();
+  const cv = $("motion"), g = cv.getContext("2d"), w = cv.width;
+  // The columns with the events' red mark painted, read back from the canvas.
+  const marks = [];
+  for (let x = 0; x < w; x++) { const p = g.getImageData(x, 30, 1, 1).data; if (p[0] > 200 && p[1] < 120) marks.push(x); }
+  log("motion", {events: +cv.dataset.events, levels: +cv.dataset.levels, marks, width: w, span});
   log("done", true);
 })();
 """#

@@ -46,5 +46,22 @@ extension LiveServer {
         }
     }
 
+    /// `GET /api/events?from=…&to=…` (or `last=`), `&levels=1` for the level every 200 ms: what
+    /// `rec events --json` prints for the session. Numbers are session seconds; text is rec's
+    /// time syntax.
+    func events(_ query: [String: String]) -> HTTPResponse {
+        func time(_ key: String) -> ControlTime? {
+            query[key].map { text in Double(text).map(ControlTime.seconds) ?? .text(text) }
+        }
+        let request = EventsRequest(from: time("from"), to: time("to"), last: time("last"), levels: query["levels"] == "1")
+        if let problem = request.selection.problem() { return .error(400, problem) }
+        do {
+            let report = try backend.liveEvents(request)
+            return .json(Array(SessionTopics.json(report).utf8))
+        } catch {
+            return .error(error.code == .usage ? 400 : 409, error.message)
+        }
+    }
+
     static func name(_ t: Double) -> String { String(format: "%.3f", t) }
 }

@@ -40,9 +40,9 @@ import TestPool
     }
 
     /// Runs the browser on `url` until the page says it is done (or 60 s pass); the self-test records.
-    static func selftest(_ browser: Browser, _ url: String, profile: String) throws -> [String: Any] {
+    static func selftest(_ browser: Browser, _ url: String, profile: String, hash: String = "#selftest") throws -> [String: Any] {
         let executable = try #require(browser.executable, "install \(browser) (scripts/setup.sh does)")
-        let run = try BrowserConsole.run(executable, try browser.arguments(url + "#selftest", profile: profile),
+        let run = try BrowserConsole.run(executable, try browser.arguments(url + hash, profile: profile),
                                          marker: "REC-SELFTEST ") { $0["done"] != nil }
         var results: [String: Any] = [:]
         for record in run.records { results.merge(record) { _, b in b } }
@@ -92,5 +92,28 @@ import TestPool
         #expect(try FrameReader.read(path: path).frames.map(\.stamp) == expected.map { Optional($0) })
         try? FileManager.default.removeItem(atPath: path)
         #expect(try live.sandbox.rec(["stop"]).status == 0)
+    }
+
+    /// Issue 40: the page draws the session's motion on its timeline. The source is the drawn
+    /// file of MQTTSessionTests (a square moving from 3 s to 5 s): one event, its mark where 3.2 s
+    /// falls on the strip, and the level graph over the moving part.
+    @Test(arguments: Browser.allCases)
+    func thePageDrawsMotionOnItsTimeline(_ browser: Browser) throws {
+        let sandbox = try BackgroundSessionTests.Sandbox()
+        let source = try MQTTSessionTests.motionFile(sandbox)
+        let live = try LiveSessionTests.Live(sandbox: sandbox, ["--source", "file:" + source, "--motion"])
+        // The event ends 2 s after the square stops (5 s): wait for the ring to pass 7.5 s.
+        let waited = try sandbox.rec(["status", "--json", "--wait-until", "7.5", "--timeout", "60s"])
+        try #require(waited.status == 0, "\(waited.error)")
+        let results = try Self.selftest(browser, live.url, profile: sandbox.path(browser.rawValue), hash: "#motiontest")
+        let motion = try #require(results["motion"] as? [String: Any], "\(results)")
+        #expect(motion["events"] as? Int == 1, "\(motion)")
+        // 3.2 s to 5 s at 5 a second: about nine steps with motion.
+        #expect((motion["levels"] as? Int ?? 0) >= 7, "\(motion)")
+        let span = motion["span"] as? [Double] ?? [], width = motion["width"] as? Int ?? 0, marks = motion["marks"] as? [Int] ?? []
+        try #require(span.count == 2 && width > 0 && !marks.isEmpty, "\(motion)")
+        let expected = (3.2 - span[0]) / (span[1] - span[0]) * Double(width)
+        #expect(marks.contains { abs(Double($0) - expected) <= 3 }, "the start mark at \(marks), expected near \(expected): \(motion)")
+        #expect(try sandbox.rec(["stop"]).status == 0)
     }
 }

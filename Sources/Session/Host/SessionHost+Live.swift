@@ -58,6 +58,10 @@ extension SessionHost: LiveBackend {
         try save(request)
     }
 
+    package func liveEvents(_ request: EventsRequest) throws(RecError) -> EventsReport {
+        try events(request)
+    }
+
     package var liveScratchFolder: String { NSTemporaryDirectory().hasSuffix("/") ? String(NSTemporaryDirectory().dropLast()) : NSTemporaryDirectory() }
 
     package var liveSaveFolder: String {
