@@ -6,7 +6,7 @@ import RecCore
 /// cheaply as motion allows. Owned by the session's motion thread.
 ///
 /// The decoder skips the loop filter and the pictures no other picture refers to
-/// (`skip_loop_filter`, `skip_frame nonref`) and runs on one thread: motion needs the scene, not
+/// (`skip_loop_filter`, `skip_frame noref`) and runs on one thread: motion needs the scene, not
 /// a clean picture, and a camera's decoder must not take the cores the recording needs.
 package final class MotionPictures {
     /// Rows of the gray pictures (their width keeps the aspect).
@@ -47,7 +47,7 @@ package final class MotionPictures {
     package func decode(_ packet: EncodedPacket, time: Timestamp, parameters: CodecParameters) throws(FFmpegError) -> [VideoFrame] {
         if decoder == nil || decoding !== parameters {
             decoder = try VideoDecoder(parameters: parameters, threads: 1,
-                                       options: [("skip_loop_filter", "all"), ("skip_frame", "nonref"), ("flags2", "+fast")])
+                                       options: [("skip_loop_filter", "all"), ("skip_frame", "noref"), ("flags2", "+fast")])
             decoding = parameters
             captureTimes = [:]
             needsKeyframe = true

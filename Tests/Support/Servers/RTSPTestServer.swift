@@ -62,6 +62,9 @@ public final class RTSPTestServer: TestServer {
         case mjpeg = "/mjpeg"
         /// As /h264 with a second sound stream, Opus, beside the AAC.
         case twoSounds = "/two-sounds"
+        /// H.264 without sound, the counter and the second mark but no moving bar: a still scene in
+        /// which a square (luma 235) moves on frames 150–239 and 600–629 only (`squareMoves`).
+        case motion = "/motion"
 
         /// ffprobe's `codec_name` for the picture.
         public var videoCodec: String {
@@ -81,7 +84,7 @@ public final class RTSPTestServer: TestServer {
             case .pcma: ["pcm_alaw"]
             case .pcmu, .mjpeg: ["pcm_mulaw"]
             case .opus: ["opus"]
-            case .silent: []
+            case .silent, .motion: []
             case .twoSounds: ["aac", "opus"]
             default: ["aac"]
             }
@@ -97,6 +100,10 @@ public final class RTSPTestServer: TestServer {
             default: 30
             }
         }
+
+        /// The frames of /motion that differ from the frame before in more than the counter and the
+        /// second mark: the square moving right, then back left (rtsp-server.py's header).
+        public static let squareMoves = [150..<240, 600..<630]
 
         /// Whether the server sends RTCP sender reports on this mount.
         public var sendsSenderReports: Bool { ![.noRTCP, .jumpNoRTCP, .jumpBackNoRTCP].contains(self) }

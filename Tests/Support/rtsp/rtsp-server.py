@@ -49,12 +49,21 @@ Mounts (every one 30 fps, sound 48 kHz mono before its encoder):
   /h264-shared    as /h264, but one stream for every client, as a real camera sends: it starts with the
                   first client, and later ones join it where it is (their first keyframe on the next whole
                   second), so clients that overlap receive the same frames, numbered the same
+  /motion         H.264 as /h264, no sound, with the counter and the second mark but no moving bar: a scene
+                  for motion detection (see Content) where only a square moves, at known frames
 
 Content: every client gets its own pipeline (except on /h264-shared), so each one receives the same frames
 and samples from frame 0 and sample 0 (the media are not shared), generated here, never depending on the machine's speed: the sinks
 pace them in real time, forever. In a WxH picture (I420, limited range):
   - background luma 128 (grey), chroma 128; a vertical bar of luma 235, 8 px wide and the full height, at
     x = 4n mod (W - 8) on frame n, so consecutive frames differ as a camera's do;
+  - on /motion, no bar but a square of luma 235, S = max(8, (H // 8) & ~1) px a side, its top at
+    (H - S) // 2, its left at x0 = W // 8 on frames 0..149; with step = max(1, (5 W // 8) // 90) it
+    moves right by step each frame from 150 to 239 (frame n at x0 + (n - 149) step), stands at
+    x0 + 90 step on frames 239..599, moves left by 3 step each frame from 600 to 629 (frame n at
+    x0 + 90 step - 3 (n - 599) step) and stands at x0 from frame 629 on, forever. So the frames that
+    differ from the one before in more than the counter and the mark are exactly 150..239 and
+    600..629 (5.0 s to 7.97 s and 20.0 s to 20.97 s); in 160x90, a 10 px square moving 1 px a frame;
   - the frame counter: 16 blocks of B x B pixels in the top-left corner, B = max(8, (W // 32) & ~7), block i
     (from the left) white (luma 235) when bit i of n is 1, else black (16): n mod 65536, least bit first;
   - the second mark: the bottom-left eighth each way ((W // 8) & ~1 by (H // 8) & ~1 pixels, at the bottom
@@ -116,9 +125,27 @@ class Picture:
                 start = plane + line * half + x // 2
                 frame[start:start + w // 2] = row
 
-    def frame(self, n):
+    def square_x(self, n):
+        """Where the /motion mount's square stands on frame n (the header gives the schedule)."""
+        step = max(1, (5 * self.width // 8) // 90)
+        x0 = self.width // 8
+        if n < 150:
+            return x0
+        if n < 240:
+            return x0 + (n - 149) * step
+        if n < 600:
+            return x0 + 90 * step
+        if n < 630:
+            return x0 + 90 * step - 3 * (n - 599) * step
+        return x0
+
+    def frame(self, n, scene="bar"):
         frame = bytearray(self.background)
-        self._fill(frame, (4 * n) % (self.width - 8), 0, 8, self.height, 235)
+        if scene == "square":
+            side = max(8, (self.height // 8) & ~1)
+            self._fill(frame, self.square_x(n), (self.height - side) // 2, side, side, 235)
+        else:
+            self._fill(frame, (4 * n) % (self.width - 8), 0, 8, self.height, 235)
         b = self.block
         for bit in range(COUNTER_BITS):
             self._fill(frame, bit * b, 0, b, b, 235 if (n >> bit) & 1 else 16)
@@ -194,7 +221,8 @@ def audio_branch(codec, perfect_time, pay="pay1", pt=97):
 
 # Each mount: video codec, GOP in frames, B-frames, sound codec (None: none), jump in seconds (None: none),
 # whether RTCP is sent, whether the first IDR is withheld, whether all clients share one stream, and the
-# picture's coding (slices, profile, where the parameter sets go, AUD and SEI units), a second sound codec.
+# picture's coding (slices, profile, where the parameter sets go, AUD and SEI units), a second sound codec,
+# and the scene ("bar": the moving bar; "square": /motion's square).
 MOUNTS = {
     "/h264": dict(),
     "/h264-bframes": dict(bframes=2),
@@ -220,15 +248,16 @@ MOUNTS = {
     "/h265-bframes": dict(video="h265", gop=2 * FPS, bframes=3),
     "/mjpeg": dict(video="mjpeg", audio="pcmu"),
     "/two-sounds": dict(audio2="opus"),
+    "/motion": dict(audio=None, scene="square"),
 }
 
 
 class Mount:
     def __init__(self, path, video="h264", gop=FPS, bframes=0, audio="aac", jump=None, rtcp=True,
-                 withhold_first_idr=False, shared=False, audio2=None, **coding):
+                 withhold_first_idr=False, shared=False, audio2=None, scene="bar", **coding):
         self.path, self.video, self.gop, self.bframes, self.coding = path, video, gop, bframes, coding
         self.audio, self.jump, self.rtcp, self.withhold_first_idr = audio, jump, rtcp, withhold_first_idr
-        self.shared, self.audio2 = shared, audio2
+        self.shared, self.audio2, self.scene = shared, audio2, scene
 
     def launch(self, picture):
         caps = (f"video/x-raw,format=I420,width={picture.width},height={picture.height},"
@@ -283,7 +312,7 @@ class Feed:
     """One client's media: frame n and sample s count from 0 and are pushed whenever appsrc asks."""
 
     def __init__(self, mount, media, picture, sound):
-        self.picture, self.sound = picture, sound
+        self.picture, self.sound, self.scene = picture, sound, mount.scene
         pipeline = media.get_element()
         self.video = Branch(pipeline.get_by_name("vsrc"), pipeline.get_by_name("pay0"), mount.jump, FPS)
         self.video.source.connect("need-data", self._need_frame)
@@ -305,7 +334,7 @@ class Feed:
     def _need_frame(self, _source, _length):
         n = self.video.index
         self.video.index += 1
-        buffer = Gst.Buffer.new_wrapped(self.picture.frame(n))
+        buffer = Gst.Buffer.new_wrapped(self.picture.frame(n, self.scene))
         buffer.pts = n * Gst.SECOND // FPS
         buffer.duration = (n + 1) * Gst.SECOND // FPS - buffer.pts
         self.video.push(buffer, n, n + 1)
