@@ -59,6 +59,8 @@ package struct SessionTopics: Sendable, Equatable {
             if let problem = request.problem() {
                 message.problem = problem
             } else {
+                // Times in rec's syntax are read now, so a typo is answered before anything waits.
+                _ = try request.timeSelection()
                 message.request = request
             }
         } catch let error as RecError {

@@ -12,6 +12,9 @@ package struct MotionDetector: Sendable {
     /// The picture analysed before this one.
     private var previous: [Float] = []
     private var masked: [Bool] = []
+    /// What masked pixels show, fixed from the first picture: nothing changes there, so neither
+    /// the blur nor the contrast stretch carries a masked clock's changes into the picture.
+    private var frozen: [Float] = []
     private var sourceSize = (width: 0, height: 0)
 
     package init(settings: MotionSettings = MotionSettings()) {
@@ -28,7 +31,9 @@ package struct MotionDetector: Sendable {
         }
         if sourceSize != (sourceWidth, sourceHeight) { start(width: sourceWidth, height: sourceHeight) }
         var picture = MotionImage.scaled(luma, width: sourceWidth, height: sourceHeight, stride: stride, to: (width, height))
-        picture.stretchContrast()
+        if frozen.isEmpty { frozen = picture.pixels }
+        for i in masked.indices where masked[i] { picture.pixels[i] = frozen[i] }
+        picture.stretchContrast(leavingOut: masked)
         picture.blur()
         if background.isEmpty {
             (background, previous) = (picture.pixels, picture.pixels)
@@ -78,10 +83,13 @@ package struct MotionDetector: Sendable {
         sourceSize = (sourceWidth, sourceHeight)
         height = max(1, min(settings.analysisHeight, sourceHeight))
         width = max(1, min(sourceWidth, Int((Double(sourceWidth) * Double(height) / Double(sourceHeight)).rounded())))
-        background = []
+        (background, previous, frozen) = ([], [], [])
+        // An analysed pixel that covers any part of a mask is masked: one half on a clock
+        // changes as the clock does.
+        let (w, h) = (Double(width), Double(height))
         masked = (0..<(width * height)).map { i in
-            let x = (Double(i % width) + 0.5) / Double(width), y = (Double(i / width) + 0.5) / Double(height)
-            return settings.masks.contains { $0.contains(x: x, y: y) }
+            let cell = MotionRect(x: Double(i % width) / w, y: Double(i / width) / h, width: 1 / w, height: 1 / h)
+            return settings.masks.contains { $0.overlaps(cell) }
         }
     }
 }

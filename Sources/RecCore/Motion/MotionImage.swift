@@ -32,11 +32,17 @@ struct MotionImage {
 
     /// Spreads the picture's brightness over 0–255 between its 4th and 96th percentiles, so that
     /// the threshold means the same in a dim scene as in a bright one. A flat picture is left.
-    mutating func stretchContrast() {
+    /// Masked pixels (`leavingOut`) are not counted: a bright overlay would set the top.
+    mutating func stretchContrast(leavingOut masked: [Bool] = []) {
         var histogram = [Int](repeating: 0, count: 256)
-        for value in pixels { histogram[Int(min(255, max(0, value)))] += 1 }
+        var counted = 0
+        for (i, value) in pixels.enumerated() where masked.isEmpty || !masked[i] {
+            histogram[Int(min(255, max(0, value)))] += 1
+            counted += 1
+        }
+        guard counted > 0 else { return }
         func percentile(_ fraction: Double) -> Int {
-            let wanted = Int(Double(pixels.count) * fraction)
+            let wanted = Int(Double(counted) * fraction)
             var seen = 0
             for (value, count) in histogram.enumerated() {
                 seen += count

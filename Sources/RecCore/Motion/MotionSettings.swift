@@ -41,6 +41,11 @@ package struct MotionRect: Sendable, Equatable, Codable {
         (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
+    /// Whether the two share any area (touching edges do not count).
+    package func overlaps(_ other: MotionRect) -> Bool {
+        x < other.x + other.width - 1e-9 && other.x < x + width - 1e-9 && y < other.y + other.height - 1e-9 && other.y < y + height - 1e-9
+    }
+
     /// Whether the point (fractions of width and height) lies inside.
     package func contains(x px: Double, y py: Double) -> Bool {
         px >= x && px < x + width && py >= y && py < y + height

@@ -76,7 +76,11 @@ package final class MotionReactor: Sendable {
         var record = MotionClipRecord(path: "", from: clip.from, to: clip.to, events: clip.events)
         do {
             record.path = try UserConfig.fileName(pattern: configuration.clipPattern, date: wall)
-            var request = SaveRequest(from: .seconds(clip.from), to: .seconds(clip.to), output: record.path)
+            // The ends are a picture's time ± the rolls: a camera's timeline slews by microseconds,
+            // so each end moves half a frame back, where no picture is, and the clip holds the
+            // picture at `from` and none at `to` whatever the slew.
+            let half = session.frameDuration(session.recorder.currentStats) / 2
+            var request = SaveRequest(from: .seconds(max(0, clip.from - half)), to: .seconds(clip.to - half), output: record.path)
             request.clampsStart = true
             let report = try session.save(request)
             record.frames = report.frames

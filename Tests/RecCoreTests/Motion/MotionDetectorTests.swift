@@ -94,4 +94,41 @@ import Testing
         let sample = second.withUnsafeBufferPointer { detector.analyse(luma: $0, width: Self.width, height: Self.height, stride: stride) }
         #expect(sample == .still)
     }
+
+    /// A clock overlay: a 64x24 block in the top-left corner whose stripes change every picture,
+    /// bright (235) and dark (16), 2.7 % of the picture, on a scene whose top is its grey.
+    static func withClock(_ luma: [UInt8], tick: Int) -> [UInt8] {
+        var out = luma
+        for y in 0..<24 { for x in 0..<64 { out[y * width + x] = ((x / 8 + tick) % 2 == 0) ? 235 : 16 } }
+        return out
+    }
+
+    @Test func aMaskOnAClocksEdgesLeavesItOut() {
+        // Before masked pixels were frozen, the blur carried the clock's changes past the mask's
+        // edge and the analysed pixels straddling it changed with the clock.
+        var settings = MotionSettings()
+        settings.masks = [MotionRect(x: 0, y: 0, width: 64.0 / 320, height: 24.0 / 180)]
+        var detector = MotionDetector(settings: settings)
+        for tick in 0..<20 {
+            let sample = detector.analyse(luma: Self.withClock(Self.scene(square: (150, 80)), tick: tick), width: Self.width, height: Self.height)
+            #expect(sample == .still, "tick \(tick): \(sample)")
+        }
+    }
+
+    @Test func aMaskedOverlayDoesNotSetTheContrast() {
+        // A flat grey scene (no texture) with a bright masked overlay: before, the overlay made the
+        // stretch's top, the grey went to 255 with the square, and the moving square was no change.
+        var settings = MotionSettings()
+        settings.masks = [MotionRect(x: 0, y: 0, width: 0.3, height: 0.3)]
+        var detector = MotionDetector(settings: settings)
+        func flat(_ square: (Int, Int), tick: Int) -> [UInt8] {
+            var luma = [UInt8](repeating: 128, count: Self.width * Self.height)
+            for y in 0..<54 { for x in 0..<96 { luma[y * Self.width + x] = (x / 8 + tick) % 2 == 0 ? 235 : 16 } }
+            for y in square.1..<(square.1 + 24) { for x in square.0..<(square.0 + 24) { luma[y * Self.width + x] = 235 } }
+            return luma
+        }
+        _ = detector.analyse(luma: flat((120, 100), tick: 0), width: Self.width, height: Self.height)
+        let moved = detector.analyse(luma: flat((220, 100), tick: 1), width: Self.width, height: Self.height)
+        #expect(moved.level > 0 && moved.areas.allSatisfy { $0.x >= 0.3 || $0.y >= 0.3 }, "\(moved)")
+    }
 }
