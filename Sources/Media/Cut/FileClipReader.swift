@@ -57,8 +57,24 @@ package struct FileClipReader {
         } else if let d = demuxer.duration {
             length = d
         } else {
-            length = nil
+            length = Self.scannedLength(path, video: v, start: start)
         }
+    }
+
+    /// The length of a file that does not say it (a Matroska file its recorder never finished:
+    /// a session killed with kill -9): the end of its last video packet, read to the end without
+    /// the payloads. Nil when it cannot be read.
+    static func scannedLength(_ path: String, video: Int, start: Timestamp) -> Timestamp? {
+        guard let reader = try? Demuxer(path: path) else { return nil }
+        var end: Timestamp?
+        while let packet = try? reader.readMetadata() {
+            guard packet.streamIndex == video else { continue }
+            let packetEnd = Timestamp(value: packet.pts + max(0, packet.duration), timeBase: packet.timeBase)
+            if end.map({ packetEnd > $0 }) ?? true { end = packetEnd }
+        }
+        guard let end else { return nil }
+        let micros = end.rescaled(to: .microseconds).value - start.rescaled(to: .microseconds).value
+        return micros > 0 ? .microseconds(micros) : nil
     }
 
     package var video: Demuxer.Stream { demuxer.streams[videoIndex] }
