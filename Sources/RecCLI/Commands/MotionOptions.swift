@@ -7,8 +7,10 @@ import Session
 struct MotionOptions: Sendable, Equatable {
     static let arguments: [ArgumentSpec] = [
         .motion, .motionMask, .motionThreshold, .motionFPS, .onMotion, .preRoll, .postRoll, .minMotion, .coolDown, .maxClip,
-        .motionClips,
+        .motionClips, .motionSource,
     ]
+    /// The environment variable a detached session reads a motion stream URL with a password from.
+    static let hiddenVariable = "REC_SESSION_MOTION_SOURCE"
 
     var motion: Bool
     var masks: [String]
@@ -21,6 +23,7 @@ struct MotionOptions: Sendable, Equatable {
     var coolDown: String
     var maxClip: String
     var clips: String?
+    var source: String?
 
     init(_ values: ParsedValues) throws(RecError) {
         motion = values.flag(.motion)
@@ -34,6 +37,7 @@ struct MotionOptions: Sendable, Equatable {
         coolDown = try values.require(.coolDown)
         maxClip = try values.require(.maxClip)
         clips = try values.value(.motionClips)
+        source = try values.value(.motionSource)
     }
 
     /// The session's motion settings, or nil when motion is off; usage errors for bad values.
@@ -43,8 +47,8 @@ struct MotionOptions: Sendable, Equatable {
             throw .usage("--on-motion \(onMotion) is not an action rec knows; --on-motion save saves each motion event as a clip")
         }
         guard motion || saves else {
-            if !masks.isEmpty || threshold != nil || fps != nil || clips != nil {
-                throw .usage("--motion-mask, --motion-threshold, --motion-fps and --motion-clips set up motion detection; add --motion (or --on-motion save)")
+            if !masks.isEmpty || threshold != nil || fps != nil || clips != nil || source != nil {
+                throw .usage("--motion-mask, --motion-threshold, --motion-fps, --motion-clips and --motion-source set up motion detection; add --motion (or --on-motion save)")
             }
             return nil
         }
@@ -77,6 +81,18 @@ struct MotionOptions: Sendable, Equatable {
         return c
     }
 
+    /// `--motion-source`: a network camera's URL (its sub-stream), checked.
+    func sourceURL() throws(RecError) -> NetworkURL? {
+        guard let source else { return nil }
+        do {
+            return try NetworkURL.parse(source)
+        } catch {
+            throw .usage("--motion-source needs a network camera's URL (rtsp://, rtmp://, srt://, http://), such as its sub-stream: \(error.message)")
+        }
+    }
+
+    var hidesSecret: Bool { ((try? sourceURL())?.hasCredentials) ?? false }
+
     /// `x,y,w,h` in fractions of the picture (0.5) or percent (50%).
     static func mask(_ text: String) throws(RecError) -> MotionRect {
         let parts = text.split(separator: ",").map { part -> Double? in
@@ -98,7 +114,7 @@ struct MotionOptions: Sendable, Equatable {
         for m in masks { a += [ArgumentSpec.motionMask.displayName, m] }
         let pairs: [(ArgumentSpec, String?)] = [(.motionThreshold, threshold), (.motionFPS, fps), (.onMotion, onMotion), (.preRoll, preRoll),
                                                 (.postRoll, postRoll), (.minMotion, minMotion), (.coolDown, coolDown), (.maxClip, maxClip),
-                                                (.motionClips, clips.map { OutputFile.absolute($0) })]
+                                                (.motionClips, clips.map { OutputFile.absolute($0) }), (.motionSource, hidesSecret ? nil : source)]
         for (spec, value) in pairs { if let value { a += [spec.displayName, value] } }
         return a
     }
@@ -118,6 +134,10 @@ extension ArgumentSpec {
     static let minMotion = option("min-motion", value: "time", default: "0s", help: "With --on-motion save, motion shorter than this makes no clip.")
     static let coolDown = option("cool-down", value: "time", default: "0s", help: "With --on-motion save, motion starting this soon after a clip ended makes no new clip.")
     static let maxClip = option("max-clip", value: "time", default: "10m", help: "With --on-motion save, longer motion is saved in clips of this length.")
+    static let motionSource = option(
+        "motion-source", value: "url",
+        help: "With --motion, a smaller stream of the same camera (its sub-stream) to judge motion on, instead of decoding the recorded one."
+    )
     static let motionClips = option(
         "motion-clips", value: "pattern",
         help: "With --on-motion save, the clips' names, with time fields such as %Y-%m-%d_%H-%M-%S (default motion-%Y-%m-%d_%H-%M-%S.mp4)."

@@ -130,6 +130,13 @@ struct StartCommand: ParsableCommand {
             unsetenv(MQTTOption.hiddenVariable)
         }
         configuration.mqtt = try mqtt.address()
+        var motionOptions = motion
+        if context.environment[SessionLauncher.childVariable] == "1", motionOptions.source == nil,
+           let hidden = context.environment[MotionOptions.hiddenVariable] {
+            motionOptions.source = hidden
+            unsetenv(MotionOptions.hiddenVariable)
+        }
+        configuration.motionSource = try motionOptions.sourceURL()
         let child = context.environment[SessionLauncher.childVariable] == "1"
         // Checked here, so a remote rclone does not know is refused before anything starts.
         let destination = try uploads.destination()
@@ -160,6 +167,7 @@ struct StartCommand: ParsableCommand {
         var hidden = setup.spec.hidesCredentials ? [SessionLauncher.sourceVariable: capture.source ?? ""] : [:]
         if uploads.hidesSecret, let upload = uploads.upload { hidden[UploadOptions.hiddenVariable] = upload }
         if mqtt.hidesSecret, let url = mqtt.url { hidden[MQTTOption.hiddenVariable] = url }
+        if motion.hidesSecret, let url = motion.source { hidden[MotionOptions.hiddenVariable] = url }
         let status = try SessionLauncher.launch(arguments: arguments, session: name, runtime: runtime,
                                                 timeout: recorder.startTimeout + 10, environment: hidden)
         print(started: status, folder: try runtime.folder(named: name), limits: limits, console: context.console)

@@ -29,6 +29,8 @@ package struct SessionConfiguration: Sendable {
     package var motion: MotionConfiguration?
     /// `--mqtt`: the broker the session publishes motion and saves to and takes saves from.
     package var mqtt: BrokerAddress?
+    /// `--motion-source`: the camera's smaller stream, read for motion instead of the recorded one.
+    package var motionSource: NetworkURL?
 
     package init(name: String, recorder: RecorderConfiguration, ring: RingLimits = .replay, onSave: String? = nil) {
         self.name = name

@@ -29,6 +29,7 @@ package final class SessionHost: ControlHandler {
     let motion: MotionWatch?
     let motionReactor: MotionReactor?
     let mqtt: SessionMQTT?
+    let motionSource: MotionSourceReader?
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
     package init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
@@ -52,7 +53,8 @@ package final class SessionHost: ControlHandler {
             reactor = made
         }
         if let watch {
-            recording.motion = watch
+            // With a motion stream of its own, the recorded stream is not decoded for motion.
+            if configuration.motionSource == nil { recording.motion = watch }
             if let next = recording.output.map({ $0.observer }) { recording.output?.observer = MotionFileObserver(watch: watch, next: next) }
         }
         (motion, motionReactor) = (watch, reactor)
@@ -76,6 +78,13 @@ package final class SessionHost: ControlHandler {
             progress.pulse()
         })
         self.recorder = recorder
+        if let url = configuration.motionSource, let watch {
+            motionSource = MotionSourceReader(url: url, watch: watch, sessionZero: { [weak recorder] in
+                recorder?.currentStats.startedAt?.timeIntervalSince1970
+            }, log: log)
+        } else {
+            motionSource = nil
+        }
         reactor?.attach(self)
         if let broker {
             broker.attach(self)
@@ -133,6 +142,7 @@ package final class SessionHost: ControlHandler {
         motionReactor?.stopping(at: motion?.now.lastAnalysed)
         recorder.requestStop()
         recorder.waitUntilFinished()
+        motionSource?.stop()
         motion?.finish()
         mqtt?.stop()
         let s = recorder.currentStats
