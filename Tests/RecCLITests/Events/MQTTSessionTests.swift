@@ -12,7 +12,10 @@ import TestPool
 
     /// Draws the source with the ffmpeg CLI into the sandbox.
     static func motionFile(_ box: Sandbox) throws -> String {
-        let path = box.path("motion.mp4")
+        try motionFile(at: box.path("motion.mp4"))
+    }
+
+    static func motionFile(at path: String) throws -> String {
         let result = try Self.tool("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=320x180:r=30:d=30",
                                                       "-f", "lavfi", "-i", "color=c=white:s=40x40:r=30:d=30", "-filter_complex",
                                                       "[0][1]overlay=x='if(lt(t,3),20,if(lt(t,5),20+(t-3)*100,220))':y=60",
