@@ -64,7 +64,7 @@ struct EventsCommand: ParsableCommand {
                 context.console.printError("rec: session '\(name)': \(error.message)")
             }
         }
-        context.console.print(json ? JSONText.encode(reports) : EventsText.text(reports))
+        if json || !reports.isEmpty { context.console.print(json ? JSONText.encode(reports) : EventsText.text(reports)) }
         return failed == 0 ? 0 : 1
     }
 
