@@ -73,6 +73,10 @@ struct CommandDeclarationTests {
             "--segment", "1h", "--keep", "7d", "--max-disk", "5G", "--http", "8080", "--publish", "srt://127.0.0.1:9000",
             "--start-timeout", "9s", "--on-save", "true", "--usr1-last", "10s", "--notify", "--force",
             "--upload", "backup:cams", "--upload-limit", "2M",
+            "--motion", "--motion-mask", "0,0,30%,10%", "--motion-mask", "0.5,0.5,0.1,0.1", "--motion-threshold", "40",
+            "--motion-fps", "10", "--on-motion", "save", "--pre-roll", "5s", "--post-roll", "7s", "--min-motion", "1s",
+            "--cool-down", "30s", "--max-clip", "5m", "--motion-clips", "/tmp/m-%H.mp4", "--motion-source", "rtsp://cam/sub",
+            "--mqtt", "mqtt://broker.local/home",
         ])
         let arguments = start.childArguments(output: "/tmp/desk.mkv")
         #expect(arguments.first == "start")
@@ -85,6 +89,11 @@ struct CommandDeclarationTests {
         #expect(child.output == start.output && child.onSave == start.onSave)
         #expect(child.notify && child.force && !child.noFile)
         #expect(child.uploads == start.uploads && child.uploads.upload == "backup:cams" && child.uploads.limit == "2M")
+        #expect(child.motion == start.motion && child.mqtt == start.mqtt && child.motion.masks.count == 2)
+        #expect(try child.motion.configuration() == start.motion.configuration() && child.motion.source == "rtsp://cam/sub")
+        // A broker's or motion stream's password goes to the child through its environment, never argv.
+        let brokerSecret = try StartCommand.parse(["--motion", "--mqtt", "mqtt://u:xyzzy43@b/x", "--motion-source", "rtsp://u:xyzzy44@cam/sub"])
+        #expect(!brokerSecret.childArguments(output: nil).contains { $0.contains("xyzzy43") || $0.contains("xyzzy44") })
         // A destination with a password goes to the child through its environment, never argv.
         let secret = try StartCommand.parse(["--upload", ":sftp,host=h,user=u,pass=xyzzy42:d"])
         #expect(secret.uploads.hidesSecret && !secret.childArguments(output: nil).contains { $0.contains("xyzzy42") })

@@ -87,6 +87,25 @@ import TestPool
         }
     }
 
+    /// Issue 40: the config file takes the motion and MQTT keys, and `rec config` shows the
+    /// broker's, the cameras' and the destination's URLs without their passwords (it printed
+    /// them whole).
+    @Test func motionAndMQTTKeysAreReadAndPasswordsNeverShown() throws {
+        let text = #"{"motion": true, "on-motion": "save", "pre-roll": "5s", "mqtt": "mqtt://cam:xyzzy51@broker.local/home","#
+            + #" "source": "rtsp://u:xyzzy52@cam/main", "motion-source": "rtsp://u:xyzzy53@cam/sub","#
+            + #" "upload": ":sftp,host=h,user=u,pass=xyzzy54:d"}"#
+        try Self.withConfig(text) { environment, _ in
+            for arguments in [["config"], ["config", "--json"]] {
+                let outcome = rec(arguments, environment: environment)
+                #expect(outcome.status == 0, "\(outcome.error)")
+                #expect(!outcome.output.contains("xyzzy"), "\(outcome.output)")
+            }
+            let settings = try Self.settings(rec(["config", "--json"], environment: environment))
+            #expect(settings["motion"]?.value == "true" && settings["pre-roll"]?.value == "5s" && settings["on-motion"]?.value == "save")
+            #expect(settings["mqtt"]?.value?.contains("broker.local") == true, "\(settings["mqtt"] ?? (nil, ""))")
+        }
+    }
+
     @Test func aMissingFileIsAnEmptyConfiguration() throws {
         let outcome = rec(["config"], environment: ["XDG_CONFIG_HOME": "/nonexistent-rec-config"])
         #expect(outcome.status == 0)

@@ -46,7 +46,16 @@ struct ConfigCommand: ParsableCommand {
             case (.pattern, _): value = values.outputPattern
             default: value = try values.value(spec) ?? Self.builtIn(key.name)
             }
-            return Setting(name: key.name, value: value, origin: origin)
+            return Setting(name: key.name, value: value.map { Self.shown(key.name, $0) }, origin: origin)
+        }
+    }
+
+    /// A value as it may be shown: a camera's, a broker's or a destination's password never is.
+    static func shown(_ name: String, _ value: String) -> String {
+        switch name {
+        case "source", "motion-source", "mqtt": NetworkURL.redacting(value)
+        case "upload": UploadDestination.redacting(value)
+        default: value
         }
     }
 

@@ -40,6 +40,13 @@ package struct UserConfig: Sendable, Equatable {
         Key(name: "upload", kind: .text, help: "Copy finished files and saved clips to this rclone remote path or folder."),
         Key(name: "upload-limit", kind: .text, help: "The most bandwidth the copies may take, such as 2M."),
         Key(name: "notify", kind: .flag, help: "Send a desktop notification with the clip's path after each save."),
+        Key(name: "motion", kind: .flag, help: "Sessions watch their pictures for motion (docs/EVENTS.md)."),
+        Key(name: "on-motion", kind: .text, help: "save: a session saves each motion event as a clip."),
+        Key(name: "pre-roll", kind: .time, help: "How much before the motion a clip saved on motion starts."),
+        Key(name: "post-roll", kind: .time, help: "How much after the motion a clip saved on motion ends."),
+        Key(name: "motion-fps", kind: .number, help: "Pictures judged for motion a second."),
+        Key(name: "motion-source", kind: .text, help: "A smaller stream of the session's camera to judge motion on."),
+        Key(name: "mqtt", kind: .text, help: "The MQTT broker a session publishes motion and saves to, such as mqtt://user:password@broker.local."),
     ]
 
     /// The file's path (whether or not it exists).
