@@ -123,19 +123,10 @@ struct StartCommand: ParsableCommand {
         configuration.notifiesDesktop = notify
         try live.apply(to: &configuration)
         configuration.motion = try motion.configuration()
-        var mqtt = mqtt
-        if context.environment[SessionLauncher.childVariable] == "1", mqtt.url == nil,
-           let hidden = context.environment[MQTTOption.hiddenVariable] {
-            mqtt.url = hidden
-            unsetenv(MQTTOption.hiddenVariable)
-        }
+        var mqtt = mqtt, motionOptions = motion
+        mqtt.url = mqtt.url ?? Self.hidden(MQTTOption.hiddenVariable, context)
         configuration.mqtt = try mqtt.address()
-        var motionOptions = motion
-        if context.environment[SessionLauncher.childVariable] == "1", motionOptions.source == nil,
-           let hidden = context.environment[MotionOptions.hiddenVariable] {
-            motionOptions.source = hidden
-            unsetenv(MotionOptions.hiddenVariable)
-        }
+        motionOptions.source = motionOptions.source ?? Self.hidden(MotionOptions.hiddenVariable, context)
         configuration.motionSource = try motionOptions.sourceURL()
         let child = context.environment[SessionLauncher.childVariable] == "1"
         // Checked here, so a remote rclone does not know is refused before anything starts.
@@ -172,6 +163,14 @@ struct StartCommand: ParsableCommand {
                                                 timeout: recorder.startTimeout + 10, environment: hidden)
         print(started: status, folder: try runtime.folder(named: name), limits: limits, console: context.console)
         return 0
+    }
+
+    /// A secret the parent passed a detached session through `variable` (never argv), taken out
+    /// of the environment so that `--on-save` commands do not inherit it.
+    static func hidden(_ variable: String, _ context: CommandContext) -> String? {
+        guard context.environment[SessionLauncher.childVariable] == "1", let value = context.environment[variable] else { return nil }
+        unsetenv(variable)
+        return value
     }
 
     /// The same session, spelled out for the detached process: every path already absolute.

@@ -34,12 +34,6 @@ final class MotionIndexFile {
         try? handle.close()
         return size
     }
-
-    /// Reads an index file back: its header, levels and events (a torn last line is left out).
-    static func read(_ path: String) -> [MotionIndexLine] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { MotionIndexLine(text: $0) }
-    }
 }
 
 /// Tells the motion watch of each recording file as it starts and ends, so that each has its own

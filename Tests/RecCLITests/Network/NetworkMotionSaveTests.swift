@@ -107,8 +107,8 @@ import TestPool
         // Both failed before masked pixels were frozen and left out of the stretch (issue 40):
         // a mask on the overlay's edges let it bleed through the blur and the straddling pixels,
         // and at 160x90 the overlay set the stretch's top so the square clipped to the grey.
-        MaskCase(size: "640x360", margin: 0, knownIssue: nil),
-        MaskCase(size: "160x90", margin: 0.02, knownIssue: nil),
+        MaskCase(size: "640x360", margin: 0),
+        MaskCase(size: "160x90", margin: 0.02),
     ])
     func masksLeaveTheOverlayOut(_ shape: MaskCase) throws {
         let server = try RTSPTestServer(.init(size: shape.size))
@@ -122,12 +122,10 @@ import TestPool
         try Self.waitUntil(6.2, box)
         let report = try MotionReport(box.rec(["events", "--json"]))
         #expect(try box.rec(["stop"]).status == 0)
-        withKnownIssue(Comment(rawValue: shape.knownIssue ?? "")) {
-            #expect(report.events.count == 1, "\(shape.size), margin \(shape.margin): events \(report.events)")
-            if let event = report.events.first {
-                #expect(Self.frame(event.start) >= 150 && Self.frame(event.start) <= 156, "\(shape.size): event starts at \(event.start) s")
-            }
-        } when: { shape.knownIssue != nil }
+        #expect(report.events.count == 1, "\(shape.size), margin \(shape.margin): events \(report.events)")
+        if let event = report.events.first {
+            #expect(Self.frame(event.start) >= 150 && Self.frame(event.start) <= 156, "\(shape.size): event starts at \(event.start) s")
+        }
     }
 
     @Test func withoutMasksTheCounterIsMotion() throws {
@@ -204,12 +202,10 @@ import TestPool
     }
 }
 
-/// A picture size and how much slack the masks leave around the overlay; `knownIssue` names the
-/// rec defect that fails the case today.
+/// A picture size and how much slack the masks leave around the overlay.
 struct MaskCase: Sendable, CustomTestStringConvertible {
     var size: String
     var margin: Double
-    var knownIssue: String?
     var testDescription: String { "\(size), masks \(margin == 0 ? "on the overlay's edges" : "\(margin * 100) % wider")" }
 }
 
