@@ -81,6 +81,9 @@ let package = Package(
         .target(name: "SessionControl", dependencies: ["CProcess", "RecCore"]),
         // The live page and its JSON API: HTTP server, fMP4 fan-out, timeline thumbnails.
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
+        // The box's review page (issue 42): one address for every session, passing the page's
+        // reads through to each session's own live server, and exports of several cameras.
+        .target(name: "Review", dependencies: ["Live", "SessionControl", "RecCore"]),
         .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Live", "Capture", "Encoding", "Media", "Messaging", "RecCore"]),
         // The argument parser and the session client commands (save, stop, status, snapshot):
         // no FFmpeg, so `rec` answers those in a process that starts in milliseconds.
@@ -94,7 +97,7 @@ let package = Package(
         // The public Swift API (capture session, frames, replay buffer, asset writer, devices).
         // Everything under it is `package`.
         .target(name: "Rec", dependencies: ["CaptureSetup", "Session", "Capture", "Encoding", "VideoDevices", "Media", "RecClient", "RecCore"]),
-        .target(name: "RecCLI", dependencies: ["CaptureSetup", "TrimCLI", "RecClient", "Session", "Capture", "VideoDevices", "Media", "RecCore"]),
+        .target(name: "RecCLI", dependencies: ["CaptureSetup", "TrimCLI", "RecClient", "Review", "Session", "Capture", "VideoDevices", "Media", "RecCore"]),
         // `rec`: runs the client commands itself and execs `rec-engine` (everything) for the rest.
         .executableTarget(name: "rec", dependencies: ["RecClient"]),
         .executableTarget(name: "rec-engine", dependencies: ["RecCLI"]),

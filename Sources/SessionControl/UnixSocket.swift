@@ -119,6 +119,6 @@ struct Errno: Error, Equatable {
 }
 
 /// `strerror` text for an errno value.
-func errorText(_ code: Int32) -> String {
+package func errorText(_ code: Int32) -> String {
     String(cString: strerror(code))
 }

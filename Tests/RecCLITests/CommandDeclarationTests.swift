@@ -15,7 +15,7 @@ private func allCommands(from command: any ParsableCommand.Type = RootCommand.se
 struct CommandDeclarationTests {
     @Test func everyCommandIsRegistered() {
         #expect(allCommands().map { $0.configuration.name }.sorted() == [
-            "config", "control", "devices", "events", "presets", "probe", "rec", "record", "save", "show", "snapshot", "start", "status", "stop", "trim", "view",
+            "config", "control", "devices", "events", "presets", "probe", "rec", "record", "review", "save", "show", "snapshot", "start", "status", "stop", "trim", "view",
         ])
     }
 

@@ -36,6 +36,8 @@ struct HelpTests {
                                   or of a recording's motion index.
           view                    Print the address of a session's live page and open it
                                   in the browser.
+          review                  Serve one review page for every session of this box:
+                                  live grid, shared timeline, exports.
           presets                 List the encoding presets.
           devices                 List the cameras and the sizes, frame rates and pixel
                                   formats they offer, and the microphones.

@@ -12,7 +12,7 @@ struct RootCommand: ParsableCommand {
         subcommands: [
             RecordCommand.self, TrimCommand.self, StartCommand.self,
         ] + ClientCommands.session + [
-            PresetsCommand.self, DevicesCommand.self, ProbeCommand.self, ConfigCommand.self,
+            ReviewCommand.self, PresetsCommand.self, DevicesCommand.self, ProbeCommand.self, ConfigCommand.self,
         ]
     )
     static let arguments: [ArgumentSpec] = [

@@ -100,7 +100,7 @@ package struct LiveAccess: Sendable {
     }
 
     /// Compares in time that does not depend on where the strings differ.
-    static func same(_ a: String, _ b: String) -> Bool {
+    package static func same(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count else { return false }
         var diff: UInt8 = 0
