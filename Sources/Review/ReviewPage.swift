@@ -16,13 +16,14 @@ enum ReviewPage {
 <title>rec review</title>
 <style>
 body{font:14px system-ui,sans-serif;margin:0;background:#111;color:#eee}
+[hidden]{display:none!important}
 header,#bar,#exportbar{display:flex;flex-wrap:wrap;gap:6px;align-items:center;padding:6px 8px}
 header h1{font-size:16px;margin:0 8px 0 0}
 button,input{font:inherit;background:#2b2b2b;color:#eee;border:1px solid #777;border-radius:4px;padding:4px 8px;min-height:32px}
 button:focus-visible,input:focus-visible,#tl:focus-visible,.tile:focus-within{outline:2px solid #ffd54a;outline-offset:1px}
 button[aria-pressed="true"]{background:#4a4a10;border-color:#ffd54a}
 button:disabled{color:#aaa;border-color:#555}
-#grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(160px,1fr));gap:6px;padding:0 8px}
+#grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,260px),1fr));gap:6px;padding:0 8px}
 .tile{margin:0;background:#000;position:relative;min-height:90px}
 .tile video,.tile img{width:100%;display:block;aspect-ratio:16/9;object-fit:contain;background:#000}
 .tile figcaption{display:flex;gap:6px;align-items:center;justify-content:space-between;padding:3px 6px;background:#1d1d1d;font-size:13px}

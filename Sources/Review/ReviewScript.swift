@@ -36,10 +36,14 @@ function addCamera(c) {
   const cam = {name: c.name, live: c.live, fig, video, img, when, box, player: null, rec: null, ev: null, busy: false, shown: null};
   if (!c.live) { const n = document.createElement("div"); n.className = "note"; n.textContent = c.name + " " + c.note; fig.insertBefore(n, cap); video.hidden = true; }
   cams.set(c.name, cam);
+  img.addEventListener("click", () => playLive(cam));
   showMode(cam);
   return cam;
 }
-function removeCamera(cam) { if (cam.player) cam.player.stop(); cam.fig.remove(); cams.delete(cam.name); }
+function removeCamera(cam) {
+  if (cam.player) { cam.player.stop(); playing.splice(playing.indexOf(cam), 1); }
+  clearInterval(cam.still); cam.fig.remove(); cams.delete(cam.name);
+}
 const base = cam => "/cam/" + encodeURIComponent(cam.name);
 const toSession = (cam, t) => t - cam.rec.started_at;
 const toUnix = (cam, s) => cam.rec.started_at + s;
@@ -52,14 +56,32 @@ function snap(t) {
 }
 const frameStep = () => { const c = reference(); return c ? 1 / c.rec.frame_rate : 1 / 30; };
 
-// Live: every tile plays its session's live stream; at a playhead: the exact frame at that instant.
+// Live: the tiles play their sessions' live streams. A browser opens at most 6 connections to one
+// server and each stream holds one, so at most 5 play at once (one connection stays for the page's
+// own requests); the others show their newest frame every 2 s, and a press on one plays it live in
+// place of the one that has played longest. At a playhead: the exact frame at that instant.
+const LIVE_AT_ONCE = 5, playing = [];
 function showMode(cam) {
   const live = playhead === null;
-  cam.video.hidden = !live || !cam.live; cam.img.hidden = live || !cam.live;
+  const wantsPlayer = live && cam.live && (cam.player || playing.length < LIVE_AT_ONCE);
+  cam.video.hidden = !wantsPlayer; cam.img.hidden = wantsPlayer || !cam.live;
+  if (wantsPlayer && !cam.player) {
+    cam.player = startLivePlayer(cam.video, base(cam), {onMessage: m => { cam.when.textContent = m; }});
+    playing.push(cam); cam.when.textContent = "live";
+  } else if (!wantsPlayer && cam.player) {
+    cam.player.stop(); cam.player = null; playing.splice(playing.indexOf(cam), 1);
+  }
+  clearInterval(cam.still); cam.still = null;
   if (live && cam.live && !cam.player) {
-    cam.player = startLivePlayer(cam.video, base(cam), {onFrame: () => {}, onMessage: m => { cam.when.textContent = m; }});
-    cam.when.textContent = "live";
-  } else if (!live && cam.player) { cam.player.stop(); cam.player = null; }
+    const still = () => { cam.img.src = base(cam) + "/api/snapshot.jpg?at=" + Date.now(); cam.when.textContent = "newest frame (press to play live)"; };
+    still(); cam.still = setInterval(still, 2000);
+  }
+}
+function playLive(cam) {
+  if (playhead !== null || cam.player || !cam.live) return;
+  const oldest = playing.length >= LIVE_AT_ONCE ? playing[0] : null;
+  if (oldest) { oldest.player.stop(); oldest.player = null; playing.shift(); }
+  showMode(cam); if (oldest) showMode(oldest);
 }
 function goLive() {
   playhead = null; rate = 0; $("play").textContent = "Play";
