@@ -55,11 +55,17 @@ def snapshot(pids):
 
 
 def diff(before, after, seconds, only):
-    by_name = {}
+    by_name, born, ended_names = {}, {}, {}
     for pid, a in after.items():
         if only and pid not in only:
             continue
         b = before.get(pid, {"total": 0, "threads": {}})
+        for tid, (name, _) in a["threads"].items():
+            if tid not in b["threads"]:
+                born[name] = born.get(name, 0) + 1
+        for tid, (name, _) in b["threads"].items():
+            if tid not in a["threads"]:
+                ended_names[name] = ended_names.get(name, 0) + 1
         live = 0
         for tid, (name, t) in a["threads"].items():
             d = t - b["threads"].get(tid, (name, 0))[1]
@@ -69,7 +75,10 @@ def diff(before, after, seconds, only):
         by_name["(ended threads, rounding)"] = by_name.get("(ended threads, rounding)", 0) + ended
     for name, d in sorted(by_name.items(), key=lambda x: -x[1]):
         if abs(d / seconds) >= 0.0005:
-            print(f"    {name:<24} {d / seconds * 100:6.2f} % of a core")
+            print(f"    {name:<26} {d / seconds * 100:6.2f} % of a core")
+    if born or ended_names:
+        print("    threads started during the window (live at its end): " + (", ".join(f"{n} {c}" for n, c in born.items()) or "none")
+              + "; threads live at its start that ended: " + (", ".join(f"{n} {c}" for n, c in ended_names.items()) or "none"))
 
 
 if sys.argv[1] == "snapshot":
