@@ -18,8 +18,15 @@ package protocol LiveBackend: Sendable {
     var liveFrameRate: Double? { get }
     /// The ring's keyframe packets, oldest first (references only).
     func liveKeyframes() -> [EncodedPacket]
-    /// Writes `[from, to)` (seconds on the session's timeline) exactly, as `rec save` does.
-    func liveSave(_ request: SaveRequest) throws(RecError) -> SaveReport
+    /// Writes `[from, to)` (seconds on the session's timeline) exactly, as `rec save` does; `by`
+    /// names the clip's maker in the session's list of saves (nil: a clip for playing, not listed
+    /// and not uploaded).
+    func liveSave(_ request: SaveRequest, by: String?) throws(RecError) -> SaveReport
+    /// The picture shown at `seconds` on the session's timeline, decoded exactly, as a JPEG
+    /// `width` wide (nil: full size): from the ring, or older than the ring from the recording.
+    func liveFrame(at seconds: Double, width: Int?) throws(RecError) -> LiveFrameAnswer
+    /// The ring, recording files, gaps and saves (`GET /api/recordings`).
+    func liveRecordings() -> LiveRecordings
     /// The motion events, clips and levels of a range (`GET /api/events`, as `rec events`).
     func liveEvents(_ request: EventsRequest) throws(RecError) -> EventsReport
     /// Where a temporary clip for playing may be written (the session's own folder).

@@ -11,7 +11,8 @@ extension LiveServer {
         }
         let path = backend.liveScratchFolder + "/clip-\(LiveAccess.makeToken().prefix(16)).mp4"
         do {
-            let report = try backend.liveSave(SaveRequest(from: .seconds(from), to: .seconds(to), output: path, force: true))
+            // Played and deleted: not one of the session's saves, and not uploaded.
+            let report = try backend.liveSave(SaveRequest(from: .seconds(from), to: .seconds(to), output: path, force: true, noUpload: true), by: nil)
             var headers = [("Content-Type", "video/mp4"), ("X-Rec-Frames", String(report.frames ?? 0))]
             if request.query["download"] != nil {
                 headers.append(("Content-Disposition", "attachment; filename=\"rec-\(Self.name(from))-\(Self.name(to)).mp4\""))
@@ -37,7 +38,7 @@ extension LiveServer {
         do {
             let data = try JSONSerialization.data(withJSONObject: fields)
             let request = try JSONDecoder().decode(SaveRequest.self, from: data)
-            let report = try backend.liveSave(request)
+            let report = try backend.liveSave(request, by: "page")
             return .json(ControlCodec.encode(ControlResponse(id: nil, reply: .ok(.save(report)))))
         } catch let error as RecError {
             return .error(error.code == .usage ? 400 : 409, error.message)

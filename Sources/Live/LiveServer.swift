@@ -76,8 +76,11 @@ package final class LiveServer: Sendable {
         case ("/api/clip.mp4", true): return clip(request)
         case ("/api/save", false) where request.method == "POST": return save(request.body)
         case ("/api/events", true): return events(request.query)
+        case ("/api/frame.jpg", true): return frame(request.query)
+        case ("/api/recordings", true): return .json(Array(backend.liveRecordings().json.utf8))
         case ("/", false), ("/api/status", false), ("/api/live", false), ("/live.mp4", false), ("/api/snapshot.jpg", false),
-             ("/api/timeline", false), ("/api/thumb.jpg", false), ("/api/clip.mp4", false), ("/api/save", true), ("/api/events", false):
+             ("/api/timeline", false), ("/api/thumb.jpg", false), ("/api/clip.mp4", false), ("/api/save", true), ("/api/events", false),
+             ("/api/frame.jpg", false), ("/api/recordings", false):
             return .error(405, "\(request.method) is not allowed on \(request.path); see docs/LIVE.md")
         default: return .error(404, "no \(request.path) here; see docs/LIVE.md for the API")
         }

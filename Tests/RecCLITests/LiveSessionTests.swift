@@ -18,7 +18,8 @@ import TestPool
             self.sandbox = try sandbox ?? Sandbox()
             let source = extra.contains("--source") ? [] : ["--source", "test:320x240@30"]
             let buffer = extra.contains("--buffer") ? [] : ["--buffer", "30s"]
-            let started = try self.sandbox.rec(["start"] + source + ["--no-file"] + buffer + ["--http", "0"] + extra)
+            let file = extra.contains("-o") || extra.contains("--output") ? [] : ["--no-file"]
+            let started = try self.sandbox.rec(["start"] + source + file + buffer + ["--http", "0"] + extra)
             #expect(started.status == 0, "\(started.error)")
             url = try self.sandbox.rec(["view", "--no-open"]).output.trimmingCharacters(in: .whitespacesAndNewlines)
             let parts = url.split(separator: "?token=")

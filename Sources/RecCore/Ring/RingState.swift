@@ -23,6 +23,8 @@ package struct RingState: Sendable {
     package private(set) var timeBase: Rational?
     /// Largest `pts + duration` of the timeline held.
     private var endValue: Int64 = .min
+    /// Largest `pts` of the timeline held: the newest picture.
+    private var newestValue: Int64 = .min
     private(set) var bytes = 0
     /// Packets held of each stream, and the newest of each other stream (for restarts and
     /// `stats`): by the stream's place in a short list, not hashed for every packet.
@@ -66,6 +68,7 @@ package struct RingState: Sendable {
         packets.append(packet)
         count(in: packet)
         endValue = max(endValue, packet.pts + packet.duration)
+        newestValue = max(newestValue, packet.pts)
         if pictures == 1 { trimLead() }
         while keyframeIndices.count > 2 && isOverLimits {
             evicted += dropLeading(upTo: keyframeIndices[1])
@@ -77,7 +80,8 @@ package struct RingState: Sendable {
                   keyframes: keyframeIndices.count, evictedPackets: evicted, clearedPackets: cleared,
                   soundPackets: tally.indices.filter { tally.ids[$0].isSound }.reduce(0) { $0 + tally.counts[$1] },
                   soundEnd: tally.indices.filter { tally.ids[$0].isSound }.compactMap { tally.newest[$0]?.end }.min(),
-                  streams: tally.indices.filter { tally.counts[$0] > 0 }.map { tally.ids[$0] }.sorted())
+                  streams: tally.indices.filter { tally.counts[$0] > 0 }.map { tally.ids[$0] }.sorted(),
+                  newest: endTime.flatMap { _ in timeBase.map { Timestamp(value: newestValue, timeBase: $0) } })
     }
 
     /// Presentation time of the first keyframe held.
@@ -159,6 +163,7 @@ package struct RingState: Sendable {
         pictures = 0
         bytes = 0
         endValue = .min
+        newestValue = .min
         timeBase = nil
         letGoUpTo = nil
     }

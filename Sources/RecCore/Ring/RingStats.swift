@@ -21,6 +21,8 @@ package struct RingStats: Sendable, Equatable {
     package var soundEnd: Timestamp?
     /// The streams that have packets held.
     package var streams: [StreamID] = []
+    /// Presentation time of the latest-presented frame held (its start), nil when empty.
+    package var newest: Timestamp?
 
     /// `end - start` in microseconds; zero when empty.
     package var span: Timestamp {

@@ -54,8 +54,8 @@ extension SessionHost: LiveBackend {
         return packets.filter(\.isKeyframe)
     }
 
-    package func liveSave(_ request: SaveRequest) throws(RecError) -> SaveReport {
-        try save(request)
+    package func liveSave(_ request: SaveRequest, by: String?) throws(RecError) -> SaveReport {
+        try save(request, by: by)
     }
 
     package func liveEvents(_ request: EventsRequest) throws(RecError) -> EventsReport {

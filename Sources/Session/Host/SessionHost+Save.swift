@@ -6,8 +6,9 @@ extension SessionHost {
     /// Writes `[from, to)` of the session as a clip: from the ring when it holds the range, else
     /// from the session's own recording file; waits first for an end in the future (`+20s`).
     /// Runs on the requesting connection's thread; capture and encoding never wait for it. A
-    /// wait gives up as soon as `peer` hangs up, so an abandoned save holds nothing.
-    package func save(_ request: SaveRequest, peer: ControlPeer = .none) throws(RecError) -> SaveReport {
+    /// wait gives up as soon as `peer` hangs up, so an abandoned save holds nothing. The clip is
+    /// listed among the session's saves as made `by` that (nil: a clip for playing, not listed).
+    package func save(_ request: SaveRequest, peer: ControlPeer = .none, by: String? = "save") throws(RecError) -> SaveReport {
         if let problem = request.problem() { throw .usage(problem) }
         let file = configuration.recorder.output
         if let file, OutputPath.same(request.output, file.path) {
@@ -133,6 +134,7 @@ extension SessionHost {
                           trailingHidden: plan.trailingHiddenFrames, mode: SaveReport.Mode(mode),
                           missing: recorder.missingSeconds(in: range))
         report.shortfall = shortfall
+        if let by { noteSaved(report, by: by, uploaded: !destinations.isEmpty) }
         mqtt?.saved(report)
         return report
     }

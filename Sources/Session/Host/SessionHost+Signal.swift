@@ -16,7 +16,7 @@ extension SessionHost {
         }
         log?.write("SIGUSR1: saving the last \(configuration.signalSpan) to \(path)")
         do {
-            let report = try save(SaveRequest(last: .text(configuration.signalSpan), output: path))
+            let report = try save(SaveRequest(last: .text(configuration.signalSpan), output: path), by: "signal")
             ServiceNotifier.status("saved \(report.path)")
             if configuration.notifiesDesktop {
                 do {

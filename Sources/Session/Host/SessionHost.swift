@@ -30,6 +30,8 @@ package final class SessionHost: ControlHandler {
     let motionReactor: MotionReactor?
     let mqtt: SessionMQTT?
     let motionSource: MotionSourceReader?
+    /// The clips this session wrote, newest last (`GET /api/recordings`); bounded.
+    let savedClips = Mutex<[SavedClip]>([])
 
     /// Starts recording (the source moves to the capture thread) into the ring and the file.
     package init(configuration: SessionConfiguration, source: sending FrameSource, sounds: sending [AudioSource] = [],
@@ -117,7 +119,7 @@ package final class SessionHost: ControlHandler {
         case .status(let status):
             do { return .ok(.status(try self.status(status, peer: peer))) } catch { return ControlReply(error) }
         case .save(let save):
-            do { return .ok(.save(try self.save(save, peer: peer))) } catch {
+            do { return .ok(.save(try self.save(save, peer: peer, by: "save"))) } catch {
                 log?.write("save to \(save.output) failed: \(error)")
                 return ControlReply(error)
             }

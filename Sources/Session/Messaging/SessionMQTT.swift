@@ -97,7 +97,7 @@ package final class SessionMQTT: Sendable {
         if let request = parsed.request {
             session.log?.write("mqtt: save asked on \(topics.save)")
             do {
-                outcome = .success(try session.save(request))
+                outcome = .success(try session.save(request, by: "mqtt"))
             } catch {
                 session.log?.write("mqtt: the save failed: \(error.message)")
                 outcome = .failure(error)

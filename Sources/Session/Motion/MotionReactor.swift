@@ -82,7 +82,7 @@ package final class MotionReactor: Sendable {
             let half = session.frameDuration(session.recorder.currentStats) / 2
             var request = SaveRequest(from: .seconds(max(0, clip.from - half)), to: .seconds(clip.to - half), output: record.path)
             request.clampsStart = true
-            let report = try session.save(request)
+            let report = try session.save(request, by: "motion")
             record.frames = report.frames
             session.log?.write("motion: saved \(report.path) (event\(clip.events.count == 1 ? "" : "s") "
                                + "\(clip.events.map(String.init).joined(separator: ", ")), \(Self.clock(clip.from))–\(Self.clock(clip.to)))")

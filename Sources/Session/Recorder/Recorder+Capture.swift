@@ -18,9 +18,9 @@ extension Recorder {
     }
 
     /// The next frame or compressed packet and its capture time; waits for an unplugged camera to
-    /// return when `--on-unplug wait` says so. `outage` is the one under way, kept by the caller
-    /// across calls: a source may first hand out what it held from before it went away.
-    func next(from source: FrameSource, compressed: (any CompressedFrames)?, outage: inout Outage?) throws(RecError) -> (CaptureItem, Timestamp)? {
+    /// return when `--on-unplug wait` says so. Each picture's time goes to `gaps`, which keeps
+    /// the outage under way (a source may first hand out what it held from before it went away).
+    func next(from source: FrameSource, compressed: (any CompressedFrames)?) throws(RecError) -> (CaptureItem, Timestamp)? {
         while true {
             do {
                 let item: (CaptureItem, Timestamp)
@@ -32,32 +32,24 @@ extension Recorder {
                     guard let f = try source.nextFrame() else { return nil }
                     item = (.frame(f), f.captureTime)
                 }
-                if let away = outage {
-                    if let held = away.straggler(item.1) {
-                        outage?.from = held
-                    } else {
-                        noteGap(from: away.from, to: item.1)
-                        onOutage("\(source.description) is back after " + String(format: "%.1f", item.1.seconds - away.from.seconds) + " s away")
-                        outage = nil
-                    }
+                if let gap = gaps.withLock({ $0.picture(at: item.1) }), gap.reported {
+                    onOutage("\(source.description) is back after " + String(format: "%.1f", gap.seconds) + " s away")
                 }
                 return item
             } catch {
                 guard case .wait(let seconds) = configuration.onUnplug, let r = source.capabilities.reconnection,
                       r.isDisconnect(error) else { throw error }
                 let what = r.disconnectText(error)
-                let last = stats.withLock { s in
+                // Before the error shows: a status waiting for it then finds the gap under way.
+                gaps.withLock { $0.sourceAway("\(source.description) \(what)") }
+                stats.withLock { s in
                     s.gaps += 1
                     s.lastGap = what
                     s.lastError = "\(source.description) \(what); " + (seconds.isFinite ? "waiting up to \(Int(seconds)) s for it to return"
                                                                                      : "connecting again until it answers")
-                    return s.framesCaptured > 0 ? s.lastCaptureTime : nil
                 }
                 onOutage("\(source.description) \(what); connecting again")
                 configuration.motion?.sourceAway()
-                // The gap starts where the last picture ended (one nominal frame after it began).
-                let frame = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
-                if outage == nil, let last { outage = Outage(from: Timestamp(seconds: last.seconds + frame), frame: frame) }
                 try r.reconnect(waitingUpTo: seconds, stop: stopping)
                 stats.withLock { $0.lastError = $0.fileError }
                 // A stop while waiting ends the recording cleanly with what it holds.
@@ -78,20 +70,9 @@ extension Recorder {
         }
     }
 
-    /// Notes that the source was away between two session times.
-    func noteGap(from: Timestamp, to: Timestamp) {
-        guard to > from else { return }
-        gapRanges.withLock { $0.append(from..<to) }
-    }
-
-    /// Seconds of `range` in which the source was away; nil when none.
+    /// Seconds of `range` in which the source was away (it said so); nil when none.
     package func missingSeconds(in range: Range<Timestamp>) -> Double? {
-        let total = gapRanges.withLock { gaps in
-            gaps.reduce(0.0) { sum, gap in
-                sum + max(0, min(gap.upperBound.seconds, range.upperBound.seconds) - max(gap.lowerBound.seconds, range.lowerBound.seconds))
-            }
-        }
-        return total > 0 ? total : nil
+        gaps.withLock { $0.missingSeconds(in: range, reportedOnly: true) }
     }
 
     /// Sleeps until a monotonic instant, waking to check for a stop; false if stopped.
@@ -107,18 +88,3 @@ extension Recorder {
     }
 }
 
-/// A source that went away and has not yet delivered a frame from after it: where the gap begins.
-struct Outage {
-    /// Session time at which the source was last heard from (the end of its last picture).
-    var from: Timestamp
-    /// The nominal frame interval in seconds (0 if unknown).
-    let frame: Double
-
-    /// A frame from before the outage, which the source held until it reconnected (a network
-    /// camera's last packet waits for its successor to know its duration): within half a frame
-    /// of where the gap begins, or earlier. Returns where the gap then begins; nil for a frame
-    /// from after it.
-    func straggler(_ time: Timestamp) -> Timestamp? {
-        time.seconds < from.seconds + frame / 2 ? Timestamp(seconds: max(from.seconds, time.seconds + frame)) : nil
-    }
-}

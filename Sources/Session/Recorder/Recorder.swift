@@ -58,8 +58,9 @@ package final class Recorder: Sendable {
     /// save can say how many frames are missing inside its range. Bounded: the oldest are forgotten.
     private let drops = Mutex<[Timestamp]>([])
     private static let maxDropRecords = 100_000
-    /// Session times in which the source was away (outages, unplugs), for saves to report.
-    let gapRanges = Mutex<[Range<Timestamp>]>([])
+    /// Where the pictures stopped and came back (outages, unplugs, stalls), for saves to report
+    /// and the review timeline to shade; fed on the capture thread.
+    let gaps = Mutex(GapTracker())
     /// With `--segment`: the files this recording made and still keeps.
     let segmentCatalog: SegmentCatalog?
     /// Frames between capture and encoder with `--pace off` (measured: 2 is as fast as 16).
@@ -239,6 +240,11 @@ package final class Recorder: Sendable {
             }
             sourceRate.withLock { $0 = source.nominalFrameRate }
             let capabilities = source.capabilities
+            // A screen repeats a still picture once a second: only a longer silence is a gap.
+            gaps.withLock {
+                $0.frameInterval = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
+                if capabilities.keyframesByTime { $0.shortest = 2.5 }
+            }
             keyframesByTime.withLock { $0 = capabilities.keyframesByTime }
             controls.open(capabilities.controls, description: source.description)
             stats.withLock {
@@ -251,12 +257,11 @@ package final class Recorder: Sendable {
             var nextTrim = Timestamp(seconds: Self.trimSeconds)
             var count = 0
             var lastSourceDrops = 0
-            var outage: Outage?
             var wallClockKnown = false
             var sourceSound: [EncodedPacket] = []
             // A stop takes what the source already let out: a B-frame run is written whole.
             while !stopRequested.load(ordering: .acquiring) || compressed?.holdsReleasedPackets == true {
-                guard let (item, time) = try next(from: source, compressed: compressed, outage: &outage) else { break }
+                guard let (item, time) = try next(from: source, compressed: compressed) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
                 if configuration.pace == .realtime && !capabilities.isLive {
                     let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000

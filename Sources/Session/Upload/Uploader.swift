@@ -37,6 +37,15 @@ package final class Uploader: RecordingFileObserver {
         var retryAt: Date?
         var forcedDeletions = 0
         var warning: String?
+        /// How the copies of the files this run finished went, newest last: `done` or
+        /// `failed` (dropped from the queue); bounded.
+        var outcomes: [(path: String, outcome: String)] = []
+
+        /// Keeps the newest 1000 outcomes.
+        mutating func noteOutcome(_ path: String, _ outcome: String) {
+            outcomes.append((path, outcome))
+            if outcomes.count > 1000 { outcomes.removeFirst(outcomes.count - 1000) }
+        }
     }
 
     /// Opens the queue at `journal` (resuming what a previous run left) and starts the worker.
@@ -278,6 +287,7 @@ package final class Uploader: RecordingFileObserver {
         let (problem, lag) = state.withLock { s -> (String?, Double?) in
             let lag = s.queuedAt.removeValue(forKey: entry.id).map { now.timeIntervalSince($0) }
             if let lag { s.lastLag = lag }
+            s.noteOutcome(entry.path, "done")
             do throws(RecError) { try s.journal.append(s.queue.copied(entry.id, at: now)) } catch { return (error.message, lag) }
             if s.queue.needsCompaction(lines: s.journal.lines) { try? s.journal.rewrite(s.queue.compacted) }
             return (nil, lag)
@@ -288,7 +298,10 @@ package final class Uploader: RecordingFileObserver {
     }
 
     private func drop(_ entry: UploadEntry, why: String) {
-        state.withLock { s in try? s.journal.append(s.queue.drop(entry.id, why: why)) }
+        state.withLock { s in
+            s.noteOutcome(entry.path, "failed")
+            try? s.journal.append(s.queue.drop(entry.id, why: why))
+        }
         notice("not copied: \(why)")
     }
 
@@ -296,6 +309,16 @@ package final class Uploader: RecordingFileObserver {
 
     /// Files still to copy.
     package var waiting: Int { state.withLock { $0.queue.entries.count } }
+
+    /// How the copy of `path` stands: `pending` while queued (retries included), else `failed`
+    /// if a copy of it was dropped, `done` once copied; nil if this run never finished one.
+    package func state(of path: String) -> String? {
+        state.withLock { s in
+            if !s.queue.waiting(for: path).isEmpty { return "pending" }
+            let outcomes = s.outcomes.filter { $0.path == path }.map(\.outcome)
+            return outcomes.isEmpty ? nil : outcomes.contains("failed") ? "failed" : "done"
+        }
+    }
 
     /// `rec status` fields (`extra`), all strings.
     package var status: [String: String] {
