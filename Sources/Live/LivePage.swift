@@ -7,7 +7,7 @@
 /// the headless Chromium test reads.
 enum LivePage {
     static func html(token: String) -> String {
-        head + "<script>const TOKEN=\"\(token)\";\n" + script + selftest + "</script></body></html>"
+        head + "<script>const TOKEN=\"\(token)\";\n" + LivePlayerScript.source + script + selftest + "</script></body></html>"
     }
 
     static let head = #"""
@@ -41,93 +41,19 @@ const live = $("live"), msg = t => $("msg").textContent = t;
 let info = null, span = [0, 0], range = null;
 const post = (url, body) => fetch(url, {method: "POST", headers: {"X-Rec-Token": TOKEN, "Content-Type": "application/json"}, body: JSON.stringify(body)});
 
-// The frame number the stand-in camera draws (Media/Frames/FrameStamp.swift): 34 cells across the top.
-function readStamp(video) {
-  const w = video.videoWidth, h = video.videoHeight, cell = Math.floor(w / 34);
-  if (!w || cell < 4) return null;
-  const cv = $("cv"); cv.width = w; cv.height = cell;
-  const g = cv.getContext("2d", {willReadFrequently: true}); g.drawImage(video, 0, 0, w, h, 0, 0, w, h);
-  const px = g.getImageData(0, 0, w, cell).data, m = Math.floor(cell / 4), bits = [];
-  for (let i = 0; i < 34; i++) {
-    let sum = 0, n = 0;
-    for (let y = m; y < cell - m; y++) for (let x = i * cell + m; x < (i + 1) * cell - m; x++) {
-      const o = (y * w + x) * 4; sum += 0.299 * px[o] + 0.587 * px[o + 1] + 0.114 * px[o + 2]; n++;
-    }
-    bits.push(sum / n >= 128);
-  }
-  if (!bits[0] || bits[33]) return null;
-  let v = 0, c = 0;
-  for (let i = 1; i <= 24; i++) v = v * 2 + (bits[i] ? 1 : 0);
-  for (let i = 25; i <= 32; i++) c = c * 2 + (bits[i] ? 1 : 0);
-  const want = ((v & 255) ^ ((v >> 8) & 255) ^ ((v >> 16) & 255) ^ 0xA5) & 255;
-  return c === want ? v : null;
-}
-
-// The live stream: its Content-Type names the tracks (pictures, and sound when the session has
-// a sound browsers play). When it ends (the session restarted it, say without sound after the
-// sound failed), the page connects again.
-let source = null;
-async function startLive() {
-  for (;;) {
-    let again = true;
-    try { again = await playLive(); } catch (e) { msg("live: " + e); }
-    if (!again) return;
-    await new Promise(r => setTimeout(r, 1000));
-  }
-}
-async function playLive() {
-  const r = await fetch("/api/live");
-  if (r.status === 503) { msg((await r.json()).error?.message || "waiting for the session"); return true; }
-  info = await r.json();
-  if (!info.mime || !window.MediaSource || !MediaSource.isTypeSupported(info.mime)) { msg("this browser cannot play " + info.mime); return false; }
-  const response = await fetch("/live.mp4");
-  if (!response.ok) { msg("live: " + response.status); return true; }
-  const type = response.headers.get("Content-Type") || info.mime;
-  $("sound").style.display = type.includes(",") ? "inline" : "none";
-  const ms = new MediaSource();
-  if (source) URL.revokeObjectURL(source);
-  source = URL.createObjectURL(ms); live.src = source;
-  await new Promise(r => ms.addEventListener("sourceopen", r, {once: true}));
-  const sb = ms.addSourceBuffer(type); sb.mode = "segments";
-  let queue = [];
-  const pump = () => {
-    if (sb.updating || !queue.length || ms.readyState !== "open") return;
-    const b = sb.buffered;
-    if (b.length && live.currentTime - b.start(0) > 20) { sb.remove(b.start(0), live.currentTime - 10); return; }
-    const n = queue.reduce((a, c) => a + c.length, 0), all = new Uint8Array(n); let o = 0;
-    for (const q of queue) { all.set(q, o); o += q.length; }
-    queue = [];
-    sb.appendBuffer(all);
-  };
-  sb.addEventListener("updateend", pump);
-  const reader = response.body.getReader();
-  for (;;) { const {value, done} = await reader.read(); if (done) break; queue.push(value); pump(); }
-  msg("the live stream ended; connecting again");
-  return true;
-}
-// Keep to the live edge.
-setInterval(() => {
-  const b = live.buffered;
-  if (b.length) {
-    const end = b.end(b.length - 1), start = b.start(b.length - 1);
-    if (end - live.currentTime > 0.25 || live.currentTime < start) live.currentTime = Math.max(start, end - 0.03);
-  }
-  if (live.paused && live.src) live.play().catch(() => {});
-}, 100);
-$("sound").onclick = () => { live.muted = !live.muted; $("sound").textContent = live.muted ? "Sound on" : "Sound off"; };
-
-const liveFrames = [], latencies = [];
-let framesSeen = () => {};  // the self-test waits on it for 60 live frames
-function watchFrames() {
-  const n = readStamp(live);
-  if (n !== null && info && info.started_at && info.frame_rate) {
-    const lat = Date.now() - (info.started_at * 1000 + n * 1000 / info.frame_rate);
-    if (liveFrames[liveFrames.length - 1] !== n) { liveFrames.push(n); latencies.push(lat); if (liveFrames.length >= 60) framesSeen(); }
-    if (liveFrames.length > 2000) { liveFrames.shift(); latencies.shift(); }
+// The live picture: the player shared with the box's review page (LivePlayerScript.swift).
+// The self-tests wait on framesSeen for 60 frames; #watch times each frame with frameShown.
+let framesShown = 0, framesSeen = () => {}, frameShown = () => {};
+const player = startLivePlayer(live, "", {
+  onInfo: i => { info = i; $("sound").style.display = i.mime.includes(",") ? "inline" : "none"; },
+  onMessage: msg,
+  onFrame: (n, lat) => {
     $("frame").textContent = "frame " + n; $("lat").textContent = Math.round(lat) + " ms behind the camera";
-  }
-  (live.requestVideoFrameCallback ? live.requestVideoFrameCallback(watchFrames) : setTimeout(watchFrames, 30));
-}
+    if (++framesShown >= 60) framesSeen();
+    frameShown(lat);
+  },
+});
+$("sound").onclick = () => { live.muted = !live.muted; $("sound").textContent = live.muted ? "Sound on" : "Sound off"; };
 
 async function refresh() {
   try {
@@ -198,40 +124,6 @@ $("play").onclick = playRange; $("save").onclick = saveRange;
 $("download").onclick = () => { const [a, b] = chosen(); location.href = "/api/clip.mp4?download=1&from=" + a + "&to=" + b; };
 $("snap").onclick = () => open("/api/snapshot.jpg", "_blank");
 refresh(); setInterval(refresh, 1000);
-startLive().catch(e => msg("live: " + e)); watchFrames();
 
-"""#
-
-    static let selftest = #"""
-if (location.hash === "#selftest") (async () => {
-  const log = (k, v) => console.log("REC-SELFTEST " + JSON.stringify({[k]: v}));
-  if (liveFrames.length < 60) await new Promise(r => { framesSeen = r; setTimeout(r, 10000); });
-  log("live", {frames: liveFrames.slice(-200), latencies: latencies.slice(-200).map(Math.round), sound: info && info.sound,
-    audioBytes: live.webkitAudioDecodedByteCount ?? null, hasAudio: live.mozHasAudio ?? null});
-  await refresh();
-  const a = Math.ceil((span[0] + 0.2) * 10) / 10, b = a + 1;
-  $("from").value = a; $("to").value = b;
-  const clip = playRange(), seen = [];
-  const grab = () => { const n = readStamp(clip); if (n !== null && seen[seen.length - 1] !== n) seen.push(n); if (!clip.ended) clip.requestVideoFrameCallback(grab); };
-  clip.requestVideoFrameCallback(grab);
-  // A quarter speed, so that a busy machine's browser still presents most frames.
-  clip.playbackRate = 0.25;
-  if (!clip.ended) await new Promise(r => { clip.addEventListener("ended", r, {once: true}); setTimeout(r, 30000); });
-  const last = readStamp(clip); if (last !== null && seen[seen.length - 1] !== last) seen.push(last);
-  log("clip", {from: a, to: b, frames: seen, error: clip.error ? clip.error.message : null});
-  log("save", await saveRange());
-  log("done", true);
-})();
-// `#motiontest`: the motion drawn on the timeline, as the canvas holds it.
-if (location.hash === "#motiontest") (async () => {
-  const log = (k, v) => console.log("REC-SELFTEST " + JSON.stringify({[k]: v}));
-  await refresh();
-  const cv = $("motion"), g = cv.getContext("2d"), w = cv.width;
-  // The columns with the events' red mark painted, read back from the canvas.
-  const marks = [];
-  for (let x = 0; x < w; x++) { const p = g.getImageData(x, 30, 1, 1).data; if (p[0] > 200 && p[1] < 120) marks.push(x); }
-  log("motion", {events: +cv.dataset.events, levels: +cv.dataset.levels, marks, width: w, span});
-  log("done", true);
-})();
 """#
 }

@@ -46,6 +46,13 @@ import Testing
         #expect(EncoderLatency.options(encoder: "ffv1", fps: 30, bFrames: nil, setting: [:]).isEmpty)
     }
 
+    @Test func aLiveSessionsEncoderLooksOnePictureAheadOnSlices() {
+        #expect(EncoderLatency.liveOptions(encoder: "libx264", setting: [:])
+                == ["rc-lookahead": "1", "x264-params": "sync-lookahead=0:sliced-threads=1"])
+        #expect(EncoderLatency.liveOptions(encoder: "libx264", setting: ["rc-lookahead": "20"]) == ["x264-params": "sync-lookahead=0:sliced-threads=1"])
+        #expect(EncoderLatency.liveOptions(encoder: "libvpx-vp9", setting: [:]).isEmpty)
+    }
+
     @Test func aPresetsOwnChoiceWins() {
         let options = EncoderLatency.options(encoder: "libx264", fps: 30, bFrames: 3,
                                              setting: ["rc-lookahead": "40", "x264-params": "stitchable=1"])

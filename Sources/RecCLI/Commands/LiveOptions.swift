@@ -19,6 +19,8 @@ struct LiveOptions: Sendable, Equatable {
     /// Checks the values and puts them into the session's configuration.
     func apply(to configuration: inout SessionConfiguration) throws(RecError) {
         configuration.live = try http.map(LiveEndpoint.parse)
+        // A live viewer sees a picture only once the encoder gives it back: no look-ahead.
+        configuration.recorder.lowDelay = configuration.live != nil
         configuration.publish = try publish.map(PublishTarget.parse)
     }
 

@@ -30,6 +30,8 @@ extension Recorder {
             // A B-frame waits for the picture after it, which a static screen sends a second later.
             settings.bFrames = 0
             settings.options.merge(EncoderLatency.noDelayOptions(encoder: settings.encoder, setting: settings.options)) { mine, _ in mine }
+        } else if configuration.lowDelay {
+            settings.options.merge(EncoderLatency.liveOptions(encoder: settings.encoder, setting: settings.options)) { mine, _ in mine }
         }
         settings.options.merge(EncoderLatency.options(encoder: settings.encoder, fps: rate, bFrames: settings.bFrames,
                                                       setting: settings.options)) { mine, _ in mine }

@@ -63,6 +63,9 @@ package struct RecorderConfiguration: Sendable {
     /// Told, on the capture thread, of every picture or compressed frame as it is captured,
     /// before it is queued for the encoder (the Swift API's frame callback and stream).
     package var onCapture: (@Sendable (CapturedFrame) -> Void)?
+    /// Someone may watch the pictures live (`--http`): the encoder holds as few pictures as it can
+    /// without costing the file (`EncoderLatency.liveOptions`), 200 ms less at 30 fps.
+    package var lowDelay = false
     /// The session's motion detector (`--motion`), told of the pictures it wants on the capture
     /// thread; nil costs nothing.
     package var motion: (any MotionFeed)?
