@@ -94,6 +94,30 @@ import TestPool
         #expect(try live.sandbox.rec(["stop"]).status == 0)
     }
 
+    /// Issue 42: a viewer that falls behind jumps back to live instead of drifting. The page's
+    /// JavaScript stops for 3 s (`#stalltest`), as a frozen or background tab's does: nothing is read
+    /// or appended and the picture stands still while the session goes on, so 3 s of stream wait
+    /// for it. Without the jump the player would play them in turn, 3 s late, and catch up at a
+    /// quarter faster only after 12 s; the frames it shows from 0.5 s to 2.5 s after the stall,
+    /// read from the picture, must be within 1 s of their capture (with the jump taken out, both
+    /// browsers failed: no jump, and frames 2-3 s behind).
+    @Test(arguments: Browser.allCases)
+    func aViewerThatFellBehindJumpsBackToLive(_ browser: Browser) throws {
+        let live = try LiveSessionTests.Live()
+        try live.sandbox.waitForFrames(30)
+        let results = try Self.selftest(browser, live.url, profile: live.sandbox.path(browser.rawValue), hash: "#stalltest")
+        let stall = try #require(results["stall"] as? [String: Any], "\(results)")
+        #expect((stall["jumps"] as? Int ?? 0) >= 1, "\(browser) did not jump: \(stall)")
+        let frames = stall["frames"] as? [Int] ?? [], latencies = stall["latencies"] as? [Int] ?? []
+        try #require(latencies.count >= 3, "\(browser) showed \(latencies.count) frames after the stall: \(stall)")
+        #expect(frames == frames.sorted() && Set(frames).count == frames.count, "\(frames)")
+        let median = latencies.sorted()[latencies.count / 2]
+        #expect(median <= 1000, "\(browser) is \(median) ms behind after the stall: \(stall)")
+        print("\(browser) after a 3 s stall: \(stall["jumps"] ?? 0) jump(s), then \(latencies.count) frames "
+              + "\(latencies.min() ?? 0)-\(latencies.max() ?? 0) ms behind (median \(median)); before it \(stall["before"] ?? [])")
+        #expect(try live.sandbox.rec(["stop"]).status == 0)
+    }
+
     /// Issue 40: the page draws the session's motion on its timeline. The source is the drawn
     /// file of MQTTSessionTests (a square moving from 3 s to 5 s): one event, its mark where 3.2 s
     /// falls on the strip, and the level graph over the moving part.
