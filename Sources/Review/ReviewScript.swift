@@ -110,8 +110,9 @@ async function loadFrame(cam) {
     const r = await fetch(url);
     if (r.ok) {
       const blob = await r.blob(), old = cam.img.src;
-      cam.img.src = URL.createObjectURL(blob);
-      await cam.img.decode().catch(() => {});
+      // Shown once the new picture has loaded (Firefox's decode() may settle on the old one).
+      await new Promise(done => { cam.img.onload = cam.img.onerror = done; cam.img.src = URL.createObjectURL(blob); });
+      cam.blob = blob;
       if (old.startsWith("blob:")) URL.revokeObjectURL(old);
       const ft = r.headers.get("X-Rec-Frame-Time");
       cam.shown = {t: want.t, exact: want.exact, frameTime: ft === null ? null : toUnix(cam, +ft)};
@@ -199,7 +200,9 @@ addEventListener("keydown", e => {
 async function exportRange() {
   if (inT === null || outT === null) { msg("set the in and out handles first (I and O at the playhead, or drag them)"); return null; }
   const chosen = [...cams.values()].filter(c => c.box.checked && c.live).map(c => c.name);
-  const r = await post("/api/export", {from: inT, to: outT, cameras: chosen});
+  // Half a millisecond back: a handle sits on a frame's time, which each session rounds to its
+  // own microseconds; the frame at the in handle is in, the one at the out handle out.
+  const r = await post("/api/export", {from: inT - 0.0005, to: outT - 0.0005, cameras: chosen});
   const j = await r.json();
   if (!r.ok) { msg("rec: " + j.error.message); return j; }
   msg("exporting " + chosen.length + " cameras into " + j.export.folder + (outT > now() ? "; it waits for the out handle" : ""));

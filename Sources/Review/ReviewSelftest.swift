@@ -52,10 +52,12 @@ if (location.hash.startsWith("#reviewtest")) (async () => {
   const at = now() + +q.get("at");
   $("goto").value = String(at); $("goto").dispatchEvent(new KeyboardEvent("keydown", {key: "Enter", bubbles: true}));
   await Promise.race([framesShown(), new Promise(r => setTimeout(r, 20000))]);
-  const shown = {}, cv = $("cv");
+  const shown = {}, cv = $("cv"), bitmaps = {};
+  // The fetched picture itself, apart from the element showing it.
+  for (const c of cams.values()) if (c.blob) { const b = await createImageBitmap(c.blob); bitmaps[c.name] = readStamp(b, document.createElement("canvas")); }
   for (const c of cams.values()) shown[c.name] = {frame: c.img.naturalWidth ? readStamp(c.img, cv) : null,
     counter: c.img.naturalWidth ? readCounter(c.img, cv) : null, frameTime: c.shown && c.shown.frameTime,
-    error: c.shown && c.shown.error || null, playhead, startedAt: c.rec.started_at, rate: c.rec.frame_rate};
+    error: c.shown && c.shown.error || null, playhead, startedAt: c.rec.started_at, rate: c.rec.frame_rate, fetched: bitmaps[c.name] ?? null};
   log("playhead", shown);
   // Outages as drawn: each gap's middle, read back from the canvas row of its camera.
   fitAll(); await refresh(); fitAll();

@@ -44,8 +44,11 @@ extension SessionHost: LiveBackend {
 
     package var liveStartedAt: Double? { recorder.currentStats.startedAt?.timeIntervalSince1970 }
 
+    /// The source's own nominal rate (a stand-in camera at 25 fps is encoded at 25), else the
+    /// configured one: the review page turns frame numbers into times with it.
     package var liveFrameRate: Double? {
-        configuration.recorder.encoder.frameRate.doubleValue > 0 ? configuration.recorder.encoder.frameRate.doubleValue : nil
+        if let rate = recorder.sourceRate.withLock({ $0 }), rate.num > 0, rate.doubleValue > 0 { return rate.doubleValue }
+        return configuration.recorder.encoder.frameRate.doubleValue > 0 ? configuration.recorder.encoder.frameRate.doubleValue : nil
     }
 
     package func liveKeyframes() -> [EncodedPacket] {
