@@ -59,6 +59,13 @@ if (location.hash.startsWith("#reviewtest")) (async () => {
     counter: c.img.naturalWidth ? readCounter(c.img, cv) : null, frameTime: c.shown && c.shown.frameTime,
     error: c.shown && c.shown.error || null, playhead, startedAt: c.rec.started_at, rate: c.rec.frame_rate, fetched: bitmaps[c.name] ?? null};
   log("playhead", shown);
+  // One frame on with the Right arrow: every camera's exact frame again.
+  const key = k => dispatchEvent(new KeyboardEvent("keydown", {key: k, bubbles: true}));
+  const before = playhead; key("ArrowRight");
+  await Promise.race([framesShown(), new Promise(r => setTimeout(r, 20000))]);
+  const stepped = {};
+  for (const c of cams.values()) stepped[c.name] = c.img.naturalWidth ? readStamp(c.img, cv) : null;
+  log("step", {from: before, to: playhead, frames: stepped});
   // Outages as drawn: each gap's middle, read back from the canvas row of its camera.
   fitAll(); await refresh(); fitAll();
   const g = tl.getContext("2d"), dpr = devicePixelRatio || 1, outages = {};
@@ -71,7 +78,6 @@ if (location.hash.startsWith("#reviewtest")) (async () => {
   log("outages", outages);
   // The export: the handles put with the I and O keys at the playhead, then the Export button.
   if (q.get("export")) {
-    const key = k => dispatchEvent(new KeyboardEvent("keydown", {key: k, bubbles: true}));
     const t0 = now(), from = t0 + +q.get("from"), to = t0 + +q.get("to");
     play(0); seek(snap(from)); key("i");
     seek(snap(Math.min(to, now()))); key("o");
@@ -84,6 +90,10 @@ if (location.hash.startsWith("#reviewtest")) (async () => {
     const job = id === null ? null : (await (await fetch("/api/exports/" + id + "?wait=90")).json()).export;
     log("export", {handles: [inT, outT], request: r, job});
   }
+  // A link to an instant: the playhead goes there, on a frame.
+  const linked = now() - 3;
+  history.replaceState(null, "", "/#t=" + linked.toFixed(3)); openHash();
+  log("link", {asked: linked, playhead, step: frameStep()});
   // Accessibility by hand (no checker offline): every control named, no tab order but the
   // document's, text contrast of at least 4.5:1.
   const lum = c => { const v = c.match(/\d+(\.\d+)?/g).slice(0, 3).map(x => { x /= 255; return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });

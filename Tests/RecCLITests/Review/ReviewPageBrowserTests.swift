@@ -63,6 +63,13 @@ import TestServers
             let got = s["frame"] as? Int
             #expect(got.map { abs($0 - want) <= 1 } == true, "\(browser) \(name) shows frame \(got.map(String.init) ?? "none") at the playhead, want \(want): \(s)")
         }
+        // The Right arrow: one frame of the first camera on, each camera's exact frame again.
+        let step = results["step"] as? [String: Any] ?? [:], stepped = step["frames"] as? [String: Any] ?? [:]
+        let moved = (step["to"] as? Double ?? 0) - (step["from"] as? Double ?? 0)
+        #expect(abs(moved - 1.0 / 30) < 0.002 && stepped["a"] as? Int == (shown["a"]?["frame"] as? Int).map { $0 + 1 }, "\(browser) step \(step); at the playhead a showed \(shown["a"]?["frame"] ?? "none")")
+        // A link to an instant opens the playhead there, on a frame.
+        let link = results["link"] as? [String: Any] ?? [:]
+        #expect(abs((link["playhead"] as? Double ?? 0) - (link["asked"] as? Double ?? 1)) <= 0.5 / 30 + 0.001, "\(browser) link \(link)")
         let net = shown["net"] ?? [:]
         let at = net["playhead"] as? Double ?? 0, started = net["startedAt"] as? Double ?? 0
         let times = try NetworkClip.frames(box.sandbox.path("net.mkv")).map(\.time)
