@@ -6,9 +6,10 @@ import Testing
 import TestPool
 
 /// The review page's grid (`GET /api/grid`, docs/REVIEW.md): every tile's live stream over one
-/// connection, as `GridRecord`s. Read over plain HTTP.
+/// connection, as `GridRecord`s. Read over plain HTTP and in headless Chromium.
 @Suite(.blocking, .serialized) struct ReviewGridTests {
     typealias Sandbox = BackgroundSessionTests.Sandbox
+    typealias Browser = LivePageBrowserTests.Browser
 
     /// Each camera's records, put back together: its start records' types and its bytes.
     struct Demuxed {
@@ -112,6 +113,23 @@ import TestPool
             total += n
         }
         #expect(ended, "the dropped viewer's answer did not end (read \(total) bytes)")
+        for name in names { #expect(try sandbox.rec(["stop", "--session", name]).status == 0) }
+    }
+
+    /// Eight cameras in headless Chromium: every tile plays live over the one grid connection.
+    @Test func everyTileOfEightPlaysLiveInChromium() throws {
+        let names = (1...8).map { "cam\($0)" }
+        let (sandbox, box) = try Self.box(names, "test:160x120@15", frames: 15)
+        let results = try LivePageBrowserTests.selftest(.chromium, box.watchURL, profile: sandbox.path("chromium"),
+                                                        hash: "#gridtest&cameras=8&frames=5")
+        let grid = try #require(results["grid"] as? [String: Any], "\(results)")
+        let frames = grid["frames"] as? [String: [Int]] ?? [:]
+        for name in names {
+            let seen = frames[name] ?? []
+            #expect(seen.count >= 5 && seen == seen.sorted() && Set(seen).count == seen.count, "\(name) showed \(seen)")
+        }
+        #expect(grid["cameras"] as? String == names.sorted().joined(separator: ","), "\(grid)")
+        print("grid in Chromium: opened \(grid["opened"] ?? "?") time(s), frames per tile \(names.map { frames[$0]?.count ?? 0 })")
         for name in names { #expect(try sandbox.rec(["stop", "--session", name]).status == 0) }
     }
 }
