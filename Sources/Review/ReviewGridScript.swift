@@ -3,7 +3,8 @@
 /// stream would hold one. `gridFetch(url, init)` stands in for `fetch` in the shared live player
 /// (its `hooks.fetch`) for `/cam/NAME/live.mp4`: it resolves at that camera's next start record
 /// with a `Response` whose body is the camera's bytes, closed at its end record (the player then
-/// connects again). The grid asks for the cameras whose players are waiting or reading; when that
+/// connects again; a player that asks again while its stream runs failed, and the grid is opened
+/// again for a new start). The grid asks for the cameras whose players are waiting or reading; when that
 /// set changes it is opened again (after 200 ms, so that tiles starting together share one), and
 /// when it ends or fails, after a back-off of 0.5 s doubling to 8 s.
 enum ReviewGridScript {
@@ -14,13 +15,16 @@ function gridFetch(url, init) {
   return new Promise((resolve, reject) => {
     const aborted = () => new DOMException("the player stopped", "AbortError");
     if (signal && signal.aborted) { reject(aborted()); return; }
+    // A player asking again while its stream still runs left it unread (it failed): only a new
+    // start brings an init segment, so the grid is opened again.
+    if (grid.conn && grid.conn.handed.has(name)) { grid.conn.abort.abort(); grid.conn = null; }
     const ready = grid.ready.get(name);
-    if (ready) { grid.ready.delete(name); resolve(ready.response); } else grid.waiters.set(name, resolve);
+    if (ready) { grid.ready.delete(name); ready.conn.handed.add(name); resolve(ready.response); } else grid.waiters.set(name, resolve);
     grid.want.add(name); gridSync();
     if (signal) signal.addEventListener("abort", () => {
       if (grid.waiters.get(name) === resolve) grid.waiters.delete(name);
       const c = grid.conn, ctl = c && c.streams.get(name);
-      if (ctl) { try { ctl.error(aborted()); } catch (e) {} c.streams.delete(name); }
+      if (ctl) { try { ctl.error(aborted()); } catch (e) {} c.streams.delete(name); c.handed.delete(name); }
       grid.want.delete(name); gridSync(); reject(aborted());
     }, {once: true});
   });
@@ -37,18 +41,18 @@ function gridSync(delay = 200) {
   }, delay);
 }
 async function gridConnect() {
-  const names = [...grid.want].sort(), c = {key: names.join(","), abort: new AbortController(), streams: new Map(), names: []};
+  const names = [...grid.want].sort(), c = {key: names.join(","), abort: new AbortController(), streams: new Map(), handed: new Set(), names: []};
   grid.conn = c; grid.opened++;
   let flowed = false;
   // The cameras' streams; `streams` holds each open one's controller by name.
   const begin = (name, mime) => {
-    const old = c.streams.get(name); if (old) try { old.close(); } catch (e) {}
+    const old = c.streams.get(name); c.handed.delete(name); if (old) try { old.close(); } catch (e) {}
     let ctl; const body = new ReadableStream({start(k) { ctl = k; }, cancel() { if (c.streams.get(name) === ctl) c.streams.delete(name); }});
     c.streams.set(name, ctl);
     const response = new Response(body, {headers: {"Content-Type": mime}}), waiter = grid.waiters.get(name);
-    if (waiter) { grid.waiters.delete(name); waiter(response); } else grid.ready.set(name, {conn: c, response});
+    if (waiter) { grid.waiters.delete(name); c.handed.add(name); waiter(response); } else grid.ready.set(name, {conn: c, response});
   };
-  const finish = name => { const ctl = c.streams.get(name); c.streams.delete(name); if (ctl) try { ctl.close(); } catch (e) {} };
+  const finish = name => { const ctl = c.streams.get(name); c.streams.delete(name); c.handed.delete(name); if (ctl) try { ctl.close(); } catch (e) {} };
   try {
     const r = await fetch("/api/grid?cams=" + names.map(encodeURIComponent).join(","), {signal: c.abort.signal});
     if (!r.ok) throw new Error("grid: " + r.status);
