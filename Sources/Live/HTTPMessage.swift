@@ -29,6 +29,29 @@ package protocol HTTPStream: AnyObject, Sendable {
     func close()
 }
 
+/// The bytes an `HTTPStream` is handing to its connection, and how many it has handed.
+package struct OutgoingBytes: Sendable {
+    private var bytes: [UInt8]
+    private var offset = 0
+
+    package init(_ bytes: [UInt8] = []) {
+        self.bytes = bytes
+    }
+
+    package var isEmpty: Bool { offset >= bytes.count }
+
+    /// Copies the next bytes that fit into `buffer`; returns how many (0 when none are left).
+    package mutating func copy(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let count = min(buffer.count, bytes.count - offset), start = offset
+        guard count > 0 else { return 0 }
+        bytes.withUnsafeBytes { src in
+            UnsafeMutableRawBufferPointer(rebasing: buffer[..<count]).copyMemory(from: UnsafeRawBufferPointer(rebasing: src[start..<(start + count)]))
+        }
+        offset += count
+        return count
+    }
+}
+
 package struct HTTPResponse: Sendable {
     package enum Body: Sendable {
         case bytes([UInt8])

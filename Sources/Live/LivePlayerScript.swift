@@ -11,7 +11,8 @@
 /// `base` is put before `/api/live` and `/live.mp4`; `hooks` (each optional) are
 /// `onInfo(info)` (`/api/live`'s answer with `mime` set to the stream's own Content-Type, at each
 /// connection), `onMessage(text)` and `onFrame(n, latencyMs)` (each new stand-in frame number the
-/// picture shows, with its capture-to-display time). Nothing is global but the two functions, and
+/// picture shows, with its capture-to-display time), and `fetch(url, init)` for `/live.mp4` in place of
+/// the browser's (the review page's grid). Nothing is global but the two functions, and
 /// the player touches no element but its `video`, so a page may run a grid of them.
 ///
 /// The live edge (docs/LIVE.md): the playhead is kept `target` behind the newest buffered frame by
@@ -85,7 +86,7 @@ function startLivePlayer(video, base, hooks) {
     info = await r.json();
     if (stopped) return false;
     if (!info.mime || !window.MediaSource || !MediaSource.isTypeSupported(info.mime)) { say("this browser cannot play " + info.mime); return false; }
-    const response = await fetch(base + "/live.mp4", {signal: abort.signal});
+    const response = await (hooks.fetch || fetch)(base + "/live.mp4", {signal: abort.signal});
     if (!response.ok) { say("live: " + response.status); return true; }
     const type = response.headers.get("Content-Type") || info.mime;
     if (hooks.onInfo) hooks.onInfo(Object.assign({}, info, {mime: type}));

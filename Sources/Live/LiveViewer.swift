@@ -7,8 +7,7 @@ import Synchronization
 package final class LiveViewer: HTTPStream {
     struct State {
         var queue: FragmentQueue
-        var pending: [UInt8] = []
-        var offset = 0
+        var pending = OutgoingBytes()
         var started = false
         var closed = false
         var sentBytes = 0
@@ -31,8 +30,7 @@ package final class LiveViewer: HTTPStream {
     /// Called once, on the fan-out thread, before any fragment.
     func start(initSegment: [UInt8]) {
         state.withLock {
-            $0.pending = initSegment
-            $0.offset = 0
+            $0.pending = OutgoingBytes(initSegment)
             $0.started = true
         }
         wake.signal()
@@ -48,18 +46,9 @@ package final class LiveViewer: HTTPStream {
         while true {
             let n: Int? = state.withLock { s in
                 if s.closed || s.queue.closed { return -1 }
-                if s.offset >= s.pending.count, s.started {
-                    s.pending = s.queue.drain()
-                    s.offset = 0
-                }
-                let count = min(buffer.count, s.pending.count - s.offset)
+                if s.pending.isEmpty, s.started { s.pending = OutgoingBytes(s.queue.drain()) }
+                let count = s.pending.copy(into: buffer)
                 if count <= 0 { return nil }
-                let start = s.offset
-                s.pending.withUnsafeBytes { src in
-                    UnsafeMutableRawBufferPointer(rebasing: buffer[..<count])
-                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: src[start..<(start + count)]))
-                }
-                s.offset += count
                 s.sentBytes += count
                 return count
             }

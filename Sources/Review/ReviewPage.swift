@@ -7,8 +7,8 @@ import Live
 /// (`LivePlayerScript`); `#reviewtest` makes the page exercise itself for the browser tests.
 enum ReviewPage {
     static func html(token: String, role: String) -> String {
-        head + "<script>const TOKEN=\"\(token)\", ROLE=\"\(role)\";\n" + LivePlayerScript.source + "\n" + ReviewScript.source + "\n"
-            + ReviewTimelineScript.source + "\n" + ReviewSelftest.source + "</script></body></html>"
+        head + "<script>const TOKEN=\"\(token)\", ROLE=\"\(role)\";\n" + LivePlayerScript.source + "\n" + ReviewGridScript.source + "\n"
+            + ReviewScript.source + "\n" + ReviewTimelineScript.source + "\n" + ReviewSelftest.source + "</script></body></html>"
     }
 
     static let head = #"""

@@ -36,13 +36,12 @@ function addCamera(c) {
   const cam = {name: c.name, live: c.live, fig, video, img, when, box, player: null, rec: null, ev: null, busy: false, shown: null};
   if (!c.live) { const n = document.createElement("div"); n.className = "note"; n.textContent = c.name + " " + c.note; fig.insertBefore(n, cap); video.hidden = true; }
   cams.set(c.name, cam);
-  img.addEventListener("click", () => playLive(cam));
   showMode(cam);
   return cam;
 }
 function removeCamera(cam) {
-  if (cam.player) { cam.player.stop(); playing.splice(playing.indexOf(cam), 1); }
-  clearInterval(cam.still); cam.fig.remove(); cams.delete(cam.name);
+  if (cam.player) cam.player.stop();
+  cam.fig.remove(); cams.delete(cam.name);
 }
 const base = cam => "/cam/" + encodeURIComponent(cam.name);
 const toSession = (cam, t) => t - cam.rec.started_at;
@@ -56,32 +55,18 @@ function snap(t) {
 }
 const frameStep = () => { const c = reference(); return c ? 1 / c.rec.frame_rate : 1 / 30; };
 
-// Live: the tiles play their sessions' live streams. A browser opens at most 6 connections to one
-// server and each stream holds one, so at most 5 play at once (one connection stays for the page's
-// own requests); the others show their newest frame every 2 s, and a press on one plays it live in
-// place of the one that has played longest. At a playhead: the exact frame at that instant.
-const LIVE_AT_ONCE = 5, playing = [];
+// Live: every tile plays its session's live stream, all of them over one connection (the grid,
+// ReviewGridScript: a browser opens at most 6 connections to one server and each stream would hold
+// one). At a playhead: the exact frame at that instant.
 function showMode(cam) {
-  const live = playhead === null;
-  const wantsPlayer = live && cam.live && (cam.player || playing.length < LIVE_AT_ONCE);
-  cam.video.hidden = !wantsPlayer; cam.img.hidden = wantsPlayer || !cam.live;
-  if (wantsPlayer && !cam.player) {
-    cam.player = startLivePlayer(cam.video, base(cam), {onMessage: m => { cam.when.textContent = m; }});
-    playing.push(cam); cam.when.textContent = "live";
-  } else if (!wantsPlayer && cam.player) {
-    cam.player.stop(); cam.player = null; playing.splice(playing.indexOf(cam), 1);
+  const live = playhead === null && cam.live;
+  cam.video.hidden = !live; cam.img.hidden = live || !cam.live;
+  if (live && !cam.player) {
+    cam.player = startLivePlayer(cam.video, base(cam), {fetch: gridFetch, onMessage: m => { cam.when.textContent = m; }});
+    cam.when.textContent = "live";
+  } else if (!live && cam.player) {
+    cam.player.stop(); cam.player = null;
   }
-  clearInterval(cam.still); cam.still = null;
-  if (live && cam.live && !cam.player) {
-    const still = () => { cam.img.src = base(cam) + "/api/snapshot.jpg?at=" + Date.now(); cam.when.textContent = "newest frame (press to play live)"; };
-    still(); cam.still = setInterval(still, 2000);
-  }
-}
-function playLive(cam) {
-  if (playhead !== null || cam.player || !cam.live) return;
-  const oldest = playing.length >= LIVE_AT_ONCE ? playing[0] : null;
-  if (oldest) { oldest.player.stop(); oldest.player = null; playing.shift(); }
-  showMode(cam); if (oldest) showMode(oldest);
 }
 function goLive() {
   playhead = null; rate = 0; $("play").textContent = "Play";

@@ -25,6 +25,22 @@ function readCounter(el, cv) {
   }
   return v;
 }
+// `#gridtest&cameras=N`: every tile plays live over the one grid connection; logs the frame
+// numbers read from each tile and how often the grid was opened.
+if (location.hash.startsWith("#gridtest")) (async () => {
+  const q = new URLSearchParams(location.hash.slice(1)), want = +(q.get("cameras") || 1), seen = {};
+  const log = (k, v) => console.log("REC-SELFTEST " + JSON.stringify({[k]: v}));
+  const until = async (f, ms) => { const end = Date.now() + ms; while (!f() && Date.now() < end) await new Promise(r => setTimeout(r, 100)); return f(); };
+  await until(() => cams.size >= want, 15000);
+  for (const c of cams.values()) {
+    const cv = document.createElement("canvas"), s = seen[c.name] = [];
+    const grab = () => { const n = readStamp(c.video, cv); if (n !== null && s.at(-1) !== n) s.push(n); c.video.requestVideoFrameCallback(grab); };
+    c.video.requestVideoFrameCallback(grab);
+  }
+  await until(() => Object.keys(seen).length >= want && Object.values(seen).every(s => s.length >= +(q.get("frames") || 5)), 15000);
+  log("grid", {frames: seen, opened: grid.opened, cameras: grid.conn && grid.conn.key});
+  log("done", true);
+})();
 if (location.hash.startsWith("#reviewtest")) (async () => {
   const q = new URLSearchParams(location.hash.slice(1)), log = (k, v) => console.log("REC-SELFTEST " + JSON.stringify({[k]: v}));
   const until = async (f, ms) => { const end = Date.now() + ms; while (!f() && Date.now() < end) await new Promise(r => setTimeout(r, 100)); return f(); };

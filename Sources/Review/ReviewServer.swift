@@ -87,13 +87,14 @@ package final class ReviewServer: Sendable {
         switch (path, get) {
         case ("/", true): return page(role)
         case ("/api/box", true): return box(role)
+        case ("/api/grid", true): return GridStream.response(cams: request.query["cams"], cameras: cameras)
         case ("/api/exports", true):
             guard role == .export else { return .error(403, "this token may watch but not export; open the export URL 'rec review' printed") }
             return .json(Array(ReviewJSON.jobs(exports.list).utf8))
         case ("/api/export", false) where request.method == "POST":
             guard role == .export else { return .error(403, "this token may watch but not export; open the export URL 'rec review' printed") }
             return export(request.body)
-        case ("/", false), ("/api/box", false), ("/api/exports", false), ("/api/export", true):
+        case ("/", false), ("/api/box", false), ("/api/grid", false), ("/api/exports", false), ("/api/export", true):
             return .error(405, "\(request.method) is not allowed on \(path); see docs/REVIEW.md")
         default: return .error(404, "no \(path) here; see docs/REVIEW.md for the API")
         }

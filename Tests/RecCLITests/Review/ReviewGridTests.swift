@@ -1,0 +1,135 @@
+import Foundation
+import Glibc
+import Media
+import RecCore
+import Testing
+import TestPool
+
+/// The review page's grid (`GET /api/grid`, docs/REVIEW.md): every tile's live stream over one
+/// connection, as `GridRecord`s. Read over plain HTTP and in headless Chromium.
+@Suite(.blocking, .serialized) struct ReviewGridTests {
+    typealias Sandbox = BackgroundSessionTests.Sandbox
+    typealias Browser = LivePageBrowserTests.Browser
+
+    /// Each camera's records, put back together: its start records' types and its bytes.
+    struct Demuxed {
+        var names: [String] = []
+        var starts: [Int: [String]] = [:]
+        var data: [Int: [UInt8]] = [:]
+        var ends: [Int: Int] = [:]
+        var kinds: [UInt8] = []
+    }
+
+    static func demux(_ body: [UInt8]) -> Demuxed {
+        var out = Demuxed()
+        for record in GridRecord.parse(body).records {
+            out.kinds.append(record.kind)
+            switch GridRecord.Kind(rawValue: record.kind) {
+            case .cameras:
+                out.names = (try? JSONSerialization.jsonObject(with: Data(record.payload))) as? [String] ?? []
+            case .start: out.starts[record.camera, default: []].append(String(decoding: record.payload, as: UTF8.self))
+            case .data: out.data[record.camera, default: []] += record.payload
+            case .end: out.ends[record.camera, default: 0] += 1
+            case nil: Issue.record("a record of kind \(record.kind)")
+            }
+        }
+        return out
+    }
+
+    /// `rec review` beside a stand-in camera session per name, each past `frames` frames.
+    static func box(_ names: [String], _ source: String, frames: Int) throws -> (Sandbox, ReviewBox) {
+        let sandbox = try Sandbox()
+        let box = try ReviewBox(sandbox: sandbox)
+        for name in names { try box.startCamera(name, source) }
+        for name in names { try sandbox.waitForFrames(frames, session: name) }
+        return (sandbox, box)
+    }
+
+    @Test func oneResponseCarriesEveryCameraAsAPlayableFragmentedMP4() throws {
+        let names = ["a", "b", "c"]
+        let (sandbox, box) = try Self.box(names, "test:320x240@30", frames: 30)
+
+        // A watch token may read it; no token may not; a camera not running is 404.
+        #expect(try box.request("GET", "/api/grid?cams=a,b,c", token: nil).status == 401)
+        #expect(try box.request("GET", "/api/grid?cams=a,nobody", token: box.watchToken).status == 404)
+        #expect(try box.request("GET", "/api/grid", token: box.watchToken).status == 400)
+        let grid = try box.request("GET", "/api/grid?cams=a,b,c", token: box.watchToken, limit: 400_000)
+        #expect(grid.status == 200 && grid.headers["content-type"] == "application/octet-stream", "\(grid.status) \(grid.headers)")
+        let records = Self.demux(grid.body)
+        #expect(records.kinds.first == GridRecord.Kind.cameras.rawValue && records.names == names, "\(records.names)")
+        for (index, name) in names.enumerated() {
+            // One start, its type the session's own, then the session's bytes: a fragmented MP4 whose
+            // stand-in frame numbers rise one by one.
+            let mime = try box.request("GET", "/cam/\(name)/api/live", token: box.watchToken).json["mime"] as? String
+            #expect(records.starts[index] == [mime ?? "?"], "\(name): \(records.starts[index] ?? [])")
+            let file = sandbox.path("grid-\(name).mp4")
+            try Data(records.data[index] ?? []).write(to: URL(fileURLWithPath: file))
+            let stamps = try FrameReader.read(path: file).frames.compactMap(\.stamp)
+            #expect(stamps.count >= 20 && BackgroundSessionTests.consecutive(stamps), "\(name): \(stamps.count) frames \(stamps.prefix(5))…")
+            print("grid \(name): \((records.data[index] ?? []).count) bytes, frames \(stamps.first ?? -1)…\(stamps.last ?? -1)")
+        }
+        #expect(records.ends.isEmpty, "\(records.ends)")
+        for name in names { #expect(try sandbox.rec(["stop", "--session", name]).status == 0) }
+    }
+
+    /// A viewer that stops reading is dropped: every session it watched lets its stream go, and
+    /// their frames keep coming meanwhile.
+    @Test func aViewerThatStopsReadingIsDroppedAndHoldsNoSession() throws {
+        let names = ["a", "b", "c"]
+        let (sandbox, box) = try Self.box(names, "test:640x480@30", frames: 30)
+        let viewers = { (name: String) throws -> Int in
+            Int((try sandbox.status(name)["extra"] as? [String: String])?["live_viewers"] ?? "") ?? -1
+        }
+        let fd = HTTPTestClient.stalled(port: box.port, "/api/grid?cams=a,b,c", headers: ["X-Rec-Token": box.watchToken])
+        defer { close(fd) }
+        let started = Date()
+        var watched = false
+        while !watched && Date().timeIntervalSince(started) < 10 {
+            watched = try names.allSatisfy { try viewers($0) == 1 }
+            if !watched { Thread.sleep(forTimeInterval: 0.2) }
+        }
+        #expect(watched, "the grid never reached every session")
+        let before = try names.map { try sandbox.status($0)["frames"] as? Int ?? 0 }
+        var released = false
+        while !released && Date().timeIntervalSince(started) < 60 {
+            released = try names.allSatisfy { try viewers($0) == 0 }
+            if !released { Thread.sleep(forTimeInterval: 0.5) }
+        }
+        let waited = Date().timeIntervalSince(started)
+        #expect(released, "the stalled grid viewer still holds its sessions after \(Int(waited)) s")
+        print("a stalled grid viewer was dropped after \(String(format: "%.1f", waited)) s")
+        let after = try names.map { try sandbox.status($0)["frames"] as? Int ?? 0 }
+        for (index, name) in names.enumerated() {
+            #expect(after[index] > before[index] + 30, "\(name): \(before[index]) → \(after[index]) frames")
+        }
+        // The dropped viewer's answer ends once it reads again (the page then connects again).
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var buffer = [UInt8](repeating: 0, count: 65536), total = 0, ended = false
+        while total < 64 << 20 {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { ended = true }
+            if n <= 0 { break }
+            total += n
+        }
+        #expect(ended, "the dropped viewer's answer did not end (read \(total) bytes)")
+        for name in names { #expect(try sandbox.rec(["stop", "--session", name]).status == 0) }
+    }
+
+    /// Eight cameras in headless Chromium: every tile plays live over the one grid connection.
+    @Test func everyTileOfEightPlaysLiveInChromium() throws {
+        let names = (1...8).map { "cam\($0)" }
+        let (sandbox, box) = try Self.box(names, "test:160x120@15", frames: 15)
+        let results = try LivePageBrowserTests.selftest(.chromium, box.watchURL, profile: sandbox.path("chromium"),
+                                                        hash: "#gridtest&cameras=8&frames=5")
+        let grid = try #require(results["grid"] as? [String: Any], "\(results)")
+        let frames = grid["frames"] as? [String: [Int]] ?? [:]
+        for name in names {
+            let seen = frames[name] ?? []
+            #expect(seen.count >= 5 && seen == seen.sorted() && Set(seen).count == seen.count, "\(name) showed \(seen)")
+        }
+        #expect(grid["cameras"] as? String == names.sorted().joined(separator: ","), "\(grid)")
+        print("grid in Chromium: opened \(grid["opened"] ?? "?") time(s), frames per tile \(names.map { frames[$0]?.count ?? 0 })")
+        for name in names { #expect(try sandbox.rec(["stop", "--session", name]).status == 0) }
+    }
+}
