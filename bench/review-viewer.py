@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """One viewer of the review page (docs/REVIEW.md) without a browser, for bench/review.sh.
 
-Does what the page does, minus decoding and drawing: for every camera, GET /cam/NAME/api/live once
-and then holds GET /cam/NAME/live.mp4 open, reading it to nowhere; every 2 s, GET /api/box, then
+Does what the page does, minus decoding and drawing: for every camera, GET /cam/NAME/api/live once,
+then holds one GET /api/grid?cams=... open carrying every camera's live stream (REVIEW_STREAMS=each:
+one GET /cam/NAME/live.mp4 per camera instead, as the page did before the grid), reading it to nowhere; every 2 s, GET /api/box, then
 each camera's /cam/NAME/api/recordings at once (the page's Promise.all) and, when that answers,
-its /api/events for the last 5 minutes. Requests carry the watch token in X-Rec-Token. The short
+its /api/events for the last 5 minutes (those two every third time, 6 s, as the page). Requests carry the watch token in X-Rec-Token. The short
 requests go over at most 6 kept-alive connections, as a browser's per-host pool.
 
 Runs for SECONDS, then prints one JSON line: bytes read per stream, the streams' statuses, and
@@ -60,14 +61,15 @@ def get(path):
     return 0, b""
 
 
-def stream(name):
-    status, _ = get(f"/cam/{name}/api/live")
-    count("api/live", status)
+def stream(name, target=None):
+    for n in name.split(","):
+        status, _ = get(f"/cam/{n}/api/live")
+        count("api/live", status)
     total, code = 0, 0
     try:
         s = socket.create_connection((host, port), timeout=5)
         s.settimeout(1)
-        s.sendall(f"GET /cam/{name}/live.mp4 HTTP/1.1\r\nHost: {host}:{port}\r\nX-Rec-Token: {token}\r\n\r\n".encode())
+        s.sendall(f"GET {target or '/cam/' + name + '/live.mp4'} HTTP/1.1\r\nHost: {host}:{port}\r\nX-Rec-Token: {token}\r\n\r\n".encode())
         head = b""
         buffer = bytearray(256 * 1024)
         while time.monotonic() < deadline:
@@ -114,14 +116,19 @@ def refresher():
         live = names
         if status == 200:
             live = [c["name"] for c in json.loads(body)["cameras"] if c.get("live") and c["name"] in names]
-        list(pool.map(camera_refresh, live))
+        # Recordings and motion every third round (6 s), as the page asks for them.
+        if len(rounds) % 3 == 0:
+            list(pool.map(camera_refresh, live))
         rounds.append(time.monotonic() - start)
         time.sleep(max(0, start + 2 - time.monotonic()))
     pool.shutdown()
 
 
 load = os.environ.get("REVIEW_LOAD", "all")
-threads = ([threading.Thread(target=stream, args=(n,)) for n in names] if load != "refresh" else []) \
+each = os.environ.get("REVIEW_STREAMS", "grid") == "each"
+streamers = [threading.Thread(target=stream, args=(n,)) for n in names] if each \
+    else [threading.Thread(target=stream, args=(",".join(names), "/api/grid?cams=" + ",".join(names)))]
+threads = (streamers if load != "refresh" else []) \
     + ([threading.Thread(target=refresher)] if load != "streams" else [])
 for t in threads:
     t.start()

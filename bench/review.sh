@@ -7,7 +7,7 @@
 #   2. phase A, no viewers: over SECONDS, each session's and the review server's CPU (utime+stime
 #      of /proc/PID/stat, which keeps the time of threads that ended: the servers run a thread per
 #      connection) and resident memory (the mean of one sample a second); frames dropped late;
-#   3. phase B, 4 viewers (bench/review-viewer.py, each doing what the page does without decoding:
+#   3. phase B, 4 viewers (bench/review-viewer.py, each doing what the page does without decoding (one /api/grid for every camera):
 #      every camera's /cam/NAME/live.mp4 through the review server, 64 streams in all, and /api/box
 #      and every camera's /api/recordings every 2 s): the same figures; for A and B, where the CPU
 #      went by thread name (bench/proc-threads.py);
@@ -19,6 +19,7 @@
 # Run by hand: bench/review.sh [seconds per phase (20)]
 # REVIEW_CAMERAS (16), REVIEW_VIEWERS (4) and REVIEW_SOURCE (test:320x240@15) change the set-up;
 # REVIEW_LOAD=streams or refresh makes the viewers do only that half of the page's work.
+# REVIEW_STREAMS=each makes each viewer hold one /cam/NAME/live.mp4 per camera (the page before /api/grid) instead of one /api/grid.
 set -euo pipefail
 seconds=${1:-20}
 cameras=${REVIEW_CAMERAS:-16}

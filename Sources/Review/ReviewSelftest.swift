@@ -83,7 +83,7 @@ if (location.hash.startsWith("#reviewtest")) (async () => {
   for (const c of cams.values()) stepped[c.name] = c.img.naturalWidth ? readStamp(c.img, cv) : null;
   log("step", {from: before, to: playhead, frames: stepped});
   // Outages as drawn: each gap's middle, read back from the canvas row of its camera.
-  fitAll(); await refresh(); fitAll();
+  fitAll(); await refresh(true); fitAll();
   const g = tl.getContext("2d"), dpr = devicePixelRatio || 1, outages = {};
   [...cams.values()].forEach((c, i) => {
     outages[c.name] = spansOf(c).gaps.map(([a, b]) => {

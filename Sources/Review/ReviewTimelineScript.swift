@@ -122,7 +122,7 @@ function openHash() {
   showHandles();
 }
 (async () => {
-  await refresh();
+  await refresh(true);
   if (/[#&]t=/.test(location.hash)) openHash();
   refreshExports();
   setInterval(refresh, 2000);
