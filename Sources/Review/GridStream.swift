@@ -30,7 +30,8 @@ final class GridStream: HTTPStream {
     /// The connection's thread waits on it for records; pushes and `close()` signal it.
     private let wake = DispatchSemaphore(value: 0)
     /// Each camera's thread waits on its own between attempts; `close()` signals them all.
-    private let pauses: [DispatchSemaphore]
+    /// Released by `close()`: ends a camera's back-off at once.
+    private let closing = Latch()
 
     /// Streams `names`; `lookUp` finds a camera's session each time its stream is (re)opened.
     init(names: [String], queue: GridQueue = GridQueue(), lookUp: @escaping @Sendable (String) -> SessionLink?) {
@@ -40,7 +41,6 @@ final class GridStream: HTTPStream {
         let list = "[" + names.map { Preset.quote($0) }.joined(separator: ",") + "]"
         _ = queue.push(GridRecord.make(.cameras, camera: 0, payload: Array(list.utf8)), now: Self.now())
         state = Mutex(State(queue: queue))
-        pauses = names.map { _ in DispatchSemaphore(value: 0) }
     }
 
     /// Starts the cameras' reader threads.
@@ -95,7 +95,7 @@ final class GridStream: HTTPStream {
     private func end(_ upstreams: [UpstreamResponse]) {
         for upstream in upstreams { upstream.close() }
         wake.signal()
-        for pause in pauses { pause.signal() }
+        closing.release()
     }
 
     var isClosed: Bool { state.withLock { $0.closed || $0.queue.dropped } }
@@ -123,7 +123,7 @@ final class GridStream: HTTPStream {
             if isClosed { break }
             push(.end, index, Array(why.utf8))
             backOff = flowed ? 0.5 : min(4, backOff * 2)
-            _ = pauses[index].wait(timeout: .now() + backOff)
+            closing.wait(until: .after(backOff))
         }
     }
 

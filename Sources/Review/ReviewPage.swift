@@ -16,7 +16,7 @@ enum ReviewPage {
 <title>rec review</title>
 <style>
 body{font:14px system-ui,sans-serif;margin:0;background:#111;color:#eee}
-[hidden]{display:none!important}
+[hidden],.tile [hidden]{display:none}
 header,#bar,#exportbar{display:flex;flex-wrap:wrap;gap:6px;align-items:center;padding:6px 8px}
 header h1{font-size:16px;margin:0 8px 0 0}
 button,input{font:inherit;background:#2b2b2b;color:#eee;border:1px solid #777;border-radius:4px;padding:4px 8px;min-height:32px}

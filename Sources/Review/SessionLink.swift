@@ -134,7 +134,10 @@ final class UpstreamResponse: HTTPStream, @unchecked Sendable {
                 throw .runtime("the session's live server sent a header over 64 KiB")
             }
         }
-        let end = headEnd!
+        guard let end = headEnd else {
+            Glibc.close(fd)
+            throw .runtime("the session's live server sent no header")
+        }
         let lines = String(decoding: buffer[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
         let statusWords = lines.first?.split(separator: " ") ?? []
         status = statusWords.count >= 2 ? Int(statusWords[1]) ?? 502 : 502
@@ -152,7 +155,10 @@ final class UpstreamResponse: HTTPStream, @unchecked Sendable {
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         if !pending.isEmpty {
             let n = min(buffer.count, pending.count)
-            pending.withUnsafeBytes { buffer.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: n) }
+            guard let target = buffer.baseAddress else { return 0 }
+            pending.withUnsafeBytes { source in
+                if let from = source.baseAddress { target.copyMemory(from: from, byteCount: n) }
+            }
             pending.removeFirst(n)
             return n
         }

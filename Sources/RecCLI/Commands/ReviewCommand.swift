@@ -41,8 +41,8 @@ struct ReviewCommand: ParsableCommand {
         context.console.print("watch   \(server.watchURL)")
         context.console.print("export  \(server.exportURL)")
         context.console.printError("rec: review page for every session started with --http; exports go into \(folder); Ctrl-C ends it")
-        let stopped = DispatchSemaphore(value: 0)
-        signals.whenStopped { stopped.signal() }
+        let stopped = Latch()
+        signals.whenStopped { stopped.release() }
         stopped.wait()
         return 0
     }

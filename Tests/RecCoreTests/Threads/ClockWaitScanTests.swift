@@ -28,6 +28,8 @@ import Testing
         "Session/Recorder/SoundRecorder.swift",
         "Live/LiveViewer.swift",
         "Live/LiveBroadcast.swift",
+        // The review grid's wake-ups, one per record queued for its viewer (as LiveViewer's).
+        "Review/GridStream.swift",
     ]
 
     static let tests = sources.deletingLastPathComponent().appendingPathComponent("Tests")
@@ -38,6 +40,10 @@ import Testing
         "RecCLITests/KillTests.swift",
         // A camera silent for 10 s (issue 21's SIGSTOP outage): the silence's length is the subject.
         "RecCLITests/Network/NetworkOutageTests.swift",
+        // A network camera away for 5 s (issue 42's outage on the review timeline): its length is the subject.
+        "RecCLITests/Review/ReviewPageBrowserTests.swift",
+        // The same for a 3 s outage as a gap in /api/recordings.
+        "RecCLITests/LiveReviewAPITests.swift",
         // This scan names the calls it looks for.
         "RecCoreTests/Threads/ClockWaitScanTests.swift",
     ]
