@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "RecCore"),
         // sd_notify (service readiness) and sd-bus (desktop notifications), over libsystemd.
         .target(name: "SystemIntegration", dependencies: ["CSystemd", "RecCore"]),
-        .target(name: "Media", dependencies: ["CFFmpeg", "RecCore"]),
+        .target(name: "Media", dependencies: ["CFFmpeg", "VideoDevices", "RecCore"]),
         // The recording's frames-to-packets pipeline, with its libavfilter graph.
         // CFFmpeg declares all of FFmpeg but links only what Media needs: libavfilter and
         // libavdevice (18 MiB of a process with the libraries they pull in, ~7.7 MB of it private
@@ -83,21 +83,21 @@ let package = Package(
         .target(name: "Live", dependencies: ["CMicroHTTPD", "Media", "RecCore"]),
         // The box's review page (issue 42): one address for every session, passing the page's
         // reads through to each session's own live server, and exports of several cameras.
-        .target(name: "Review", dependencies: ["Live", "SessionControl", "RecCore"]),
+        .target(name: "Review", dependencies: ["Live", "Media", "SessionControl", "RecCore"]),
         .target(name: "Session", dependencies: ["SessionControl", "SystemIntegration", "Live", "Capture", "Encoding", "Media", "Messaging", "RecCore"]),
         // The argument parser and the session client commands (save, stop, status, snapshot):
         // no FFmpeg, so `rec` answers those in a process that starts in milliseconds.
         .target(name: "RecClient", dependencies: ["CProcess", "SessionControl", "SystemIntegration", "RecCore"]),
         // `rec trim`: its own module and executable, which link no libavfilter, libavdevice,
         // live page or session code.
-        .target(name: "TrimCLI", dependencies: ["RecClient", "VideoDevices", "Media", "RecCore"]),
+        .target(name: "TrimCLI", dependencies: ["RecClient", "SessionControl", "VideoDevices", "Media", "RecCore"]),
         // A recording's choices (source, preset, size, sound) checked and turned into a source and
         // a recorder configuration: shared by the command line and the Swift API.
-        .target(name: "CaptureSetup", dependencies: ["Session", "Capture", "VideoDevices", "Media", "TrimCLI", "RecClient", "RecCore"]),
+        .target(name: "CaptureSetup", dependencies: ["Session", "SessionControl", "Capture", "VideoDevices", "Media", "RecCore"]),
         // The public Swift API (capture session, frames, replay buffer, asset writer, devices).
         // Everything under it is `package`.
-        .target(name: "Rec", dependencies: ["CaptureSetup", "Session", "Capture", "Encoding", "VideoDevices", "Media", "RecClient", "RecCore"]),
-        .target(name: "RecCLI", dependencies: ["CaptureSetup", "TrimCLI", "RecClient", "Review", "Session", "Capture", "VideoDevices", "Media", "RecCore"]),
+        .target(name: "Rec", dependencies: ["CaptureSetup", "Session", "SessionControl", "Capture", "Encoding", "VideoDevices", "Media", "RecCore"]),
+        .target(name: "RecCLI", dependencies: ["CaptureSetup", "TrimCLI", "RecClient", "Review", "Session", "SessionControl", "Capture", "VideoDevices", "Media", "RecCore"]),
         // `rec`: runs the client commands itself and execs `rec-engine` (everything) for the rest.
         .executableTarget(name: "rec", dependencies: ["RecClient"]),
         .executableTarget(name: "rec-engine", dependencies: ["RecCLI"]),

@@ -1,7 +1,6 @@
 import Capture
 import Media
-import RecClient
-import TrimCLI
+import SessionControl
 import RecCore
 import Session
 

@@ -1,8 +1,8 @@
 import Foundation
 import Capture
 import Media
-import RecClient
 import RecCore
+import SessionControl
 import VideoDevices
 
 /// Makes the frame source `--source` names, with `--size`, `--fps` and `--pixel-format` applied

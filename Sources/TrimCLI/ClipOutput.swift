@@ -2,6 +2,7 @@ import Foundation
 import Media
 import RecClient
 import RecCore
+import SessionControl
 
 /// The report `rec trim` and `rec save` print after writing a clip, for people and for scripts.
 struct ClipReportText: Encodable {

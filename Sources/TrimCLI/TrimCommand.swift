@@ -2,6 +2,7 @@ import Foundation
 import Media
 import RecClient
 import RecCore
+import SessionControl
 
 /// `rec trim`: cut a frame-exact clip out of a recording.
 package struct TrimCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import Foundation
+import Media
 import RecCore
 @testable import RecCLI
 import TrimCLI

@@ -3,6 +3,7 @@ import Media
 import RecClient
 import RecCore
 @testable import SessionControl
+import SessionControl
 import Testing
 import TestPool
 

@@ -1,5 +1,6 @@
 import RecClient
 import RecCore
+import SessionControl
 import Testing
 import TestPool
 

@@ -1,9 +1,9 @@
 import CaptureSetup
 import Foundation
 import Media
-import RecClient
 import RecCore
 import Session
+import SessionControl
 
 /// Encodes pictures you make or receive into a file, with a preset, as a session records.
 ///

@@ -1,9 +1,9 @@
 import Foundation
 import Media
-import RecClient
 import CaptureSetup
 import RecCore
 import Session
+import SessionControl
 import Synchronization
 
 /// A recording from one source: frames captured on a thread of their own, encoded with FFmpeg

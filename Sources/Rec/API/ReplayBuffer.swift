@@ -1,6 +1,6 @@
-import RecClient
 import RecCore
 import Session
+import SessionControl
 
 /// The recent encoded frames and sound of a ``CaptureSession``, from which any range is saved
 /// exactly: the clip starts on the first frame at or after `from` and ends before `to`, in every

@@ -1,6 +1,6 @@
-import RecClient
 import RecCore
 import Session
+import SessionControl
 
 /// What a save wrote: the report `rec save` prints.
 public struct SaveReport: Sendable, CustomStringConvertible {

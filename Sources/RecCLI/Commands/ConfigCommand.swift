@@ -1,6 +1,7 @@
 import Foundation
 import RecClient
 import RecCore
+import SessionControl
 
 /// `rec config`: the settings `record`, `start` and `save` use when an option is left out, and
 /// where each comes from: built in, a line of the configuration file, or the command line.

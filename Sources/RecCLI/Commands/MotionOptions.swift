@@ -2,6 +2,7 @@ import Foundation
 import RecClient
 import RecCore
 import Session
+import SessionControl
 
 /// `--motion` and `--on-motion save` with their settings (docs/EVENTS.md), for `rec start`.
 struct MotionOptions: Sendable, Equatable {

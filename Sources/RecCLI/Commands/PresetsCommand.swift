@@ -2,6 +2,7 @@ import Foundation
 import Media
 import RecClient
 import RecCore
+import SessionControl
 
 /// `rec presets`: list the encoding presets.
 struct PresetsCommand: ParsableCommand {

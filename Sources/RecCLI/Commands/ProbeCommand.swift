@@ -2,6 +2,7 @@ import Capture
 import Media
 import RecClient
 import RecCore
+import SessionControl
 
 /// `rec probe URL`: connects to a network camera and says what it offers (streams, codecs, size,
 /// rate, keyframe interval, sound, whether it sends RTCP sender reports), reading a few seconds.

@@ -4,6 +4,7 @@ import Media
 import RecClient
 import RecCore
 import Session
+import SessionControl
 
 /// `rec record`: capture frames from a source and encode them into a file.
 struct RecordCommand: ParsableCommand {

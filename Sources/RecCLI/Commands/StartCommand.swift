@@ -4,6 +4,7 @@ import Media
 import RecClient
 import RecCore
 import Session
+import SessionControl
 
 /// `rec start`: begin a background session that keeps recent frames in a ring buffer.
 struct StartCommand: ParsableCommand {

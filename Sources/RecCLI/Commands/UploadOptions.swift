@@ -2,6 +2,7 @@ import Foundation
 import RecClient
 import RecCore
 import Session
+import SessionControl
 
 /// `--upload` and `--upload-limit`, shared by `rec record` and `rec start` (docs/OFFSITE.md).
 struct UploadOptions: Sendable, Equatable {

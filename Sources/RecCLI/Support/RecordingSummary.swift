@@ -2,6 +2,7 @@ import Foundation
 import RecClient
 import RecCore
 import Session
+import SessionControl
 
 /// The end-of-recording report, for people and (`--json`) for scripts.
 struct RecordingSummary: Encodable {

@@ -2,6 +2,7 @@ import Foundation
 import RecClient
 import RecCore
 import Session
+import SessionControl
 
 extension StatusLine {
     /// The live status line `rec record` redraws on a terminal.

@@ -1,5 +1,6 @@
 import Foundation
 import RecCore
+import SessionControl
 
 extension SaveCommand {
     /// `rec save --host …`: the same wall-clock range from the sessions of every box, all at once.

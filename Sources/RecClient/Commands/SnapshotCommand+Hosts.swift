@@ -1,5 +1,6 @@
 import Foundation
 import RecCore
+import SessionControl
 
 extension SnapshotCommand {
     /// `rec snapshot --host …`: the session's latest frame on every box, each box's picture sent

@@ -1,5 +1,6 @@
 import Foundation
 import RecClient
+import SessionControl
 import Testing
 import TestPool
 

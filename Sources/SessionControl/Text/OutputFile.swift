@@ -1,6 +1,5 @@
 import Foundation
 import RecCore
-import SessionControl
 
 /// Output paths: resolved against the command's working folder, never overwritten without
 /// `--force`, and with an extension that names a container rec writes.

@@ -1,4 +1,3 @@
-import Media
 import RecCore
 import VideoDevices
 

@@ -1,5 +1,3 @@
-import Media
-import RecClient
 import RecCore
 
 /// What a preset decides for a recording: encoder settings, keyframe interval, filter, container,

@@ -1,6 +1,5 @@
 import Foundation
 import RecCore
-import SessionControl
 
 /// `rec status` output.
 package enum StatusText {
