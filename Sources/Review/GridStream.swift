@@ -6,12 +6,12 @@ import Synchronization
 
 /// `GET /api/grid?cams=a,b,c` (docs/REVIEW.md): every named camera's live stream in one response,
 /// as `GridRecord`s, so that a page plays a grid of 16 cameras over one of the browser's 6
-/// connections to this server. One reader thread per camera copies its session's `/live.mp4`
-/// into this viewer's `GridQueue` as it comes; when that stream ends or cannot be opened, the
-/// camera gets an end record and is opened again after a short back-off (0.5 s, doubling to 4 s),
-/// looking the session up afresh. A viewer that stops reading is dropped (`GridQueue`): its
-/// response ends and every upstream is closed at once, so no session keeps a viewer for it.
-/// `close()` (the connection is gone) ends every upstream and every reader thread.
+/// connections to this server. Each camera's stream comes from its `CameraFeed`, read once from its
+/// session for every viewer of the server: a start record and the init segment with a keyframe's
+/// fragment, then a record per fragment, and an end record when the session's stream ends (the
+/// feed opens it again and a start follows). A viewer that stops reading is dropped (`GridQueue`):
+/// its response ends and it leaves every feed, so no session keeps a viewer for it. `close()` (the
+/// connection is gone) leaves every feed.
 final class GridStream: HTTPStream {
     /// At most this many cameras in one request.
     static let maxCameras = 32
@@ -20,40 +20,40 @@ final class GridStream: HTTPStream {
         var queue: GridQueue
         var pending = OutgoingBytes()
         var closed = false
-        /// Each camera's open upstream, for `close()` to end.
-        var upstreams: [Int: UpstreamResponse] = [:]
+        /// The feeds this viewer has joined, with its number in each.
+        var joined: [(feed: CameraFeed, id: Int)] = []
     }
 
     let names: [String]
-    private let lookUp: @Sendable (String) -> SessionLink?
+    private let feeds: [CameraFeed]
     private let state: Mutex<State>
     /// The connection's thread waits on it for records; pushes and `close()` signal it.
     private let wake = DispatchSemaphore(value: 0)
-    /// Each camera's thread waits on its own between attempts; `close()` signals them all.
-    /// Released by `close()`: ends a camera's back-off at once.
-    private let closing = Latch()
 
-    /// Streams `names`; `lookUp` finds a camera's session each time its stream is (re)opened.
-    init(names: [String], queue: GridQueue = GridQueue(), lookUp: @escaping @Sendable (String) -> SessionLink?) {
+    /// Streams `feeds` (one per camera of `names`, in order).
+    init(names: [String], feeds: [CameraFeed], queue: GridQueue = GridQueue()) {
         self.names = names
-        self.lookUp = lookUp
+        self.feeds = feeds
         var queue = queue
         let list = "[" + names.map { Preset.quote($0) }.joined(separator: ",") + "]"
         _ = queue.push(GridRecord.make(.cameras, camera: 0, payload: Array(list.utf8)), now: Self.now())
         state = Mutex(State(queue: queue))
     }
 
-    /// Starts the cameras' reader threads.
+    /// Joins the cameras' feeds.
     func start() {
-        for index in names.indices {
-            let thread = Thread { [self] in follow(index) }
-            thread.name = "rec-grid-\(index)"
-            thread.start()
+        for (index, feed) in feeds.enumerated() {
+            let id = feed.join { [self] event in receive(event, index) }
+            let over = state.withLock { s in
+                s.joined.append((feed, id))
+                return s.closed || s.queue.dropped
+            }
+            if over { return leaveAll() }
         }
     }
 
     /// The response to `GET /api/grid?cams=…`: 400, 404 or 409 before anything streams.
-    static func response(cams: String?, cameras: BoxCameras) -> HTTPResponse {
+    static func response(cams: String?, cameras: BoxCameras, feeds: CameraFeeds) -> HTTPResponse {
         let names = (cams ?? "").split(separator: ",").map(String.init)
         guard !names.isEmpty else { return .error(400, "name the cameras: /api/grid?cams=front,door") }
         guard names.count <= maxCameras else { return .error(400, "at most \(maxCameras) cameras in one grid; ask for the others in a second one") }
@@ -63,7 +63,7 @@ final class GridStream: HTTPStream {
                 return .error(409, "session '\(name)' serves no live page; start it with 'rec start --http 0' to see it here")
             }
         }
-        let stream = GridStream(names: names) { cameras.named($0)?.link }
+        let stream = GridStream(names: names, feeds: names.map { feeds.feed($0) })
         stream.start()
         return HTTPResponse(headers: [("Content-Type", "application/octet-stream")], body: .stream(stream))
     }
@@ -85,72 +85,38 @@ final class GridStream: HTTPStream {
     }
 
     func close() {
-        let upstreams = state.withLock { s in
-            s.closed = true
-            return Array(s.upstreams.values)
-        }
-        end(upstreams)
+        state.withLock { $0.closed = true }
+        wake.signal()
+        leaveAll()
     }
 
-    private func end(_ upstreams: [UpstreamResponse]) {
-        for upstream in upstreams { upstream.close() }
-        wake.signal()
-        closing.release()
+    private func leaveAll() {
+        let joined = state.withLock { s in
+            defer { s.joined = [] }
+            return s.joined
+        }
+        for (feed, id) in joined { feed.leave(id) }
     }
 
     var isClosed: Bool { state.withLock { $0.closed || $0.queue.dropped } }
 
-    /// Queues a record; false once the viewer is closed or dropped (then every upstream is ended).
-    @discardableResult
-    private func push(_ kind: GridRecord.Kind, _ index: Int, _ payload: some Collection<UInt8>) -> Bool {
+    // MARK: - The feeds' side
+
+    /// Camera `index`'s feed has something for this viewer; false once the viewer is closed or dropped.
+    private func receive(_ event: FeedEvent, _ index: Int) -> Bool {
+        switch event {
+        case .start(let mime, let first): push(.start, index, Array(mime.utf8)) && push(.data, index, first)
+        case .data(let bytes): push(.data, index, bytes)
+        case .end(let why): push(.end, index, Array(why.utf8))
+        }
+    }
+
+    /// Queues a record; false once the viewer is closed or dropped (its connection then ends).
+    private func push(_ kind: GridRecord.Kind, _ index: Int, _ payload: [UInt8]) -> Bool {
         let record = GridRecord.make(kind, camera: index, payload: payload), now = Self.now()
-        let (queued, dropped) = state.withLock { s -> (Bool, [UpstreamResponse]) in
-            if s.closed || s.queue.dropped { return (false, []) }
-            if s.queue.push(record, now: now) { return (true, []) }
-            return (false, Array(s.upstreams.values))  // dropped just now
-        }
-        if queued { wake.signal() } else { end(dropped) }
+        let queued = state.withLock { s in !s.closed && s.queue.push(record, now: now) }
+        wake.signal()  // a record, or the drop: the connection's read ends
         return queued
-    }
-
-    // MARK: - A camera's side
-
-    /// Camera `index`'s thread: its stream, again and again, until the viewer is gone.
-    private func follow(_ index: Int) {
-        var backOff = 0.5
-        while !isClosed {
-            let (why, flowed) = copy(index)
-            if isClosed { break }
-            push(.end, index, Array(why.utf8))
-            backOff = flowed ? 0.5 : min(4, backOff * 2)
-            closing.wait(until: .after(backOff))
-        }
-    }
-
-    /// Copies one opening of camera `index`'s `/live.mp4`; says why it ended and whether bytes came.
-    private func copy(_ index: Int) -> (String, Bool) {
-        let name = names[index]
-        guard let link = lookUp(name) else { return ("no session '\(name)' with a live page is running", false) }
-        let upstream: UpstreamResponse
-        do { upstream = try link.open("/live.mp4", timeout: nil) } catch { return (error.message, false) }
-        let registered = state.withLock { s in
-            if s.closed || s.queue.dropped { return false }
-            s.upstreams[index] = upstream
-            return true
-        }
-        defer {
-            _ = state.withLock { $0.upstreams.removeValue(forKey: index) }
-            upstream.close()
-        }
-        guard registered else { return ("closed", false) }
-        guard upstream.status == 200 else { return ("the session answered \(upstream.status)", false) }
-        guard push(.start, index, Array((upstream.header("Content-Type") ?? "video/mp4").utf8)) else { return ("closed", false) }
-        var buffer = [UInt8](repeating: 0, count: 64 << 10), flowed = false
-        while let n = buffer.withUnsafeMutableBytes({ upstream.read(into: $0) }) {
-            guard push(.data, index, buffer[0..<n]) else { break }
-            flowed = true
-        }
-        return ("the session's live stream ended", flowed)
     }
 
     private static func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }

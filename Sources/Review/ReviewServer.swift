@@ -12,6 +12,8 @@ package final class ReviewServer: Sendable {
     package let access: ReviewAccess
     let cameras: BoxCameras
     let exports: ExportJobs
+    /// Each camera's live stream, read once for every grid viewer.
+    let feeds: CameraFeeds
     private let http: HTTPServer
     private let router: Router
 
@@ -20,7 +22,9 @@ package final class ReviewServer: Sendable {
                  watchToken: String = LiveAccess.makeToken(), exportToken: String = LiveAccess.makeToken()) throws(RecError) {
         let router = Router()
         self.router = router
-        cameras = BoxCameras(runtime: runtime)
+        let cameras = BoxCameras(runtime: runtime)
+        self.cameras = cameras
+        feeds = CameraFeeds { cameras.named($0)?.link }
         exports = ExportJobs(root: exportsFolder, runtime: runtime)
         var limits = HTTPServer.Limits()
         // A viewer of a grid of 16 cameras holds 16 live streams and asks for frames beside them.
@@ -87,7 +91,7 @@ package final class ReviewServer: Sendable {
         switch (path, get) {
         case ("/", true): return page(role)
         case ("/api/box", true): return box(role)
-        case ("/api/grid", true): return GridStream.response(cams: request.query["cams"], cameras: cameras)
+        case ("/api/grid", true): return GridStream.response(cams: request.query["cams"], cameras: cameras, feeds: feeds)
         case ("/api/exports", true):
             guard role == .export else { return .error(403, "this token may watch but not export; open the export URL 'rec review' printed") }
             return .json(Array(ReviewJSON.jobs(exports.list).utf8))

@@ -8,7 +8,8 @@ package enum GridRecord {
         case cameras = 0
         /// A camera's stream begins: the payload is its Content-Type, the mime for `addSourceBuffer`.
         case start = 1
-        /// Bytes of that camera's fragmented MP4 as they come from its session's `/live.mp4`.
+        /// That camera's fragmented MP4: after a start, its init segment with a fragment that begins
+        /// at a keyframe, then one fragment (a picture, with its sound) per record.
         case data = 2
         /// That camera's stream ended (the payload says why, as text); a start follows when it reopens.
         case end = 3
@@ -47,7 +48,7 @@ package enum GridRecord {
     }
 }
 
-/// One grid viewer's queue of records: filled by the cameras' reader threads, emptied by the
+/// One grid viewer's queue of records: filled by the cameras' feeds, emptied by the
 /// viewer's connection. A viewer that stops reading must not hold its sessions, so the queue is
 /// bounded: past `maxBytes`, or when what it holds has waited more than `maxAge` seconds (the viewer
 /// is that far behind the live edge), it is dropped — emptied and closed for good — and the page
