@@ -105,6 +105,18 @@ if (location.hash.startsWith("#reviewtest")) (async () => {
     const r = await exportRange(), id = r && r.export ? r.export.id : null;
     const job = id === null ? null : (await (await fetch("/api/exports/" + id + "?wait=90")).json()).export;
     log("export", {handles: [inT, outT], request: r, job});
+    // The export's saves as drawn: each camera's saves that overlap the range, their middles read
+    // back from the strip under its row.
+    await refresh(true); view = [from - 5, to + 5]; follow = false; draw();
+    const saves = {};
+    [...cams.values()].forEach((c, i) => {
+      saves[c.name] = spansOf(c).saves.filter(v => v.to > from && v.from < to).map(v => {
+        const x = Math.round(t2x((Math.max(v.from, view[0]) + Math.min(v.to, view[1])) / 2) * dpr), y = Math.round((AXIS + i * ROW + ROW - 6) * dpr);
+        const px = g.getImageData(x, y, 1, 1).data;
+        return {from: v.from, to: v.to, upload: v.upload || null, pixel: [px[0], px[1], px[2]]};
+      });
+    });
+    log("saves", saves);
   }
   // A link to an instant: the playhead goes there, on a frame.
   const linked = now() - 3;

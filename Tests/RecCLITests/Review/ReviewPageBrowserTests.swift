@@ -122,6 +122,19 @@ import TestServers
             }
         }
         #expect((manifest["cameras"] as? [[String: Any]])?.count == 3, "\(manifest)")
+        // The export's saves marked on every camera's row, in the saves' colour (#5aa9ff: no upload)
+        // under the handles' range tint (rgba(255, 213, 74, .18)), which covers the same span.
+        let saves = results["saves"] as? [String: [[String: Any]]] ?? [:]
+        let tinted = zip([90, 169, 255], [255, 213, 74]).map { Double($0) * 0.82 + Double($1) * 0.18 }
+        for name in ["a", "b", "net"] {
+            let marks = saves[name] ?? []
+            let covering = marks.filter { ($0["from"] as? Double ?? .infinity) <= sent[0] + 0.05 && ($0["to"] as? Double ?? 0) >= sent[1] - 0.05 }
+            let marked = covering.contains { mark in
+                let pixel = mark["pixel"] as? [Int] ?? []
+                return pixel.count == 3 && zip(pixel, tinted).allSatisfy { abs(Double($0) - $1) <= 2 }
+            }
+            #expect(marked, "\(browser) \(name): the export's save is not marked: \(marks)")
+        }
 
         // Accessibility, checked by hand in the page: names, tab order, contrast.
         let a11y = results["a11y"] as? [String: Any] ?? [:]
