@@ -13,6 +13,8 @@
 #      went by thread name (bench/proc-threads.py);
 #   4. headless Chromium on the watch URL for 20 s, when installed (REVIEW_CHROMIUM=0 skips it):
 #      how many cameras' live streams the real page holds open (the sessions' live_viewers);
+#   4b. phase A2: no viewers again, the same figures (B is also set against the mean of A and A2,
+#      so that the machine's drift over the run is not counted as the viewers');
 #   5. with every session stopped, the ffmpeg CLI doing the sessions' encodes: 16 × `ffmpeg -re`
 #      testsrc2 at the same size and rate, x264 veryfast, crf 23, g = rate, no B-frames,
 #      look-ahead 5 (rec's cap), -f null; its CPU and memory, and rec's phase A over it.
@@ -141,6 +143,11 @@ s3=$(statuses)
 dropB=$(calc %d "$(get "$s3" dropped_late) - $(get "$s2" dropped_late)")
 wait "${vpids[@]}" || true
 background=("$review")
+# Phase A again, with the viewers gone: the machine's own drift over the run (another VM, the
+# host) shows as a difference between A and A2, and B is set against their mean.
+sleep 3
+echo "phase A2 (no viewers again) from $(date -u +%H:%M:%S), load $(load); sessions report $(get "$(statuses)" live_viewers) live viewers"
+measure A2 "${spids[@]}" "$review"
 viewer_summary=$(cat "$work"/viewer*.json | python3 -c '
 import json, sys
 docs = [json.loads(l) for l in sys.stdin if l.strip()]
@@ -190,7 +197,8 @@ background=()
 sA=$(total cpu A "${spids[@]}"); sB=$(total cpu B "${spids[@]}")
 mA=$(total rss A "${spids[@]}"); mB=$(total rss B "${spids[@]}")
 rA=${cpu[A:$review]}; rB=${cpu[B:$review]}; qA=${rss[A:$review]}; qB=${rss[B:$review]}
-tA=$(calc %.2f "$sA + $rA"); tB=$(calc %.2f "$sB + $rB"); uA=$(calc %.1f "$mA + $qA"); uB=$(calc %.1f "$mB + $qB")
+tA=$(calc %.2f "$sA + $rA"); tB=$(calc %.2f "$sB + $rB"); tA2=$(calc %.2f "$(total cpu A2 "${spids[@]}") + ${cpu[A2:$review]}")
+tAm=$(calc %.2f "($tA + $tA2) / 2"); uA=$(calc %.1f "$mA + $qA"); uB=$(calc %.1f "$mB + $qB")
 fC=$(total cpu C "${fpids[@]}"); fM=$(total rss C "${fpids[@]}")
 vC=$(total cpu B "${vpids[@]}")
 echo
@@ -205,6 +213,7 @@ row() { printf '%-34s %10s %8s   %10s %8s   %7s %7s\n' "$1" "$2" "$3" "$4" "$5" 
 row "$cameras sessions (sum)" "$sA" "$mA" "$sB" "$mB"
 printf '%-34s %10s %8s   %10s %8s\n' "review server" "$rA" "$qA" "$rB" "$qB"
 row "total (target B/A <= 1.10)" "$tA" "$uA" "$tB" "$uB"
+printf '%-34s %10s %8s   %10s %8s   %7s\n' "total, A2 (after B) and B / mean A" "$tA2" "" "" "" "$(calc %.3f "$tB / $tAm")"
 printf '%-34s %10s %8s\n' "each viewer's cost ((B-A)/$nviewers)" "$(calc %.2f "($tB - $tA) / $nviewers")" "$(calc %.1f "($uB - $uA) / $nviewers")"
 printf '%-34s %10s %8s   (not counted above; they share the cores)\n' "the $nviewers viewer processes, B" "$vC" "$(total rss B "${vpids[@]}")"
 printf '%-34s %10s %8s\n' "ffmpeg CLI, $cameras encodes (sum)" "$fC" "$fM"
@@ -213,7 +222,7 @@ echo
 echo "frames dropped late: A $dropA, B $dropB (all sessions); live fragments skipped: $(get "$s3" live_skipped); sessions' rate in B: $(get "$s3" fps) fps summed"
 echo "$viewer_summary"
 echo "headless Chromium on the watch URL: $chromium_note"
-for ph in A B; do
+for ph in A B A2; do
   echo "where the CPU went in phase $ph, by thread name: the $cameras sessions"
   threads "$ph" "${spids[@]}"
   echo "  the review server"
