@@ -38,12 +38,11 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         // libpipewire-0.3 for the Wayland screen (docs/WAYLAND.md): PipeWire video streams, with
-        // a shim for SPA's variadic macros and inline helpers.
-        .systemLibrary(
-            name: "CPipeWire",
-            pkgConfig: "libpipewire-0.3",
-            providers: [.apt(["libpipewire-0.3-dev"])]
-        ),
+        // a shim for SPA's variadic macros and inline helpers. A C target over Debian's headers
+        // (include/pipewire and include/spa link to them) rather than a pkg-config system library:
+        // libpipewire-0.3.pc's -D_REENTRANT makes SwiftPM warn in every build of a package that
+        // uses rec (swift-package-manager #4817). Needs libpipewire-0.3-dev.
+        .target(name: "CPipeWire", path: "Sources/CPipeWire", publicHeadersPath: "include"),
         // libxcb and RandR: the X server's screens and outputs (`rec devices`), and the screen
         // source's watch on the screen's size and the server's life; x11grab grabs the pictures.
         .systemLibrary(
