@@ -10,7 +10,8 @@ import TestPool
         let folder: String
         let environment: [String: String]
 
-        init() throws {
+        /// `extra` is added to every command's environment (`RCLONE_CONFIG`, say).
+        init(environment extra: [String: String] = [:]) throws {
             folder = try RecBinary.temporaryFolder()
             let runtime = folder + "/run"
             try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true,
@@ -18,6 +19,7 @@ import TestPool
             var env = ProcessInfo.processInfo.environment
             env["XDG_RUNTIME_DIR"] = runtime
             env.removeValue(forKey: "REC_SESSION_CHILD")
+            env.merge(extra) { $1 }
             environment = env
         }
 

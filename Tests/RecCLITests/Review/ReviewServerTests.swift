@@ -1,6 +1,7 @@
 import Foundation
 import Media
 import Testing
+import TestServers
 import TestPool
 
 /// Issue 42, the box's review server over plain HTTP: who gets in with which token, what it
@@ -62,10 +63,20 @@ import TestPool
     /// Two stand-in cameras at different rates; the range starts 2 s back and ends 3 s ahead: the
     /// export waits for its end, and each clip holds exactly the frames captured in [from, to).
     @Test func anExportIntoTheFutureHoldsExactlyTheFramesOfItsRangeFromEveryCamera() throws {
-        let sandbox = try Sandbox()
+        // Camera b copies its saves off the box (`--upload`, the real rclone to a WebDAV server on
+        // loopback): its clip of the export goes too.
+        let dav = try RecBinary.temporaryFolder()
+        let server = try WebDAVTestServer(root: dav + "/remote")
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: dav)
+        }
+        try server.writeConfig(to: dav + "/rclone.conf")
+        let sandbox = try Sandbox(environment: ["RCLONE_CONFIG": dav + "/rclone.conf"])
         let box = try ReviewBox(sandbox: sandbox)
         let rates = ["a": 30.0, "b": 25.0]
-        for (name, rate) in rates.sorted(by: { $0.key < $1.key }) { try box.startCamera(name, "test:320x240@\(Int(rate))") }
+        try box.startCamera("a", "test:320x240@30")
+        try box.startCamera("b", "test:320x240@25", ["--upload", "dav:cams"])
         for name in rates.keys { try sandbox.waitForFrames(75, session: name) }
         let now = Date().timeIntervalSince1970
         let (from, to) = (now - 2, now + 3)
@@ -91,6 +102,16 @@ import TestPool
             let savedFrom = camera["saved_from"] as? Double ?? 0
             #expect(abs(savedFrom - (started + Double(first) / rate)) < 0.001, "\(name) saved from \(savedFrom)")
         }
+        // b's clip arrives whole on the WebDAV server, and the page's timeline data has its upload
+        // (its state may still say copying: the session records "done" after rclone returns).
+        let remote = server.root + "/cams", local = folder + "/" + (cameras.last?["file"] as? String ?? "")
+        try FileManager.default.createDirectory(atPath: remote, withIntermediateDirectories: true)
+        let copied = Observe.until(watching: [remote], timeout: 60) {
+            FileManager.default.contentsEqual(atPath: local, andPath: remote + "/" + (local as NSString).lastPathComponent)
+        }
+        #expect(copied, "b's clip of the export was not copied: \((try? FileManager.default.contentsOfDirectory(atPath: remote)) ?? [])")
+        let saves = try box.request("GET", "/cam/b/api/recordings", token: box.watchToken).json["saves"] as? [[String: Any]] ?? []
+        #expect(saves.contains { $0["upload"] is String }, "b's saves: \(saves)")
         // The bundle's files are downloadable with the export token only.
         let clip = try box.request("GET", "/api/exports/\(id)/a.mp4?download=1", token: box.exportToken)
         #expect(clip.status == 200 && clip.headers["content-disposition"]?.contains("a.mp4") == true && clip.body.count > 1000)
