@@ -75,16 +75,9 @@ extension Recorder {
         gaps.withLock { $0.missingSeconds(in: range, reportedOnly: true) }
     }
 
-    /// Sleeps until a monotonic instant, waking to check for a stop; false if stopped.
-    func sleep(until due: UInt64) -> Bool {
-        while true {
-            if stopRequested.load(ordering: .acquiring) { return false }
-            let now = DispatchTime.now().uptimeNanoseconds
-            if now >= due { return true }
-            let wait = min(due - now, 50_000_000)
-            var ts = timespec(tv_sec: 0, tv_nsec: Int(wait))
-            nanosleep(&ts, nil)
-        }
+    /// Waits until a monotonic instant (a paced frame's time) or the stop, whichever comes first:
+    /// one wake either way (`stopping` is released with `stopRequested`); false if stopped.
+    func waitForFrameTime(_ due: UInt64) -> Bool {
+        !stopping.wait(until: .at(DispatchTime(uptimeNanoseconds: due)))
     }
 }
-

@@ -265,7 +265,7 @@ package final class Recorder: Sendable {
                 if let limit = configuration.durationLimit, time >= limit { break }
                 if configuration.pace == .realtime && !capabilities.isLive {
                     let due = clockStart + UInt64(max(0, time.rescaled(to: .microseconds).value)) * 1000
-                    if !sleep(until: due) { break }
+                    if !waitForFrameTime(due) { break }
                 }
                 if lastTime == nil, !sounds.isEmpty {
                     // Session time 0 on CLOCK_MONOTONIC: the camera's own first timestamp when it

@@ -3,7 +3,7 @@ import Testing
 
 /// Issue 20, item 4: threads wait on conditions (a `Latch`, a pipe, a pidfd, a socket), never on a
 /// clock in a loop. Scans Sources for the calls that sleep and for semaphores used as hand-made
-/// latches; only paced capture may sleep.
+/// latches. Paced capture waits for a frame's time on the recorder's stop latch (one wake).
 @Suite struct ClockWaitScanTests {
     static let sources = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -11,11 +11,6 @@ import Testing
 
     /// Files allowed to sleep, and why.
     static let pacing: Set<String> = [
-        // Paced capture: a frame is taken when its time comes (test pattern, file pacing).
-        "Session/Recorder/Recorder.swift",
-        "Session/Recorder/Recorder+Capture.swift",
-        // Its 1 ms loops are being removed in another change of the same issue.
-        "Session/Recorder/SoundRecorder.swift",
         // JavaScript in the live page (`await sleep(250)` in the browser), not Swift.
         "Live/LivePage.swift",
     ]
