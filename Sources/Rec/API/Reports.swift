@@ -89,22 +89,23 @@ public struct StopSummary: Sendable, CustomStringConvertible {
     public var description: String { StopText(body).text }
 }
 
-/// Counts and rates of a running session.
+/// Counts and rates of a running session: a snapshot, read-only (``CaptureSession/statistics``
+/// makes a new one each time it is read).
 public struct Statistics: Sendable {
     /// Frames captured so far.
-    public var framesCaptured = 0
+    public private(set) var framesCaptured = 0
     /// Frames dropped: late for the encoder, or lost by the source.
-    public var droppedFrames = 0
+    public private(set) var droppedFrames = 0
     /// The measured frame rate.
-    public var framesPerSecond = 0.0
+    public private(set) var framesPerSecond = 0.0
     /// The capture time of the newest frame.
-    public var newestFrame: Duration = .zero
+    public private(set) var newestFrame: Duration = .zero
     /// What the replay buffer holds, on the session's clock.
-    public var replayBuffer: Range<Duration>?
+    public private(set) var replayBuffer: Range<Duration>?
     /// Bytes the replay buffer holds.
-    public var replayBufferBytes = 0
+    public private(set) var replayBufferBytes = 0
     /// Why the recording failed, once it has.
-    public var failure: String?
+    public private(set) var failure: String?
 
     init() {}
 
