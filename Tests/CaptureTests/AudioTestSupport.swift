@@ -82,7 +82,7 @@ final class PulseTestServer {
         environment["PULSE_SERVER"] = nil
         process = Process()
         process.executableURL = URL(fileURLWithPath: AudioTools.find("timeout") ?? "/usr/bin/timeout")
-        process.arguments = ["600", AudioTools.find("pulseaudio")!, "-n", "--daemonize=no", "--exit-idle-time=-1",
+        process.arguments = ["600", AudioTools.find("pulseaudio")!, "-n", "--daemonize=no", "--exit-idle-time=-1", "--log-level=info",
                              "--disallow-exit", "--use-pid-file=no",
                              "--load=module-null-sink sink_name=rec_test",
                              "--load=module-native-protocol-unix socket=\(folder)/native"]
@@ -91,8 +91,9 @@ final class PulseTestServer {
         let log = FileHandle(forWritingAtPath: "\(folder)/server.log")
         process.standardOutput = log
         process.standardError = log
-        // The server makes its socket when it has loaded the protocol module (a few hundred
-        // milliseconds), and writes its log if it fails first: either wakes the watch.
+        // The server logs "Daemon startup complete." once it answers (a few hundred milliseconds;
+        // its socket's file appears earlier, at bind, before it listens: a client then was refused),
+        // or exits first: its log's writes wake the watch.
         let events = FileWatch([folder])
         try process.run()
         try waitUntilAnswering(events)
@@ -100,9 +101,10 @@ final class PulseTestServer {
 
     deinit { stop() }
 
-    /// Waits for the server's socket (or its exit), then asks `pactl info`.
+    /// Waits until the server says it has started (or exits), then asks `pactl info`.
     private func waitUntilAnswering(_ events: FileWatch) throws {
-        _ = events.wait(timeout: 30) { FileManager.default.fileExists(atPath: "\(folder)/native") || !process.isRunning }
+        let started = { ((try? String(contentsOfFile: "\(self.folder)/server.log", encoding: .utf8)) ?? "").contains("Daemon startup complete") }
+        _ = events.wait(timeout: 30) { started() || !process.isRunning }
         if process.isRunning, (try? pactl(["info"]).status) == 0 { return }
         let log = (try? String(contentsOfFile: "\(folder)/server.log", encoding: .utf8)) ?? ""
         stop()

@@ -23,13 +23,19 @@ public final class PulseServer {
                                                     attributes: [.posixPermissions: 0o700])
         }
         address = "unix:\(folder)/native"
-        let watch = FileWatch([folder])
         let modules = sinks.map { "--load=module-null-sink sink_name=\($0)" }
         process = try ServerProcess(env, ["-u", "PULSE_SERVER", "HOME=\(folder)/home", "XDG_RUNTIME_DIR=\(folder)/run",
                                           "pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit",
-                                          "--use-pid-file=no"] + modules + ["--load=module-native-protocol-unix socket=\(folder)/native"])
-        _ = watch.wait(timeout: 30) { FileManager.default.fileExists(atPath: "\(folder)/native") || !process.isRunning }
-        guard FileManager.default.fileExists(atPath: "\(folder)/native") else {
+                                          "--use-pid-file=no", "--log-level=info"] + modules
+                                          + ["--load=module-native-protocol-unix socket=\(folder)/native"])
+        // It logs "Daemon startup complete." once it answers; its socket's file appears earlier,
+        // at bind, before it listens, and a client that came then was refused. The log's writes
+        // wake the watch (the line may already be there: the condition is checked first).
+        let logPath = process.logPath
+        let started = { ((try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "").contains("Daemon startup complete") }
+        let watch = FileWatch([logPath])
+        _ = watch.wait(timeout: 30) { started() || !process.isRunning }
+        guard started() else {
             let log = process.logTail()
             process.kill()
             throw ServerFailure("the test's PulseAudio server did not start: \(log)")
