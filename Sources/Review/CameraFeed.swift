@@ -79,8 +79,6 @@ final class CameraFeed: Sendable {
         left.pulse()
     }
 
-    var viewerCount: Int { state.withLock { $0.viewers.count } }
-
     // MARK: - The feed's thread
 
     private func run() {

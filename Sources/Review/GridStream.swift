@@ -24,7 +24,6 @@ final class GridStream: HTTPStream {
         var joined: [(feed: CameraFeed, id: Int)] = []
     }
 
-    let names: [String]
     private let feeds: [CameraFeed]
     private let state: Mutex<State>
     /// The connection's thread waits on it for records; pushes and `close()` signal it.
@@ -32,7 +31,6 @@ final class GridStream: HTTPStream {
 
     /// Streams `feeds` (one per camera of `names`, in order).
     init(names: [String], feeds: [CameraFeed], queue: GridQueue = GridQueue()) {
-        self.names = names
         self.feeds = feeds
         var queue = queue
         let list = "[" + names.map { Preset.quote($0) }.joined(separator: ",") + "]"
@@ -97,8 +95,6 @@ final class GridStream: HTTPStream {
         }
         for (feed, id) in joined { feed.leave(id) }
     }
-
-    var isClosed: Bool { state.withLock { $0.closed || $0.queue.dropped } }
 
     // MARK: - The feeds' side
 

@@ -35,7 +35,7 @@ package struct FragmentSplitter: Sendable {
     package mutating func push(_ bytes: some Collection<UInt8>) throws(Malformed) -> [Piece] {
         buffer.append(contentsOf: bytes)
         var pieces: [Piece] = [], at = 0
-        while let (type, size) = try Self.head(buffer, at: at).map({ ($0.0, $0.1) }), buffer.count - at >= size {
+        while let (type, size) = try Self.head(buffer[...], at: at), buffer.count - at >= size {
             let box = buffer[at..<(at + size)]
             at += size
             if let piece = try take(type: type, box: box) { pieces.append(piece) }
@@ -72,12 +72,12 @@ package struct FragmentSplitter: Sendable {
     // MARK: - Boxes
 
     /// The type and whole size of the box at `at`, or nil while its head has not all come.
-    static func head(_ bytes: [UInt8], at: Int) throws(Malformed) -> (String, Int)? {
-        guard bytes.count - at >= 8 else { return nil }
+    static func head(_ bytes: ArraySlice<UInt8>, at: Int) throws(Malformed) -> (String, Int)? {
+        guard bytes.endIndex - at >= 8 else { return nil }
         let size32 = read32(bytes[at...]), type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
         var size = Int(size32)
         if size32 == 1 {
-            guard bytes.count - at >= 16 else { return nil }
+            guard bytes.endIndex - at >= 16 else { return nil }
             let large = UInt64(read32(bytes[(at + 8)...])) << 32 | UInt64(read32(bytes[(at + 12)...]))
             guard large <= UInt64(maxBox) else { throw Malformed(description: "a '\(type)' box of \(large) bytes") }
             size = Int(large)
@@ -95,19 +95,12 @@ package struct FragmentSplitter: Sendable {
         return read32(box) == 1 ? box[(start + 16)...] : box[(start + 8)...]
     }
 
-    /// The boxes inside a container's contents, by type, each with its contents.
+    /// The boxes inside a container's contents, by type, each with its contents; a box that
+    /// cannot be, or runs past the container, ends the list.
     static func children(_ contents: ArraySlice<UInt8>) -> [(type: String, body: ArraySlice<UInt8>)] {
         var out: [(String, ArraySlice<UInt8>)] = [], at = contents.startIndex
-        while contents.endIndex - at >= 8 {
-            var size = Int(read32(contents[at...])), headBytes = 8
-            if size == 1, contents.endIndex - at >= 16 {
-                size = Int(UInt64(read32(contents[(at + 8)...])) << 32 | UInt64(read32(contents[(at + 12)...])))
-                headBytes = 16
-            } else if size == 0 {
-                size = contents.endIndex - at
-            }
-            guard size >= headBytes, size <= contents.endIndex - at else { break }
-            out.append((String(decoding: contents[(at + 4)..<(at + 8)], as: UTF8.self), contents[(at + headBytes)..<(at + size)]))
+        while let (type, size) = (try? head(contents, at: at)) ?? nil, size <= contents.endIndex - at {
+            out.append((type, body(of: contents[at..<(at + size)])))
             at += size
         }
         return out
