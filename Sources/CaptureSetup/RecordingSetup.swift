@@ -102,13 +102,13 @@ package struct RecordingSetup {
         let container = try OutputFile.container(for: path, presetContainer: choice.container)
         if !audio.isEmpty, let sound = choice.audio, let family = PresetAudio.families[sound.encoder],
            let refusal = container.audioRefusal(of: family, encoder: sound.encoder) {
-            throw .usage("\(refusal); or name the output for another container, or record without --audio")
+            throw RecError.usage("\(refusal); or name the output for another container, or record without --audio").because(.unsupported)
         }
         // A network camera's codec is known once it answers; the recorder checks it then.
         let family = choice.settings.copiesInput ? (copied ?? (spec.isNetwork ? nil : "mjpeg")) : EncoderCatalog.codecFamily(of: choice.settings.encoder)
         if let family, !container.holds(family) {
             let fits = Container.holding(family).map { ".\($0.rawValue)" }.joined(separator: ", ")
-            throw .usage("preset '\(choice.name)' makes \(family), which a .\(container.rawValue) file cannot hold; name the output \(fits.isEmpty ? ".mkv" : fits) or pick another --preset")
+            throw RecError.usage("preset '\(choice.name)' makes \(family), which a .\(container.rawValue) file cannot hold; name the output \(fits.isEmpty ? ".mkv" : fits) or pick another --preset").because(.unsupported)
         }
         return container
     }

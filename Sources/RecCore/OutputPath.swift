@@ -9,11 +9,11 @@ package enum OutputPath {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw .usage("\(path) is a folder; give a file name with -o") }
-            if !force { throw .usage("\(path) already exists; pass --force to overwrite it, or choose another -o") }
+            if !force { throw RecError.usage("\(path) already exists; pass --force to overwrite it, or choose another -o").because(.alreadyExists) }
         }
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
-            throw .usage("the folder \(folder) does not exist; create it or choose another -o")
+            throw RecError.usage("the folder \(folder) does not exist; create it or choose another -o").because(.notWritable)
         }
     }
 
@@ -30,7 +30,7 @@ package enum OutputPath {
         guard rename(temporary, path) == 0 else {
             let e = errno
             unlink(temporary)
-            throw .runtime("cannot write \(path): \(String(cString: strerror(e)))")
+            throw RecError.runtime("cannot write \(path): \(String(cString: strerror(e)))", fault: .system(errno: e))
         }
     }
 

@@ -24,6 +24,11 @@ package struct RecError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What failed, as a value for code that decides on it (retry, reopen, give up); set by the
     /// layer that knows it. `cause` is the same failure as text, for people and logs only.
     package var fault: Fault?
+    /// What kind of failure it is, for a program that switches on it (`Rec.RecError.Kind`); set
+    /// where it is known, else derived from `fault` and `code` (see `kind`).
+    package var reason: Reason?
+    /// For `.rangeNotHeld`: what the ring or file holds, on the session's clock.
+    package var held: Range<Timestamp>?
 
     /// A failure a caller may act on.
     package enum Fault: Sendable, Equatable {

@@ -50,7 +50,7 @@ package final class FileAudioSource: AudioSource {
     package func start(epoch: UInt64) throws(RecError) {
         stop()
         guard FileManager.default.fileExists(atPath: path) else {
-            throw .usage("no such file: \(path); check the path given to --source file:")
+            throw RecError.usage("no such file: \(path); check the path given to --source file:").because(.notFound)
         }
         do {
             let demuxer = try Demuxer(path: path)

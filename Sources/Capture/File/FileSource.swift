@@ -46,7 +46,7 @@ package final class FileSource: FrameSource {
 
     package func start() throws(RecError) {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw .usage("no such file: \(path); check the path given to --source file:")
+            throw RecError.usage("no such file: \(path); check the path given to --source file:").because(.notFound)
         }
         do {
             let demuxer = try Demuxer(path: path, interrupt: interrupt)

@@ -17,8 +17,8 @@ enum NetworkErrors {
         if let result { freeaddrinfo(result) }
         guard status == 0 else {
             let why = String(cString: gai_strerror(status))
-            throw .runtime("cannot find the camera's host '\(host)' (\(why)); check the name in the URL, or use its IP address",
-                           location: url.redacted)
+            throw RecError.runtime("cannot find the camera's host '\(host)' (\(why)); check the name in the URL, or use its IP address",
+                                   location: url.redacted).because(.unreachable)
         }
     }
 
@@ -29,6 +29,23 @@ enum NetworkErrors {
         if interrupt.isSet {
             return .runtime("stopped while connecting to \(name); nothing was recorded", cause: cause, location: name)
         }
+        return opening(error, url: url, interrupt: interrupt, connectSeconds: connectSeconds, cause: cause)
+            .because(reason(of: error, interrupt: interrupt))
+    }
+
+    /// What kind of failure an open that failed was.
+    private static func reason(of error: FFmpegError, interrupt: InterruptFlag) -> RecError.Reason {
+        switch error.code {
+        case httpUnauthorized, httpForbidden, cffmpeg_averror(EACCES): .unauthorized
+        case httpNotFound: .notFound
+        case FFmpegError.exit where interrupt.hasExpired: .timedOut
+        default: error.kind ?? .unreachable
+        }
+    }
+
+    private static func opening(_ error: FFmpegError, url: NetworkURL, interrupt: InterruptFlag, connectSeconds: Double,
+                                cause: String) -> RecError {
+        let name = url.redacted
         switch error.code {
         case httpUnauthorized, cffmpeg_averror(EACCES):
             let what = url.hasCredentials ? "refused the user name and password in the URL" : "needs a user name and password"

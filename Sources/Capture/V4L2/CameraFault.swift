@@ -10,7 +10,8 @@ package enum CameraFault {
     package static let unpluggedCause = "ENODEV: camera unplugged"
 
     static func noCameras() -> RecError {
-        .runtime("no cameras found (no /dev/video* capture device); use --source test for the built-in stand-in camera")
+        RecError.runtime("no cameras found (no /dev/video* capture device); use --source test for the built-in stand-in camera")
+            .because(.notFound)
     }
 
     static func busy(_ path: String, holders: [String], cause: DeviceErrno) -> RecError {
@@ -28,16 +29,16 @@ package enum CameraFault {
 
     static func notFound(_ path: String, existing: [CameraInfo]) -> RecError {
         if existing.isEmpty {
-            return .usage("no such device \(path), and no camera is connected; use --source test for the built-in stand-in camera",
-                          location: path)
+            return RecError.usage("no such device \(path), and no camera is connected; use --source test for the built-in stand-in camera",
+                                  location: path).because(.notFound)
         }
         let list = existing.map { "\($0.path) (\($0.card))" }.joined(separator: ", ")
-        return .usage("no such device \(path); cameras here: \(list) — see `rec devices`", location: path)
+        return RecError.usage("no such device \(path); cameras here: \(list) — see `rec devices`", location: path).because(.notFound)
     }
 
     static func notCapture(_ path: String) -> RecError {
         .usage("\(path) cannot capture video (it is not a camera, or it is a camera's metadata node); see `rec devices` for the capture nodes",
-               location: path)
+               location: path).because(.unsupported)
     }
 
     static func device(_ path: String, _ operation: String, _ error: DeviceErrno) -> RecError {
@@ -49,11 +50,12 @@ package enum CameraFault {
         .runtime("no frame from \(path) for \(formatSeconds(seconds)) s; the camera stopped delivering frames "
                  + "(check the cable and lighting, or whether another program took it) and try again, "
                  + "or use --on-unplug wait to restart it automatically", cause: stoppedCause, location: path,
-                 fault: .cameraStopped)
+                 fault: .cameraStopped).because(.timedOut)
     }
 
     static func undecodable(_ path: String, seconds: Double) -> RecError {
         .runtime("no frame from \(path) decoded as JPEG for \(formatSeconds(seconds)) s; try --pixel-format YUYV", location: path)
+            .because(.unsupported)
     }
 
     static func unplugged(_ path: String) -> RecError {
@@ -85,13 +87,14 @@ package enum CameraFault {
         .runtime("\(path) cannot start: not enough USB bandwidth for this mode (ENOSPC); try --pixel-format MJPG, "
                  + "a smaller --size or --fps, or another USB port (not a hub shared with another camera)",
                  cause: "VIDIOC_STREAMON: \(DeviceErrno(ENOSPC))", location: path, fault: .system(errno: ENOSPC))
+            .because(.deviceBusy)
     }
 
     static func mediaController(_ path: String, driver: String, _ error: DeviceErrno) -> RecError {
         .runtime("\(path) (\(driver)) is part of a media-controller pipeline, as Raspberry Pi cameras on the libcamera stack are; "
                  + "rec cannot set it up: record with rpicam-vid (libcamera-vid), or run rec under libcamerify, "
                  + "or configure the links with media-ctl first", cause: "VIDIOC_STREAMON: \(error)", location: path,
-                 fault: .system(errno: error.rawValue))
+                 fault: .system(errno: error.rawValue)).because(.unsupported)
     }
 
     static func requeue(_ path: String, _ error: DeviceErrno) -> RecError {

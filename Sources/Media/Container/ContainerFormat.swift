@@ -32,7 +32,7 @@ extension Container {
     package func check(codec: String) throws(RecError) {
         guard holds(codec) else {
             let fits = Container.holding(codec).map { ".\($0.rawValue)" }.joined(separator: ", ")
-            throw .usage("a .\(rawValue) file cannot hold \(codec) video; write it as \(fits.isEmpty ? ".mkv" : fits)")
+            throw RecError.usage("a .\(rawValue) file cannot hold \(codec) video; write it as \(fits.isEmpty ? ".mkv" : fits)").because(.unsupported)
         }
     }
 }

@@ -33,7 +33,29 @@ package struct FFmpegError: Error, Sendable, CustomStringConvertible, Equatable 
 
     /// A runtime `RecError` that keeps this error as its cause.
     package func recError(_ message: String, location: String? = nil) -> RecError {
-        .runtime(message, cause: description, location: location)
+        var error = RecError.runtime(message, cause: description, location: location)
+        error.reason = kind
+        return error
+    }
+
+    /// What kind of failure the code is, for `RecError.reason`: a system call's `errno`
+    /// (`AVERROR(ENOSPC)` is a full disk), or a codec, format or protocol FFmpeg does not have.
+    package var kind: RecError.Reason? {
+        if code < 0, code > -4096 { return RecError.Reason(errno: -code) }
+        return Self.missing.contains(code) ? .unsupported : nil
+    }
+
+    /// `AVERROR_{DECODER,DEMUXER,ENCODER,MUXER,PROTOCOL,BSF,FILTER}_NOT_FOUND` and
+    /// `AVERROR_PATCHWELCOME`: FFmpeg cannot do what was asked.
+    private static let missing: Set<Int32> = [
+        tag(0xF8, "DEC"), tag(0xF8, "DEM"), tag(0xF8, "ENC"), tag(0xF8, "MUX"), tag(0xF8, "PRO"),
+        tag(0xF8, "BSF"), tag(0xF8, "FIL"), -(0x50 | 0x41 << 8 | 0x57 << 16 | 0x45 << 24),
+    ]
+
+    /// `FFERRTAG(first, a, b, c)`.
+    private static func tag(_ first: Int32, _ rest: String) -> Int32 {
+        let b = Array(rest.utf8).map(Int32.init)
+        return -(first | b[0] << 8 | b[1] << 16 | b[2] << 24)
     }
 }
 

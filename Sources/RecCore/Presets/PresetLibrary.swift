@@ -82,7 +82,7 @@ package struct PresetLibrary: Sendable {
         if let entry = entries.first(where: { $0.preset.name == name }) { return entry }
         let hint = nearestName(to: name, in: names).map { "did you mean '\($0)'? " } ?? ""
         throw RecError.usage("unknown preset '\(name)'; \(hint)available: \(names.joined(separator: ", ")) (or give a path to a .json file)",
-                             location: name)
+                             location: name).because(.notFound)
     }
 
     /// Whether a `--preset` argument is a file path: it contains '/' or ends with ".json".

@@ -7,7 +7,10 @@ extension RecError {
     /// The range asked for is not (wholly) held by `holder` ("the ring", "the stream", …).
     package static func unavailableRange(from: Timestamp, to: Timestamp, holder: String,
                                         availableFrom: Timestamp, availableTo: Timestamp) -> RecError {
-        .usage("\(Timestamp.rangeText(from, to)) is outside \(holder), which holds "
+        var error = RecError.usage("\(Timestamp.rangeText(from, to)) is outside \(holder), which holds "
             + "\(Timestamp.rangeText(availableFrom, availableTo)); choose times inside it")
+        error.reason = .rangeNotHeld
+        error.held = availableFrom..<max(availableFrom, availableTo)
+        return error
     }
 }

@@ -46,7 +46,8 @@ package final class ControlMailbox: Sendable {
         let refusal: RecError? = state.withLock { s in
             switch s.phase {
             case .starting: return .runtime("the session's camera is still starting; try again in a moment")
-            case .closed: return .runtime("the session's capture has ended, so its camera cannot be controlled; check `rec status`")
+            case .closed: return RecError.runtime("the session's capture has ended, so its camera cannot be controlled; check `rec status`")
+                .because(.sessionEnded)
             case .serving(controllable: false, source: let source):
                 return .usage("\(source) has no camera controls; controls apply to V4L2 cameras (`rec devices` lists them)")
             case .serving(controllable: true, source: _):

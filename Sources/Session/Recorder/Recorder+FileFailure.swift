@@ -13,11 +13,13 @@ extension Recorder {
             path: file.path, reason: String(cString: strerror(code)), diskFull: code == ENOSPC || code == EDQUOT,
             freeBytes: free, keptBytes: Int(file.durableBytes), keptUntil: file.completeBefore,
             ringGoesOn: configuration.keepsRingWhenFileFails)
-        let failure = RecError.runtime(report.message, cause: error.description)
+        var failure = RecError.runtime(report.message, cause: error.description)
+        failure.reason = RecError.Reason(errno: code) ?? .notWritable
         if configuration.keepsRingWhenFileFails {
             stats.withLock {
                 $0.lastError = failure.description
                 $0.fileError = failure.description
+                $0.fileFailure = failure
             }
         } else {
             fail(failure)

@@ -18,7 +18,8 @@ extension Recorder {
                 stats.withLock { $0.lastError = problem }
             }
         } catch {
-            throw .runtime("cannot create \(output.path); check the folder exists and is writable", cause: error.description)
+            throw RecError.runtime("cannot create \(output.path); check the folder exists and is writable", cause: error.description)
+                .because(error.kind ?? .notWritable)
         }
     }
 }

@@ -123,7 +123,8 @@ package final class Recorder: Sendable {
             requestStop()
             waitUntilFinished()
             if let error = startupError.withLock({ $0 }) { throw error }
-            throw .runtime("no frame arrived within \(configuration.startTimeout) s; check the source, or raise --start-timeout")
+            throw RecError.runtime("no frame arrived within \(configuration.startTimeout) s; check the source, or raise --start-timeout")
+                .because(.timedOut)
         }
         if let error = startupError.withLock({ $0 }) {
             waitUntilFinished()
@@ -194,6 +195,7 @@ package final class Recorder: Sendable {
         startupError.withLock { if $0 == nil { $0 = error } }
         stats.withLock {
             $0.lastError = error.description
+            $0.failure = error
             $0.state = .failed
         }
         requestStop()

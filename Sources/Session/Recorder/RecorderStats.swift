@@ -30,9 +30,14 @@ package struct RecorderStats: Sendable {
     package var outputPath: String?
     package var outputBytes: Int64 = 0
     package var lastError: String?
+    /// The error that ended the recording, whole (`lastError` is its text, or a problem met on
+    /// the way that did not end it).
+    package var failure: RecError?
     /// Why the file ended early, when writing it failed; the session may still be recording into
     /// its ring.
     package var fileError: String?
+    /// `fileError` whole.
+    package var fileFailure: RecError?
     /// Times the source went away and came back (`--on-unplug wait`): gaps in the recording.
     package var gaps = 0
     /// What the camera did before the last gap: "was unplugged", "stopped delivering frames (a stall)".
