@@ -18,6 +18,8 @@ package final class EncodingPipeline {
     private let filter: FilterGraph?
     private var scaler: Scaler?
     private var lastPTS: Int64 = .min
+    /// Each frame's capture time by the pts it was given, until its packet comes out.
+    private var captureTimes: [Int64: Timestamp] = [:]
     /// Frames' presentation times as they go in, and packets waiting for their durations.
     private var durations = DurationFiller()
     /// Keyframes by the pictures' times, for a source whose pictures come unevenly (a screen);
@@ -119,7 +121,14 @@ package final class EncodingPipeline {
         try encoder.sendEnd()
         try drain(emit: emit)
         let oneFrame = Timestamp.rescale(1, from: encoder.settings.frameRate.inverted, to: encoder.timeBase)
-        for packet in durations.finish(lone: oneFrame) { try emit(packet) }
+        for packet in durations.finish(lone: oneFrame) { try emit(stamped(packet)) }
+    }
+
+    /// The packet with its frame's capture time, so a save reports the frames' own times.
+    private func stamped(_ packet: EncodedPacket) -> EncodedPacket {
+        var packet = packet
+        packet.captureTime = captureTimes.removeValue(forKey: packet.pts)
+        return packet
     }
 
     private func encodeFiltered(_ frame: VideoFrame, emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
@@ -138,7 +147,10 @@ package final class EncodingPipeline {
         var pts = frame.captureTime.rescaled(to: encoder.timeBase).value
         if pts <= lastPTS { pts = lastPTS + 1 }
         lastPTS = pts
-        for packet in durations.present(pts) { try emit(packet) }
+        captureTimes[pts] = frame.captureTime
+        // A frame the encoder never gave back (none of FFmpeg's do) must not be kept forever.
+        if captureTimes.count > 256, let oldest = captureTimes.keys.min() { captureTimes[oldest] = nil }
+        for packet in durations.present(pts) { try emit(stamped(packet)) }
         let key = keyframes?.isDue(at: frame.captureTime.rescaled(to: .microseconds).value) ?? false
         try encoder.send(frame, pts: pts, keyframe: key)
         framesEncoded += 1
@@ -148,7 +160,7 @@ package final class EncodingPipeline {
     private func drain(emit: (EncodedPacket) throws(FFmpegError) -> Void) throws(FFmpegError) {
         while true {
             switch try encoder.receive() {
-            case .output(let packet): for ready in durations.push(packet) { try emit(ready) }
+            case .output(let packet): for ready in durations.push(packet) { try emit(stamped(ready)) }
             case .needsInput, .endOfStream: return
             }
         }

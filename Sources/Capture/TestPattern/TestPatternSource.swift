@@ -28,7 +28,9 @@ package final class TestPatternSource: FrameSource {
 
     package func nextFrame() throws(RecError) -> VideoFrame? {
         guard started else { return nil }
-        let time = Timestamp.microseconds(next * 1_000_000 / Int64(fps))
+        // Frame n at n/fps, to the nearest microsecond (as every time rec reports is rounded),
+        // so n frames last n/fps: 7 frames at 7 fps end at 1 s, not 999999 µs.
+        let time = Timestamp(value: next, timeBase: Rational(1, Int32(fps))).rescaled(to: .microseconds)
         do {
             let frame = try pool.next()
             frame.captureTime = time

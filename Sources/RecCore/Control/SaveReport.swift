@@ -6,6 +6,11 @@ package struct SaveReport: Sendable, Equatable, Codable {
     package var requested: ControlSpan?
     /// The range actually written (it can start earlier on a keyframe, or be shorter than the ring holds).
     package var saved: ControlSpan?
+    /// `saved` exactly, on the session's timeline: from the first frame's time to the end of the
+    /// last one, as the frames' own timestamps say (not sent over the control socket).
+    package var exactSaved: Range<Timestamp>?
+    /// `requested` exactly (not sent).
+    package var exactRequested: Range<Timestamp>?
     /// Frames written.
     package var frames: Int?
     /// Frames missing inside the saved range (dropped late or by the driver).

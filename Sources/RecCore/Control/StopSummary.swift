@@ -11,6 +11,15 @@ package struct StopSummary: Sendable, Equatable, Codable {
     package var bytes: Int?
     /// The error that ended or spoiled the recording, if any.
     package var error: String?
+    /// `duration` exactly: the newest frame's capture time plus one frame at the source's
+    /// nominal rate (not sent over the control socket).
+    package var exactDuration: Timestamp?
+    /// The error that ended the recording, whole (not sent).
+    package var failure: RecError?
+
+    private enum CodingKeys: String, CodingKey {
+        case path, duration, frames, dropped, bytes, error
+    }
 
     package init(path: String? = nil, duration: Double? = nil, frames: Int? = nil, dropped: Int? = nil,
                 bytes: Int? = nil, error: String? = nil) {

@@ -64,10 +64,25 @@ extension SessionHost {
         // Plan on the packets' own clock: the ring's is the session timeline; a file's starts at
         // its first frame's pts (the encoder delay), which is session time 0.
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
+        // The ring's pictures' capture times by pts: a clip's range reported in the frames' own times.
+        var captureTimes: [Int64: Timestamp] = [:]
         if let servesFrom = ring.stats.servesFrom, range.lowerBound >= servesFrom {
             // Every stream of the range: the pictures and each sound.
             let packets = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
             source = ClipSource(packets: packets, described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
+            // Only when the session encodes: a copied stream's capture times are arrival times,
+            // in decode order, and its timeline is the camera's own pts.
+            let encodes = !configuration.recorder.copiesCompressedFrames
+            let pictures = encodes ? packets.filter { $0.stream == .video && $0.captureTime != nil } : []
+            captureTimes = Dictionary(pictures.compactMap { p in p.captureTime.map { (p.pts, $0) } }, uniquingKeysWith: { first, _ in first })
+            // A range is of capture times: it starts on the first picture captured at or after its
+            // start, whose pts may round below it (7 fps in 1/90000), and ends before the first
+            // captured at or after its end.
+            func firstCaptured(atOrAfter t: Timestamp) -> Timestamp? {
+                pictures.filter { p in p.captureTime.map { $0 >= t } ?? false }.map(\.presentationTime).min()
+            }
+            planFrom = firstCaptured(atOrAfter: range.lowerBound) ?? planFrom
+            planTo = firstCaptured(atOrAfter: range.upperBound) ?? planTo
             origin = .ring
             // A start in the gap before the ring's first picture (`servesFrom`) takes the same
             // pictures as one at it; the planner is given the first it has.
@@ -90,6 +105,10 @@ extension SessionHost {
                                     availableFrom: ring.stats.start ?? .zero, availableTo: ring.stats.end ?? .zero)
         }
         func session(_ t: Timestamp) -> Double { t.seconds - zero.seconds }
+        // The same on the frames' own clock, whole microseconds, as their capture times are.
+        func exact(_ t: Timestamp, _ zero: Timestamp) -> Timestamp {
+            .microseconds(t.rescaled(to: .microseconds).value - zero.rescaled(to: .microseconds).value)
+        }
         // Off the live encoder's CPU: a thread of its own at nice +10, one thread per codec, and
         // frames re-encoded as the session encodes them.
         let (output, encoder) = (request.output, configuration.recorder.encoder)
@@ -134,6 +153,9 @@ extension SessionHost {
                           trailingHidden: plan.trailingHiddenFrames, mode: SaveReport.Mode(mode),
                           missing: recorder.missingSeconds(in: range))
         report.shortfall = shortfall
+        report.exactRequested = asked
+        report.exactSaved = (captureTimes[plan.firstPresentedPTS] ?? exact(plan.presentedStart, zero))
+            ..< (captureTimes[plan.presentedEndPTS] ?? exact(plan.presentedEnd, zero))
         if let by { noteSaved(report, by: by, uploaded: !destinations.isEmpty) }
         mqtt?.saved(report)
         return report

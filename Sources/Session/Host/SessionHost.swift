@@ -148,9 +148,11 @@ package final class SessionHost: ControlHandler {
         motion?.finish()
         mqtt?.stop()
         let s = recorder.currentStats
-        let summary = StopSummary(path: s.outputPath, duration: s.framesCaptured > 0 ? s.lastCaptureTime.seconds + frameDuration(s) : 0,
+        var summary = StopSummary(path: s.outputPath, duration: s.framesCaptured > 0 ? s.lastCaptureTime.seconds + frameDuration(s) : 0,
                                   frames: s.framesCaptured, dropped: s.droppedLate + s.droppedBySource,
                                   bytes: Int(s.outputBytes), error: s.lastError)
+        summary.exactDuration = exactDuration(s)
+        summary.failure = s.failure ?? s.fileFailure
         let first = stopOnce.withLock { done in
             defer { done = true }
             return !done
@@ -167,6 +169,15 @@ package final class SessionHost: ControlHandler {
     /// or the source's end) — a failed recording waits for `stop`, so its ring stays saveable.
     package func waitUntilStopRequested() {
         stopped.wait()
+    }
+
+    /// The newest frame's capture time plus one frame at the source's nominal rate, in
+    /// microseconds (the frames' own clock); nil without frames or a nominal rate.
+    func exactDuration(_ s: RecorderStats) -> Timestamp? {
+        guard s.framesCaptured > 0 else { return .zero }
+        guard let rate = recorder.sourceRate.withLock({ $0 }), rate.num > 0, rate.den > 0 else { return nil }
+        let frame = Timestamp.rescale(1, from: Rational(rate.den, rate.num), to: .microseconds)
+        return .microseconds(s.lastCaptureTime.rescaled(to: .microseconds).value + frame)
     }
 
     func frameDuration(_ s: RecorderStats) -> Double {
@@ -211,16 +222,20 @@ package final class SessionHost: ControlHandler {
                 throw .runtime("cannot write the snapshot \(request.output)")
             }
             let size = recorder.codecParameters.map { (width: $0.width, height: $0.height) }
-            return SnapshotReport(path: request.output, width: size?.width, height: size?.height, bytes: jpeg.data.count,
-                                  time: jpeg.presentationTime.seconds)
+            var report = SnapshotReport(path: request.output, width: size?.width, height: size?.height, bytes: jpeg.data.count,
+                                        time: jpeg.presentationTime.seconds)
+            report.exactTime = jpeg.presentationTime
+            return report
         }
         guard let frame = try newestPicture() else {
             throw .runtime("no frame has been captured yet; try again in a moment")
         }
         do {
             let bytes = try JPEGWriter.write(frame, to: request.output)
-            return SnapshotReport(path: request.output, width: frame.format.width, height: frame.format.height,
-                                  bytes: bytes, time: frame.captureTime.seconds)
+            var report = SnapshotReport(path: request.output, width: frame.format.width, height: frame.format.height,
+                                        bytes: bytes, time: frame.captureTime.seconds)
+            report.exactTime = frame.captureTime
+            return report
         } catch {
             throw error.recError("cannot write the snapshot \(request.output)")
         }
