@@ -13,7 +13,7 @@ import Testing
 
     /// Each frame of `path` as (time, mean luma), read with a file session.
     func read(_ path: String) async throws -> [(Duration, Double)] {
-        var c = CaptureSession.Configuration(source: .file(path))
+        var c = CaptureSession.Configuration(source: .file(URL(fileURLWithPath: path)))
         c.pace = .fastest
         let session = try CaptureSession(c)
         let seen = Collected()
@@ -32,7 +32,7 @@ import Testing
 
     @Test func writtenPicturesComeBackAtTheirTimes() async throws {
         let path = "\(folder)/grey.mp4"
-        let writer = try await AssetWriter(path: path, width: 320, height: 240)
+        let writer = try await AssetWriter(url: URL(fileURLWithPath: path), width: 320, height: 240)
         for n in 0..<60 {
             let frame = try Frame(width: 320, height: 240, time: .microseconds(Int64(n) * 1_000_000 / 30))
             let luma = UInt8(40 + n * 3)
@@ -51,12 +51,12 @@ import Testing
     }
 
     @Test func aFrameOfAnotherSizeIsRefused() async throws {
-        let writer = try await AssetWriter(path: "\(folder)/size.mkv", width: 320, height: 240)
+        let writer = try await AssetWriter(url: URL(fileURLWithPath: "\(folder)/size.mkv"), width: 320, height: 240)
         do {
             try writer.append(try Frame(width: 640, height: 480, time: .zero))
             Issue.record("a 640x480 frame went into a 320x240 writer")
         } catch {
-            #expect(error.kind == .usage)
+            #expect(error.kind == .invalidRequest && error.exitStatus == 64)
             #expect(error.message.contains("320x240"))
         }
         try await writer.finish()
@@ -67,11 +67,11 @@ import Testing
         c.pace = .fastest
         let session = try CaptureSession(c)
         try await session.start()
-        let photo = try await session.capturePhoto(to: "\(folder)/still.jpg")
+        let photo = try await session.capturePhoto(into: URL(fileURLWithPath: "\(folder)/still.jpg"))
         await session.stop()
         #expect(photo.width == 320 && photo.height == 240)
         #expect(photo.description.hasPrefix("saved \(folder)/still.jpg (320x240"))
-        let frames = try await read(photo.path)
+        let frames = try await read(photo.url.path)
         #expect(frames.count == 1)
         #expect(frames.first.map { $0.1 > 16 } == true)
     }

@@ -16,13 +16,13 @@ import Testing
         var c = CaptureSession.Configuration(source: .testPattern(width: 320, height: 240, fps: 30))
         c.pace = .fastest
         c.duration = .seconds(seconds)
-        c.recordingPath = name.map { "\(folder)/\($0)" }
+        c.recordingURL = name.map { URL(fileURLWithPath: "\(folder)/\($0)") }
         return c
     }
 
     /// Counts a file's frames with the API itself: the file as a source, every frame seen.
     func frames(in path: String) async throws -> [Duration] {
-        var c = CaptureSession.Configuration(source: .file(path))
+        var c = CaptureSession.Configuration(source: .file(URL(fileURLWithPath: path)))
         c.pace = .fastest
         let session = try CaptureSession(c)
         let times = TimeList()
@@ -68,9 +68,9 @@ import Testing
         c.duration = nil
         let session = try CaptureSession(c)
         try await session.start()
-        for try await frame in session.frames where frame.number >= 5 { break }
+        for try await frame in session.frames() where frame.number >= 5 { break }
         var later: Frame?
-        for try await frame in session.frames {
+        for try await frame in session.frames() {
             later = frame
             break
         }
@@ -85,7 +85,7 @@ import Testing
         try await session.start()
         // The end may be ahead of the session: the save waits for it.
         let clip = "\(folder)/clip.mp4"
-        let report = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(2), to: clip)
+        let report = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(2), into: URL(fileURLWithPath: clip))
         await session.stop()
         #expect(report.frames == 30)
         #expect(report.saved == .seconds(1)..<(.seconds(2)))
@@ -95,7 +95,7 @@ import Testing
     }
 
     /// Issue 39: a save never claims what it does not hold. `save(last:)` keeps what the buffer
-    /// holds and says so beside the range asked (never rewritten); `save(from:to:to:)` of a range
+    /// holds and says so beside the range asked (never rewritten); `save(from:to:into:)` of a range
     /// the buffer let go refuses, saying what it holds.
     @Test func aSaveOfMoreThanTheBufferHoldsSaysSo() async throws {
         var configuration = fastTestPattern(seconds: 10)
@@ -104,7 +104,7 @@ import Testing
         try await session.start()
         await session.waitUntilFinished()
         let held = try #require(session.replayBuffer.range)
-        let report = try await session.replayBuffer.save(last: .seconds(8), to: "\(folder)/last.mp4")
+        let report = try await session.replayBuffer.save(last: .seconds(8), into: URL(fileURLWithPath: "\(folder)/last.mp4"))
         // Eight seconds up to now (the middle of the newest frame), as asked.
         let requested = try #require(report.requested)
         #expect(requested.upperBound - requested.lowerBound == .seconds(8) && requested.upperBound > .seconds(9.9),
@@ -114,21 +114,24 @@ import Testing
         let off = start - held.lowerBound
         #expect(off < .milliseconds(1) && off > .milliseconds(-1), "saved from \(start), the buffer from \(held)")
         #expect(report.frames == Int(((held.upperBound - held.lowerBound) / .seconds(1) * 30).rounded()))
-        let short = try await session.replayBuffer.save(last: .seconds(0.5), to: "\(folder)/short.mp4")
+        let short = try await session.replayBuffer.save(last: .seconds(0.5), into: URL(fileURLWithPath: "\(folder)/short.mp4"))
         #expect(short.shortfall == nil && short.frames == 15)
-        await #expect(throws: RecError.self) {
-            try await session.replayBuffer.save(from: .seconds(2), to: .seconds(10), to: "\(folder)/range.mp4")
+        do {
+            _ = try await session.replayBuffer.save(from: .seconds(2), to: .seconds(10), into: URL(fileURLWithPath: "\(folder)/range.mp4"))
+            Issue.record("a range the buffer let go was saved")
+        } catch {
+            #expect(error.kind == .rangeNotHeld && error.held == held, "\(error.kind), held \(String(describing: error.held))")
         }
         await session.stop()
     }
 
     @Test func errorsCarryTheCommandLinesMessage() async throws {
-        #expect(throws: RecError.self) { try CaptureSession(.init(source: .init("test:0x0"))) }
+        #expect(throws: RecError.self) { try CaptureSession(.init(source: .init(parsing: "test:0x0"))) }
         do {
-            _ = try CaptureSession(.init(source: .testPattern, preset: "no-such-preset"))
+            _ = try Preset(named: "no-such-preset")
             Issue.record("an unknown preset was accepted")
         } catch {
-            #expect(error.kind == .usage)
+            #expect(error.kind == .notFound)
             #expect(error.exitStatus == 64)
             #expect(error.message.contains("no-such-preset"))
         }
@@ -137,16 +140,16 @@ import Testing
             _ = try CaptureSession(fastTestPattern(seconds: 1, recordingTo: "taken.mp4"))
             Issue.record("an existing file was accepted")
         } catch {
-            #expect(error.kind == .usage)
+            #expect(error.kind == .alreadyExists && error.exitStatus == 64)
             #expect(error.message.contains("taken.mp4"))
         }
     }
 
     @Test func aSourceThatCannotOpenEndsTheFramesWithItsError() async throws {
-        let session = try CaptureSession(.init(source: .file("\(folder)/missing.mp4")))
+        let session = try CaptureSession(.init(source: .file(URL(fileURLWithPath: "\(folder)/missing.mp4"))))
         let consumer = Task {
             var seen = 0
-            for try await _ in session.frames { seen += 1 }
+            for try await _ in session.frames() { seen += 1 }
             return seen
         }
         await #expect(throws: RecError.self) { try await session.start() }
@@ -163,7 +166,7 @@ import Testing
         try await session.start()
         let consumer = Task {
             var seen = 0
-            for try await _ in session.frames { seen += 1 }
+            for try await _ in session.frames() { seen += 1 }
             return seen
         }
         consumer.cancel()
@@ -181,4 +184,52 @@ final class TimeList: @unchecked Sendable {
     private var times: [Duration] = []
     func append(_ time: Duration) { lock.withLock { times.append(time) } }
     var all: [Duration] { lock.withLock { times } }
+}
+
+/// Issue 41: report times are the frames' own, so a save from one frame's time to another's
+/// reports exactly those times, and a stop summary's length is whole frames.
+@Suite struct ExactTimeTests {
+    @Test func aSavedRangeStartsAtTheFrameAskedFor() async throws {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory() + "rec-api-exact-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // 25 fps: frame times 0, 40 ms, …; 7 fps: 0, 142857 µs, 285714 µs, … (not whole milliseconds).
+        for fps in [25, 7] {
+            var c = CaptureSession.Configuration(source: .testPattern(width: 160, height: 120, fps: fps))
+            c.pace = .fastest
+            c.duration = .seconds(4)
+            let session = try CaptureSession(c)
+            let times = TimeList()
+            let observation = session.onFrame { times.append($0.time) }
+            try await session.start()
+            let summary = await session.waitUntilFinished()
+            observation.cancel()
+            let all = times.all
+            #expect(all.count == 4 * fps && summary.frames == all.count)
+            let (first, end) = (all[fps + 3], all[2 * fps + 1])
+            let report = try await session.replayBuffer.save(from: first, to: end, into: folder.appendingPathComponent("\(fps).mp4"))
+            #expect(report.saved == first..<end, "\(fps) fps: saved \(String(describing: report.saved)), asked \(first)..<\(end)")
+            #expect(report.requested == first..<end)
+            #expect(report.frames == fps - 2)
+            // The recording's length: the last frame's time plus one frame, exactly.
+            let last = try #require(all.last)
+            #expect(summary.duration == .seconds(4), "\(fps) fps: \(summary.duration), last frame at \(last)")
+        }
+    }
+
+    @Test func aCancelledObservationSeesNoMoreFrames() async throws {
+        var c = CaptureSession.Configuration(source: .testPattern(width: 160, height: 120, fps: 30))
+        c.pace = .fastest
+        c.duration = .seconds(3)
+        let session = try CaptureSession(c)
+        let early = TimeList()
+        let all = TimeList()
+        let observation = session.onFrame { frame in
+            if frame.number < 10 { early.append(frame.time) }
+        }
+        session.onFrame { all.append($0.time) }
+        observation.cancel()
+        try await session.start()
+        await session.waitUntilFinished()
+        #expect(early.all.isEmpty && all.all.count == 90)
+    }
 }

@@ -8,8 +8,8 @@ import Testing
 @Suite struct NetworkCameraTests {
     @Test func encodedFramesAreStoredAsTheyCame() async throws {
         let server = try RTSPTestServer(.init(credentials: (user: "viewer", password: "s3cret")))
-        let url = "rtsp://viewer:s3cret@127.0.0.1:\(server.port)\(RTSPTestServer.Mount.h264.rawValue)"
-        let source = CaptureSession.Source.network(url)
+        let url = try #require(URL(string: "rtsp://viewer:s3cret@127.0.0.1:\(server.port)\(RTSPTestServer.Mount.h264.rawValue)"))
+        let source = try CaptureSession.Source.network(url)
         #expect(!source.description.contains("s3cret"))
         let folder = NSTemporaryDirectory() + "rec-api-net-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -18,11 +18,11 @@ import Testing
         var writer: AssetWriter?
         var written = 0
         for try await frame in session.frames(keepingNewest: 1000) {
-            #expect(frame.isEncoded && frame.pixelFormat == "h264")
+            #expect(frame.isEncoded && frame.codec == .h264 && frame.pixelFormat == nil)
             #expect(frame.width == 160 && frame.height == 90)
             if writer == nil {
                 guard frame.isKeyframe else { continue }
-                writer = try await AssetWriter(path: "\(folder)/copy.mkv", copying: frame)
+                writer = try await AssetWriter(url: URL(fileURLWithPath: "\(folder)/copy.mkv"), copying: frame)
             }
             try writer?.append(frame)
             written += 1
@@ -31,7 +31,7 @@ import Testing
         await session.stop()
         let summary = try await #require(writer).finish()
         #expect(summary.frames == 45)
-        var c = CaptureSession.Configuration(source: .file("\(folder)/copy.mkv"))
+        var c = CaptureSession.Configuration(source: .file(URL(fileURLWithPath: "\(folder)/copy.mkv")))
         c.pace = .fastest
         let reread = try CaptureSession(c)
         let count = Counter()

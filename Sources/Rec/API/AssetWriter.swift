@@ -8,20 +8,23 @@ import SessionControl
 /// Encodes pictures you make or receive into a file, with a preset, as a session records.
 ///
 /// ```swift
-/// let writer = try AssetWriter(path: "out.mp4", width: 640, height: 360)
+/// let writer = try await AssetWriter(url: URL(fileURLWithPath: "out.mp4"), width: 640, height: 360)
 /// for n in 0..<90 {
-///     let frame = try Frame(width: 640, height: 360, time: .milliseconds(n * 1000 / 30))
-///     frame.withMutablePlane(0) { bytes, _ in bytes.initializeMemory(as: UInt8.self, repeating: UInt8(n)) }
+///     // Frame n at n/30 s, in whole microseconds: 0, 33333, 66667, …
+///     let frame = try Frame(width: 640, height: 360, time: .microseconds((n * 1_000_000 + 15) / 30))
+///     _ = frame.withMutablePlane(0) { bytes, _ in bytes.initializeMemory(as: UInt8.self, repeating: UInt8(n)) }
 ///     try writer.append(frame)
 /// }
 /// let summary = try await writer.finish()
+/// print(summary)   // 90 frames, 3.000 s
 /// ```
 /// The file is written as the frames come (fragmented MP4, or Matroska), so whatever was
-/// appended survives a crash. Encoding runs on a thread of its own; ``append(_:)`` waits while
-/// the encoder is two frames behind.
+/// appended survives a crash. Encoding runs on a thread of its own. Back-pressure:
+/// ``append(_:)`` blocks its caller while the encoder is two frames behind (like
+/// `AVAssetWriterInput.isReadyForMoreMediaData` false), and never drops a frame.
 public final class AssetWriter: Sendable {
     /// The file being written.
-    public let path: String
+    public let url: URL
     let session: CaptureSession
     let input: Input
 
@@ -31,51 +34,53 @@ public final class AssetWriter: Sendable {
         case packets(PushedPackets)
     }
 
-    /// Opens `path` for `width`x`height` pictures in `pixelFormat` at about `frameRate` frames
+    /// Opens a file for `width`x`height` pictures in `pixelFormat` at about `frameRate` frames
     /// a second (the frames' own times decide when each is shown), encoded with `preset`.
     ///
     /// - Parameters:
-    ///   - path: the file to write; its extension picks the container (`.mp4`, `.mkv`, …).
+    ///   - url: the file to write; its extension picks the container (`.mp4`, `.mkv`, …).
     ///   - width: the pictures' width in pixels.
     ///   - height: the pictures' height in pixels.
-    ///   - pixelFormat: the FFmpeg name of the pictures' pixel format, `yuv420p` by default.
+    ///   - pixelFormat: the pictures' pixel format, ``PixelFormat/yuv420p`` by default.
     ///   - frameRate: about how many frames a second the pictures come at; 30 by default.
-    ///   - preset: a preset by name (`rec presets`); nil is `default` (H.264).
-    ///   - overwrite: whether to replace `path` if it exists.
-    /// - Throws: a usage error for a path that exists (unless `overwrite`), a container the
-    ///   preset's codec does not fit, or a size or pixel format FFmpeg does not know.
-    public init(path: String, width: Int, height: Int, pixelFormat: String = "yuv420p", frameRate: Int = 30,
-                preset: String? = nil, overwrite: Bool = false) async throws(RecError) {
-        guard let format = PixelFormat(name: pixelFormat), width > 0, height > 0, frameRate > 0 else {
-            throw RecError(kind: .usage, message: "an AssetWriter needs a size, a frame rate above 0 and a pixel format FFmpeg knows "
-                           + "(\(width)x\(height) \(pixelFormat) at \(frameRate) fps is not); use e.g. 1280x720 yuv420p at 30")
+    ///   - preset: nil is ``Preset/default`` (H.264).
+    ///   - overwrite: whether to replace the file if it exists.
+    /// - Throws: ``RecError/Kind/alreadyExists`` for a file that exists (unless `overwrite`),
+    ///   ``RecError/Kind/unsupported`` for a container the preset's codec does not fit,
+    ///   ``RecError/Kind/invalidRequest`` for a size or frame rate below 1.
+    public init(url: URL, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, frameRate: Int = 30,
+                preset: Preset? = nil, overwrite: Bool = false) async throws(RecError) {
+        guard width > 0, height > 0, frameRate > 0 else {
+            throw RecError(kind: .invalidRequest, message: "an AssetWriter needs a size and a frame rate above 0 "
+                           + "(\(width)x\(height) at \(frameRate) fps is not); use e.g. 1280x720 at 30")
         }
-        let source = PushedFrames(format: VideoFormat(width: width, height: height, pixelFormat: format), rate: frameRate)
-        (self.path, input) = (OutputFile.absolute(path), .pictures(source))
-        session = try await Self.open(self.path, preset: preset, overwrite: overwrite, source: source, copying: nil)
+        let source = PushedFrames(format: VideoFormat(width: width, height: height, pixelFormat: pixelFormat.media), rate: frameRate)
+        (self.url, input) = (URL(fileURLWithPath: OutputFile.absolute(url.path)), .pictures(source))
+        session = try await Self.open(self.url, preset: preset, overwrite: overwrite, source: source, copying: nil)
     }
 
-    /// Opens `path` to store encoded frames as they are, with no re-encoding: frames like
+    /// Opens a file to store encoded frames as they are, with no re-encoding: frames like
     /// `sample`, from a session that copies its source's stream (a network camera's H.264 or
     /// H.265, or a USB camera's MJPEG, with the `camera-copy` preset).
     ///
     /// The first frame appended should be a keyframe; players start there.
-    /// - Throws: a usage error for a frame that is not encoded, a path that exists (unless
-    ///   `overwrite`), or a container that cannot hold the codec.
-    public init(path: String, copying sample: Frame, overwrite: Bool = false) async throws(RecError) {
+    /// - Throws: ``RecError/Kind/invalidRequest`` for a frame that is not encoded,
+    ///   ``RecError/Kind/alreadyExists`` for a file that exists (unless `overwrite`),
+    ///   ``RecError/Kind/unsupported`` for a container that cannot hold the codec.
+    public init(url: URL, copying sample: Frame, overwrite: Bool = false) async throws(RecError) {
         guard case .packet(_, let parameters) = sample.content, let parameters else {
-            throw RecError(kind: .usage, message: "AssetWriter(path:copying:) stores encoded frames as they are; this frame is a "
-                           + "\(sample.pixelFormat) picture, so use AssetWriter(path:width:height:) to encode it")
+            throw RecError(kind: .invalidRequest, message: "AssetWriter(url:copying:) stores encoded frames as they are; this frame is a "
+                           + "\(sample.pixelFormatName) picture, so use AssetWriter(url:width:height:) to encode it")
         }
         let source = PushedPackets(parameters: parameters)
-        (self.path, input) = (OutputFile.absolute(path), .packets(source))
-        session = try await Self.open(self.path, preset: "camera-copy", overwrite: overwrite, source: source, copying: parameters.codecName)
+        (self.url, input) = (URL(fileURLWithPath: OutputFile.absolute(url.path)), .packets(source))
+        session = try await Self.open(self.url, preset: .cameraCopy, overwrite: overwrite, source: source, copying: parameters.codecName)
     }
 
-    private static func open(_ path: String, preset: String?, overwrite: Bool, source: any FrameSource & Sendable,
+    private static func open(_ url: URL, preset: Preset?, overwrite: Bool, source: any FrameSource & Sendable,
                              copying: String?) async throws(RecError) -> CaptureSession {
         var configuration = CaptureSession.Configuration(source: .testPattern, preset: preset)
-        configuration.recordingPath = path
+        configuration.recordingURL = url
         configuration.overwrites = overwrite
         configuration.pace = .fastest
         let session = try CaptureSession(configuration, source: source, copying: copying)
@@ -88,35 +93,38 @@ public final class AssetWriter: Sendable {
     /// Frames are shown at their ``Frame/time``, which must increase from one to the next.
     /// A picture may be changed again after this call (it gets pixels of its own first).
     ///
-    /// - Throws: a usage error for a frame the writer does not take (another size or pixel
-    ///   format, a picture for a copying writer, an encoded frame for an encoding one); a
-    ///   runtime error once the writer has failed or finished.
+    /// - Throws: ``RecError/Kind/invalidRequest`` for a frame the writer does not take (another
+    ///   size or pixel format, a picture for a copying writer, an encoded frame for an encoding
+    ///   one); the writer's failure (``RecError/Kind/diskFull``, …) once it has failed, and
+    ///   ``RecError/Kind/sessionEnded`` once it has finished.
     public func append(_ frame: Frame) throws(RecError) {
         let queued: Bool
         switch (input, frame.content) {
         case (.pictures(let source), .picture(let picture)):
             guard picture.format == source.format else {
-                throw RecError(kind: .usage, message: "this writer takes \(source.format) frames, not \(picture.format); "
+                throw RecError(kind: .invalidRequest, message: "this writer takes \(source.format) frames, not \(picture.format); "
                                + "make the frame with the writer's size and pixel format")
             }
-            guard let copy = try? picture.clone() else { throw RecError(kind: .runtime, message: "cannot queue the frame: out of memory") }
+            guard let copy = try? picture.clone() else { throw RecError(kind: .failed, message: "cannot queue the frame: out of memory") }
             copy.captureTime = Timestamp(frame.time)
             queued = source.queue.push(copy)
         case (.packets(let source), .packet(var packet, let parameters)):
             guard parameters?.codecName == source.parameters.codecName else {
-                throw RecError(kind: .usage, message: "this writer stores \(source.parameters.codecName) frames, not \(frame.pixelFormat)")
+                throw RecError(kind: .invalidRequest, message: "this writer stores \(source.parameters.codecName) frames, not \(frame.pixelFormatName)")
             }
             packet.captureTime = Timestamp(frame.time)
             queued = source.queue.push(packet)
         case (.pictures, .packet):
-            throw RecError(kind: .usage, message: "this writer encodes pictures; this frame is already encoded (\(frame.pixelFormat)): "
-                           + "use AssetWriter(path:copying:) to store encoded frames")
+            throw RecError(kind: .invalidRequest, message: "this writer encodes pictures; this frame is already encoded (\(frame.pixelFormatName)): "
+                           + "use AssetWriter(url:copying:) to store encoded frames")
         case (.packets, .picture):
-            throw RecError(kind: .usage, message: "this writer stores encoded frames as they are; this frame is a picture: "
-                           + "use AssetWriter(path:width:height:) to encode pictures")
+            throw RecError(kind: .invalidRequest, message: "this writer stores encoded frames as they are; this frame is a picture: "
+                           + "use AssetWriter(url:width:height:) to encode pictures")
         }
         guard queued else {
-            throw RecError(kind: .runtime, message: session.statistics.failure ?? "the writer has finished; make a new AssetWriter to write again")
+            let statistics = session.statistics
+            throw statistics.failure ?? statistics.recordingFailure
+                ?? RecError(kind: .sessionEnded, message: "the writer has finished; make a new AssetWriter to write again")
         }
     }
 
@@ -130,7 +138,7 @@ public final class AssetWriter: Sendable {
         case .packets(let source): source.queue.close()
         }
         let summary = await session.waitUntilFinished()
-        if let failure = summary.failure { throw RecError(kind: .runtime, message: failure) }
+        if let failure = summary.failure { throw failure }
         return summary
     }
 }

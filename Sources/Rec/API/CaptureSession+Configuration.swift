@@ -1,4 +1,5 @@
 import CaptureSetup
+import Foundation
 import RecCore
 
 extension CaptureSession {
@@ -10,22 +11,35 @@ extension CaptureSession {
         /// The source in `rec`'s `--source` syntax.
         let text: String
 
-        /// A source in `rec`'s `--source` syntax: `test`, `test:1280x720@30`, `/dev/video0`,
-        /// `file:PATH`, `rtsp://…`, `screen`, `x11:+0,0/1280x720`, … (see `rec record --help`).
-        public init(_ text: String) { self.text = text }
+        init(checked text: String) { self.text = text }
 
-        /// The built-in stand-in camera: a moving test picture with a frame counter, 1280x720 at 30 fps.
-        public static let testPattern = Source("test")
-        /// The stand-in camera at a size and rate of your choice.
-        public static func testPattern(width: Int, height: Int, fps: Int) -> Source { Source("test:\(width)x\(height)@\(fps)") }
-        /// A V4L2 camera, such as `/dev/video0` or a `/dev/v4l/by-id/…` path.
-        public static func camera(_ path: String) -> Source { Source(path) }
+        /// A source in `rec`'s `--source` syntax (`test:1280x720@30`, `/dev/video0`,
+        /// `file:PATH`, `rtsp://…`, `x11:+0,0/1280x720`, `pipewire:NODE`, …), as a
+        /// configuration file or a user would write it.
+        ///
+        /// - Throws: ``RecError/Kind/invalidRequest`` for text that is not a source.
+        public init(parsing text: String) throws(RecError) {
+            _ = try publicErrors { () throws(RecCore.RecError) in try SourceSpec.parse(text) }
+            self.text = text
+        }
+
+        /// The built-in stand-in camera: a moving test picture with the frame number drawn in
+        /// it, 1280x720 at 30 fps (see <doc:GettingStarted>, "The stand-in camera").
+        public static let testPattern = Source(checked: "test")
+        /// The stand-in camera at a size and rate of your choice (sizes from 16x16, 1 to 1000 fps).
+        public static func testPattern(width: Int, height: Int, fps: Int) -> Source {
+            Source(checked: "test:\(max(16, width))x\(max(16, height))@\(min(1000, max(1, fps)))")
+        }
+        /// A V4L2 camera by its device file, such as `/dev/video0` or a `/dev/v4l/by-id/…` path.
+        public static func camera(_ device: URL) -> Source { Source(checked: "v4l2:" + device.path) }
         /// Any video file FFmpeg reads, delivered as if it were a camera.
-        public static func file(_ path: String) -> Source { Source("file:\(path)") }
+        public static func file(_ url: URL) -> Source { Source(checked: "file:" + url.path) }
         /// A network camera or stream: `rtsp://`, `rtsps://`, `rtmp://`, `srt://`, `http(s)://`.
-        public static func network(_ url: String) -> Source { Source(url) }
+        ///
+        /// - Throws: ``RecError/Kind/invalidRequest`` for a URL of another scheme.
+        public static func network(_ url: URL) throws(RecError) -> Source { try Source(parsing: url.absoluteString) }
         /// The desktop's screen: X11, or Wayland through the ScreenCast portal.
-        public static let screen = Source("screen")
+        public static let screen = Source(checked: "screen")
 
         /// The source as messages name it, without credentials.
         public var description: String {
@@ -37,16 +51,27 @@ extension CaptureSession {
     public struct Sound: Sendable, Equatable, CustomStringConvertible {
         let text: String
 
+        init(checked text: String) { self.text = text }
+
         /// An input in `rec`'s `--audio` syntax: `default`, `desktop`, `pulse:NAME`, `alsa:DEVICE`, `source`, `test`.
-        public init(_ text: String) { self.text = text }
+        ///
+        /// - Throws: ``RecError/Kind/invalidRequest`` for text that is not a sound input.
+        public init(parsing text: String) throws(RecError) {
+            _ = try publicErrors { () throws(RecCore.RecError) in try AudioSpec.parse(text) }
+            self.text = text
+        }
         /// The sound server's default input (PulseAudio or PipeWire).
-        public static let microphone = Sound("default")
+        public static let microphone = Sound(checked: "default")
         /// What the speakers play (the default output's monitor).
-        public static let desktop = Sound("desktop")
+        public static let desktop = Sound(checked: "desktop")
         /// A file's or network camera's own sound.
-        public static let source = Sound("source")
+        public static let source = Sound(checked: "source")
         /// A stand-in tone, with no sound card.
-        public static let testTone = Sound("test")
+        public static let testTone = Sound(checked: "test")
+        /// A sound server input by name (`Devices.microphones()` lists them).
+        public static func pulse(_ name: String) -> Sound { Sound(checked: "pulse:" + name) }
+        /// An ALSA device, such as `hw:1,0`, without the sound server.
+        public static func alsa(_ device: String) -> Sound { Sound(checked: "alsa:" + (device.isEmpty ? "default" : device)) }
 
         public var description: String { text }
     }
@@ -66,18 +91,18 @@ extension CaptureSession {
     public struct Configuration: Sendable {
         /// Where frames come from.
         public var source: Source
-        /// A preset by name (`rec presets`): `default`, `quality`, `small`, `camera-copy`, … nil picks
-        /// `default`, or `camera-copy` for a network camera (its own H.264 or H.265, not re-encoded).
-        public var preset: String?
+        /// The codec and its settings; nil picks ``Preset/default``, or ``Preset/cameraCopy``
+        /// for a network camera (its own H.264 or H.265, not re-encoded).
+        public var preset: Preset?
         /// The picture size to ask the source for (a camera's mode, a test pattern's size).
         public var size: (width: Int, height: Int)?
         /// Frames per second to ask the source for.
         public var frameRate: Double?
-        /// The pixel format to ask a camera for, as a V4L2 four-character code such as `YUYV` or
-        /// `MJPG` (the `camera-copy` preset stores a USB camera's MJPEG as it comes).
-        public var pixelFormat: String?
-        /// FFmpeg filters applied before encoding, in order, such as `hflip` or `eq=contrast=1.2`.
-        public var filters: [String] = []
+        /// The pixel format to ask a V4L2 camera for, such as ``CameraPixelFormat/yuyv`` or
+        /// ``CameraPixelFormat/mjpeg`` (``Preset/cameraCopy`` stores a USB camera's MJPEG as it comes).
+        public var cameraFormat: CameraPixelFormat?
+        /// Filters applied before encoding, in order.
+        public var filters: [Filter] = []
         /// Sound inputs, each recorded as a track of its own; none by default (a network camera
         /// keeps its own sound unless this is `[]` and ``keepsSourceSound`` is false).
         public var sounds: [Sound] = []
@@ -87,16 +112,16 @@ extension CaptureSession {
         public var duration: Duration?
         /// How a test pattern or file delivers its frames.
         public var pace: Pace = .realTime
-        /// A file to record the whole session into; its extension picks the container. nil
-        /// records into the replay buffer only.
-        public var recordingPath: String?
-        /// Replace ``recordingPath`` if it exists.
+        /// A file to record the whole session into; its extension picks the container (`.mp4`,
+        /// `.mkv`, …). nil records into the replay buffer only.
+        public var recordingURL: URL?
+        /// Replace ``recordingURL`` if it exists.
         public var overwrites = false
         /// How much the replay buffer keeps.
         public var replayBuffer = ReplayBuffer.Limits()
 
         /// A configuration for `source` with `preset` (nil: the source's default).
-        public init(source: Source = .testPattern, preset: String? = nil) {
+        public init(source: Source = .testPattern, preset: Preset? = nil) {
             self.source = source
             self.preset = preset
         }
@@ -105,11 +130,11 @@ extension CaptureSession {
         var choices: CaptureChoices {
             var c = CaptureChoices()
             c.source = source.text
-            c.preset = preset
+            c.preset = preset?.argument
             c.size = size.map { "\($0.width)x\($0.height)" }
             c.fps = frameRate
-            c.pixelFormat = pixelFormat
-            c.filters = filters
+            c.pixelFormat = cameraFormat?.rawValue
+            c.filters = filters.map(\.description)
             c.audio = sounds.map(\.text) + (keepsSourceSound || !sounds.isEmpty ? [] : ["none"])
             c.duration = duration.map { "\(Timestamp($0).seconds)s" }
             return c

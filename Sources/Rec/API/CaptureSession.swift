@@ -13,7 +13,8 @@ import Synchronization
 /// let session = try CaptureSession(.init(source: .testPattern))
 /// try await session.start()                        // returns once the first frame is in
 /// // Seconds 1 to 2 exactly; the save waits until the session has recorded them.
-/// let clip = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(2), to: "clip.mp4")
+/// let clip = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(2),
+///                                                into: URL(fileURLWithPath: "clip.mp4"))
 /// print(clip)                                       // what `rec save` prints
 /// let summary = await session.stop()
 /// ```
@@ -33,9 +34,11 @@ public final class CaptureSession: Sendable {
 
     /// Checks `configuration` as `rec record` checks its options, and opens nothing yet.
     ///
-    /// - Throws: a ``RecError`` of kind ``RecError/Kind/usage`` with the command line's message
-    ///   for a source, preset, size, filter or path that cannot work, or a recording file that
-    ///   exists and ``Configuration/overwrites`` is false.
+    /// - Throws: ``RecError/Kind/invalidRequest`` for a source, size or rate that cannot work
+    ///   together, ``RecError/Kind/unsupported`` for a container the preset's codec does not
+    ///   fit, ``RecError/Kind/alreadyExists`` for a recording file that exists while
+    ///   ``Configuration/overwrites`` is false, ``RecError/Kind/notWritable`` for a folder that
+    ///   is not there.
     public convenience init(_ configuration: Configuration) throws(RecError) {
         try self.init(configuration, source: nil)
     }
@@ -54,7 +57,7 @@ public final class CaptureSession: Sendable {
         self.setup = setup
         recorderConfiguration = try publicErrors { () throws(RecCore.RecError) in
             var output: RecorderConfiguration.Output?
-            if let path = configuration.recordingPath {
+            if let path = configuration.recordingURL?.path {
                 let absolute = OutputFile.absolute(path)
                 let container = try setup.container(for: absolute, copying: copied)
                 try OutputPath.checkWritable(absolute, force: configuration.overwrites)
@@ -66,32 +69,36 @@ public final class CaptureSession: Sendable {
         }
         let limits = configuration.replayBuffer
         guard limits.duration >= .seconds(1), limits.bytes >= RingLimits.smallestBytes else {
-            throw RecError(kind: .usage, message: "a replay buffer must hold at least 1 s and \(ByteSize.text(RingLimits.smallestBytes)) "
+            throw RecError(kind: .invalidRequest, message: "a replay buffer must hold at least 1 s and \(ByteSize.text(RingLimits.smallestBytes)) "
                            + "to keep two keyframes; raise ReplayBuffer.Limits")
         }
     }
 
     /// Calls `body` on the capture thread with every frame, as it is captured and before it is
-    /// encoded: the way to see every frame. Register before ``start()``.
+    /// encoded: the way to see every frame. Register before ``start()`` to see the first.
     ///
-    /// `body` runs on the capture thread and holds it up: a frame captured while `body` still
-    /// runs waits, and a camera drops frames (counted in ``Statistics/droppedFrames``) when it
-    /// waits too long. Do little, or hand the work on. The frame is borrowed for the call.
-    public func onFrame(_ body: @escaping @Sendable (borrowing Frame) -> Void) {
-        hub.add(callback: body)
+    /// Back-pressure: `body` runs on the capture thread and holds it up. A frame captured while
+    /// `body` still runs waits; a camera whose buffers all wait drops frames (counted in
+    /// ``Statistics/droppedFrames``), and a test pattern or file is slowed. Do little, or hand
+    /// the work on.
+    ///
+    /// - Returns: a token whose ``FrameObservation/cancel()`` removes `body`; `body` stays
+    ///   until then (dropping the token does not remove it).
+    @discardableResult
+    public func onFrame(_ body: @escaping @Sendable (Frame) -> Void) -> FrameObservation {
+        FrameObservation(hub: hub, id: hub.add(callback: body))
     }
 
-    /// The frames as they arrive, in order, from now until the session ends.
+    /// Subscribes to the frames as they arrive, in order, from now until the session ends.
     ///
-    /// Take it before ``start()`` to see the first frame. A consumer that falls behind sees the
-    /// newest `2` frames (the rest are skipped for it, not for the recording); ``onFrame(_:)``
+    /// Each call is a new subscriber: call it before ``start()`` to see the first frame, and
+    /// iterate the result once. Back-pressure: the session never waits for a subscriber. One
+    /// that falls behind keeps the newest `keepingNewest` frames and misses the older ones
+    /// (skipped for it, not for the recording; ``Frame/number`` shows the gap); ``onFrame(_:)``
     /// sees every one. Leaving the loop (`break`) stops watching and the session records on;
     /// cancelling the task that iterates stops the session, as ``stop()`` does. The sequence
     /// ends when the session ends, and throws the session's error if it failed.
-    public var frames: Frames { frames(keepingNewest: 2) }
-
-    /// ``frames`` keeping up to `count` frames for a consumer that falls behind.
-    public func frames(keepingNewest count: Int) -> Frames {
+    public func frames(keepingNewest count: Int = 2) -> Frames {
         Frames(hub: hub, keeping: max(1, count)) { [weak self] in self?.requestStop() }
     }
 
@@ -106,7 +113,7 @@ public final class CaptureSession: Sendable {
 
     func start(waitingForFirstFrame: Bool) async throws(RecError) {
         guard !started.exchange(true, ordering: .acquiringAndReleasing) else {
-            throw RecError(kind: .usage, message: "this session has already been started; make a new CaptureSession to record again")
+            throw RecError(kind: .sessionEnded, message: "this session has already been started; make a new CaptureSession to record again")
         }
         let (setup, hub, given) = (self.setup, self.hub, self.given)
         var recording = recorderConfiguration
@@ -123,7 +130,7 @@ public final class CaptureSession: Sendable {
                 sounds = try setup.makeSounds()
             } catch {
                 // Nothing will record: a frames loop already waiting ends with the reason.
-                hub.finish(failure: error.message)
+                hub.finish(failure: RecError(error))
                 throw error
             }
             let host = SessionHost(configuration: configuration, source: source, sounds: sounds)
@@ -131,7 +138,7 @@ public final class CaptureSession: Sendable {
             Thread.detachNewThread {
                 recorder.waitUntilFinished()
                 let stats = recorder.currentStats
-                hub.finish(failure: stats.state == .failed ? stats.lastError ?? "the recording failed" : nil)
+                hub.finish(failure: stats.state == .failed ? Statistics.failure(of: stats) : nil)
             }
             return host
         }
@@ -174,17 +181,18 @@ public final class CaptureSession: Sendable {
 
     /// Writes the newest frame as a JPEG still photo, as `rec snapshot` does.
     ///
-    /// - Throws: a usage error for a name that does not end in `.jpg` or that exists (unless
-    ///   `overwrite`), a runtime error before the first frame.
-    public func capturePhoto(to path: String, overwrite: Bool = false) async throws(RecError) -> PhotoReport {
+    /// - Throws: ``RecError/Kind/invalidRequest`` for a name that does not end in `.jpg`,
+    ///   ``RecError/Kind/alreadyExists`` for one that exists (unless `overwrite`),
+    ///   ``RecError/Kind/failed`` before the first frame.
+    public func capturePhoto(into url: URL, overwrite: Bool = false) async throws(RecError) -> PhotoReport {
         let host = try runningHost()
-        let request = SnapshotRequest(output: OutputFile.absolute(path), force: overwrite)
+        let request = SnapshotRequest(output: OutputFile.absolute(url.path), force: overwrite)
         return PhotoReport(try await offThread { () throws(RecCore.RecError) in try host.snapshot(request) })
     }
 
     func runningHost() throws(RecError) -> SessionHost {
         guard let host = host.withLock({ $0 }) else {
-            throw RecError(kind: .usage, message: "the session has not started; call start() first")
+            throw RecError(kind: .invalidRequest, message: "the session has not started; call start() first")
         }
         return host
     }

@@ -1,4 +1,5 @@
 import Capture
+import Foundation
 import RecCore
 
 /// The cameras, microphones and screens this machine has, as `rec devices` lists them.
@@ -6,9 +7,9 @@ public enum Devices {
     /// A V4L2 camera and the modes it offers.
     public struct Camera: Sendable, Equatable {
         /// Its device node, such as `/dev/video0`.
-        public let path: String
-        /// A path that stays the same across reboots and replugs (`/dev/v4l/by-id/…`), when udev made one.
-        public let stablePath: String?
+        public let device: URL
+        /// A device path that stays the same across reboots and replugs (`/dev/v4l/by-id/…`), when udev made one.
+        public let stableDevice: URL?
         /// The name the driver gives it.
         public let name: String
         /// The driver, such as `uvcvideo`.
@@ -17,13 +18,13 @@ public enum Devices {
         public let modes: [Mode]
 
         /// The source that records this camera, by its stable path when it has one.
-        public var source: CaptureSession.Source { .camera(stablePath ?? path) }
+        public var source: CaptureSession.Source { .camera(stableDevice ?? device) }
     }
 
     /// One pixel format and size of a camera, with the frame rates it offers at that size.
     public struct Mode: Sendable, Equatable {
-        /// The V4L2 four-character code, such as `YUYV` or `MJPG`.
-        public let pixelFormat: String
+        /// The camera's pixel format, such as ``CameraPixelFormat/yuyv`` or ``CameraPixelFormat/mjpeg``.
+        public let format: CameraPixelFormat
         /// Whether the camera compresses the pictures itself (MJPEG, H.264).
         public let isCompressed: Bool
         /// The picture's width in pixels.
@@ -60,7 +61,8 @@ public enum Devices {
 
     /// The cameras, by node. Empty when there are none.
     ///
-    /// - Throws: a runtime error naming a node that exists but cannot be opened (busy, no permission).
+    /// - Throws: ``RecError/Kind/deviceBusy`` or ``RecError/Kind/notPermitted`` naming a node
+    ///   that exists but cannot be opened.
     public static func cameras() throws(RecError) -> [Camera] {
         let found: [CameraInfo]
         do {
@@ -71,7 +73,8 @@ public enum Devices {
             throw RecError(error)
         }
         return found.map { c in
-            Camera(path: c.path, stablePath: c.stablePath, name: c.card, driver: c.driver, modes: c.formats.flatMap(modes))
+            Camera(device: URL(fileURLWithPath: c.path), stableDevice: c.stablePath.map { URL(fileURLWithPath: $0) }, name: c.card,
+                   driver: c.driver, modes: c.formats.flatMap(modes))
         }
     }
 
@@ -79,14 +82,14 @@ public enum Devices {
     /// ALSA's devices; none on a machine with neither.
     public static func microphones() -> [Microphone] {
         AudioDevices.list().microphones.map {
-            Microphone(name: $0.name, description: $0.description, isDefault: $0.isDefault, sound: CaptureSession.Sound($0.audioSpec))
+            Microphone(name: $0.name, description: $0.description, isDefault: $0.isDefault, sound: CaptureSession.Sound(checked: $0.audioSpec))
         }
     }
 
     /// The X11 screens of the display in `DISPLAY`; none without one.
     public static func screens() -> [Screen] {
         ScreenDevices.list().screens.map {
-            Screen(display: $0.display, width: $0.width, height: $0.height, source: CaptureSession.Source($0.source))
+            Screen(display: $0.display, width: $0.width, height: $0.height, source: CaptureSession.Source(checked: $0.source))
         }
     }
 
@@ -98,7 +101,7 @@ public enum Devices {
             }
         }
         func mode(_ size: FrameSize, _ intervals: FrameIntervals) -> Mode {
-            Mode(pixelFormat: format.fourcc.description, isCompressed: format.isCompressed, width: size.width, height: size.height,
+            Mode(format: CameraPixelFormat(code: format.fourcc.description), isCompressed: format.isCompressed, width: size.width, height: size.height,
                  frameRates: rates(intervals))
         }
         switch format.sizes {

@@ -4,7 +4,7 @@ import RecCore
 /// One picture from a source, with the time it was captured.
 ///
 /// A session delivers frames to ``CaptureSession/onFrame(_:)`` on its capture thread and through
-/// ``CaptureSession/frames``. A frame shares its pixels with the recording by reference (no
+/// ``CaptureSession/frames(keepingNewest:)``. Which ``PixelFormat`` each source gives is said there. A frame shares its pixels with the recording by reference (no
 /// copy is made to hand it to you), so it is read-only; keep it no longer than you need it, since
 /// a camera reuses a small set of buffers.
 ///
@@ -23,7 +23,9 @@ public struct Frame: Sendable {
 
     let content: Content
 
-    /// When the frame was captured, on the session's clock: the first frame is at zero.
+    /// When the frame was captured, on the session's clock: the first frame is at zero. A whole
+    /// number of microseconds, the same value every report uses for this frame (a saved
+    /// range starting here has this `lowerBound`).
     public let time: Duration
     /// The frame's place in the session: 0, 1, 2, … in capture order.
     public let number: Int
@@ -45,22 +47,20 @@ public struct Frame: Sendable {
     /// - Parameters:
     ///   - width: the picture's width in pixels, 1 to 16384.
     ///   - height: the picture's height in pixels, 1 to 16384.
-    ///   - pixelFormat: an FFmpeg pixel format name, `yuv420p` by default (`rgb24`, `nv12`, `yuyv422`, …).
-    ///   - time: when the picture is shown, from the start of the file.
-    /// - Throws: ``RecError/Kind/usage`` for a size or pixel format FFmpeg does not know.
-    public init(width: Int, height: Int, pixelFormat: String = "yuv420p", time: Duration) throws(RecError) {
+    ///   - pixelFormat: how the pixels are laid out, ``PixelFormat/yuv420p`` by default.
+    ///   - time: when the picture is shown, from the start of the file (whole microseconds).
+    /// - Throws: ``RecError/Kind/invalidRequest`` for a size outside 1 to 16384.
+    public init(width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p, time: Duration) throws(RecError) {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
-            throw RecError(kind: .usage, message: "a frame of \(width)x\(height) is not a picture size; give a width and height from 1 to 16384")
+            throw RecError(kind: .invalidRequest, message: "a frame of \(width)x\(height) is not a picture size; give a width and height from 1 to 16384")
         }
-        guard let format = PixelFormat(name: pixelFormat) else {
-            throw RecError(kind: .usage, message: "\(pixelFormat) is not a pixel format FFmpeg knows; use e.g. yuv420p, rgb24 or nv12")
-        }
+        let format = pixelFormat.media
         let stamp = Timestamp(time)
         do {
             let picture = try VideoFrame(format: VideoFormat(width: width, height: height, pixelFormat: format), captureTime: stamp)
             self.init(picture: picture, number: 0)
         } catch {
-            throw RecError(kind: .runtime, message: "cannot make a \(width)x\(height) \(pixelFormat) frame", cause: error.description)
+            throw RecError(kind: .failed, message: "cannot make a \(width)x\(height) \(pixelFormat) frame", cause: error.description)
         }
     }
 
@@ -80,13 +80,36 @@ public struct Frame: Sendable {
         }
     }
 
-    /// The FFmpeg name of the pixel format (`yuv420p`, `yuyv422`, …), or of the codec for an
+    /// How the pixels are laid out; nil for an encoded frame (see ``codec``) or a format
+    /// ``PixelFormat`` does not name (``pixelFormatName`` has FFmpeg's name for it).
+    public var pixelFormat: PixelFormat? { PixelFormat(name: pixelFormatName) }
+
+    /// FFmpeg's name of the pixel format (`yuv420p`, `yuyv422`, …), or of the codec for an
     /// encoded frame (`h264`, `hevc`, `mjpeg`).
-    public var pixelFormat: String {
+    public var pixelFormatName: String {
         switch content {
         case .picture(let p): p.format.pixelFormat.name
         case .packet(_, let parameters): parameters?.codecName ?? "unknown"
         }
+    }
+
+    /// An encoded frame's codec; nil for a picture, or a codec ``Codec`` does not name.
+    public var codec: Codec? {
+        if case .packet(_, let parameters) = content, let name = parameters?.codecName { Codec(name: name) } else { nil }
+    }
+
+    /// The frame number the stand-in camera drew into this picture, read back from its pixels,
+    /// so it survives encoding and decoding: a band of 34 cells across the top (see
+    /// <doc:TimeAndTimestamps>). Nil for a picture without a valid band, an encoded frame, or a
+    /// format whose first plane is not 8-bit luma.
+    public var standInNumber: Int? {
+        let lumaFirst: Set<PixelFormat> = [.yuv420p, .yuvj420p, .yuv422p, .yuvj422p, .yuv444p, .yuvj444p, .nv12, .nv21, .gray]
+        guard let format = pixelFormat, lumaFirst.contains(format) else { return nil }
+        let (width, height) = (self.width, self.height)
+        return withPlane(0) { bytes, bytesPerRow -> Int? in
+            guard let base = bytes.baseAddress else { return nil }
+            return FrameStamp.read(luma: base.assumingMemoryBound(to: UInt8.self), bytesPerRow: bytesPerRow, width: width, height: height)
+        } ?? nil
     }
 
     /// Whether the frame holds the source's compressed bytes instead of pixels.

@@ -5,11 +5,12 @@ import Synchronization
 
 /// Hands each captured frame to the session's callbacks and frame streams, on the capture thread.
 final class FrameHub: Sendable {
-    typealias Callback = @Sendable (borrowing Frame) -> Void
+    typealias Callback = @Sendable (Frame) -> Void
     typealias Continuation = AsyncThrowingStream<Frame, any Error>.Continuation
 
     private struct State {
-        var callbacks: [Callback] = []
+        var callbacks: [Int: Callback] = [:]
+        var nextCallback = 0
         var streams: [Int: Continuation] = [:]
         var nextStream = 0
         /// Set once the session has ended: nil for a clean end, else why it failed.
@@ -18,8 +19,16 @@ final class FrameHub: Sendable {
 
     private let state = Mutex(State())
 
-    func add(callback: @escaping Callback) {
-        state.withLock { $0.callbacks.append(callback) }
+    func add(callback: @escaping Callback) -> Int {
+        state.withLock { s in
+            defer { s.nextCallback += 1 }
+            s.callbacks[s.nextCallback] = callback
+            return s.nextCallback
+        }
+    }
+
+    func remove(callback id: Int) {
+        _ = state.withLock { $0.callbacks.removeValue(forKey: id) }
     }
 
     /// Registers a stream; one added after the session ended finishes at once.
@@ -41,7 +50,7 @@ final class FrameHub: Sendable {
 
     /// Called on the capture thread for every frame.
     func deliver(_ captured: CapturedFrame) {
-        let (callbacks, streams) = state.withLock { ($0.callbacks, Array($0.streams.values)) }
+        let (callbacks, streams) = state.withLock { s in (s.callbacks.sorted { $0.key < $1.key }.map(\.value), Array(s.streams.values)) }
         guard !callbacks.isEmpty || !streams.isEmpty else { return }
         let frame: Frame = switch captured {
         case .picture(let picture, let number): Frame(picture: picture, number: number)
@@ -53,8 +62,7 @@ final class FrameHub: Sendable {
     }
 
     /// Ends every stream: cleanly, or with the session's failure.
-    func finish(failure: String?) {
-        let error = failure.map { RecError(kind: .runtime, message: $0) }
+    func finish(failure error: RecError?) {
         let streams = state.withLock { s in
             s.ended = .some(error)
             defer { s.streams = [:] }
@@ -127,7 +135,7 @@ public struct Frames: AsyncSequence, Sendable {
                 if frame == nil, Task.isCancelled { stop() }
                 return frame
             } catch {
-                throw error as? RecError ?? RecError(kind: .runtime, message: "\(error)")
+                throw error as? RecError ?? RecError(kind: .failed, message: "\(error)")
             }
         }
 
@@ -136,4 +144,18 @@ public struct Frames: AsyncSequence, Sendable {
             try await next(isolation: nil)
         }
     }
+}
+
+/// What ``CaptureSession/onFrame(_:)`` returns: cancel it to stop the calls.
+public final class FrameObservation: Sendable {
+    private let hub: FrameHub
+    private let id: Int
+
+    init(hub: FrameHub, id: Int) {
+        (self.hub, self.id) = (hub, id)
+    }
+
+    /// Removes the callback: a call already running finishes, and a frame being handed out as
+    /// this returns may still reach it; none after. Calling it again does nothing.
+    public func cancel() { hub.remove(callback: id) }
 }

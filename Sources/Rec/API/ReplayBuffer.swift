@@ -1,3 +1,4 @@
+import Foundation
 import RecCore
 import Session
 import SessionControl
@@ -7,8 +8,9 @@ import SessionControl
 /// player, whatever the keyframes.
 ///
 /// ```swift
-/// let report = try await session.replayBuffer.save(from: .seconds(12), to: .seconds(30), to: "clip.mp4")
-/// let recent = try await session.replayBuffer.save(last: .seconds(10), to: "last.mp4")
+/// let report = try await session.replayBuffer.save(from: .seconds(12), to: .seconds(30),
+///                                                  into: URL(fileURLWithPath: "clip.mp4"))
+/// let recent = try await session.replayBuffer.save(last: .seconds(10), into: URL(fileURLWithPath: "last.mp4"))
 /// ```
 /// Times are on the session's clock (the first frame is at zero). A range that ends in the
 /// future waits for it. A save runs on a thread of its own at a low priority and never holds up
@@ -31,23 +33,28 @@ public struct ReplayBuffer: Sendable {
 
     let session: CaptureSession
 
-    /// Saves `[from, to)` of the session to `path`; the extension picks the container (`.mp4`,
-    /// `.m4v`, `.mov`, `.mkv`, `.webm`). Returns the report `rec save` prints. A range that
-    /// ends after the newest frame is waited for.
+    /// Saves `[from, to)` of the session into a file; its extension picks the container
+    /// (`.mp4`, `.m4v`, `.mov`, `.mkv`, `.webm`). Returns the report `rec save` prints. A range
+    /// that ends after the newest frame is waited for. Times are whole microseconds, as
+    /// ``Frame/time`` is: from one frame's time to another's saves exactly the frames between.
     ///
-    /// - Throws: a usage error for an empty range, a path that exists (unless `overwrite`), the
-    ///   session's own recording, or a range the buffer no longer holds (the message says what it
-    ///   holds); a runtime error when the session does not reach the range's end.
-    public func save(from: Duration, to end: Duration, to path: String, overwrite: Bool = false) async throws(RecError) -> SaveReport {
+    /// - Throws: ``RecError/Kind/invalidRequest`` for an empty range or the session's own
+    ///   recording, ``RecError/Kind/alreadyExists`` for a file that exists (unless `overwrite`),
+    ///   ``RecError/Kind/rangeNotHeld`` for a range the buffer no longer holds
+    ///   (``RecError/held`` says what it holds), ``RecError/Kind/diskFull`` or
+    ///   ``RecError/Kind/notWritable`` when the clip cannot be written, and
+    ///   ``RecError/Kind/failed`` when the session ends before the range does.
+    public func save(from: Duration, to end: Duration, into url: URL, overwrite: Bool = false) async throws(RecError) -> SaveReport {
         var request = SaveRequest(from: .seconds(Timestamp(from).seconds), to: .seconds(Timestamp(end).seconds),
-                                  output: OutputFile.absolute(path), force: overwrite)
+                                  output: OutputFile.absolute(url.path), force: overwrite)
         request.waitsForOffsets = true
         return try await save(request)
     }
 
-    /// Saves the last `duration` before now to `path`.
-    public func save(last duration: Duration, to path: String, overwrite: Bool = false) async throws(RecError) -> SaveReport {
-        try await save(SaveRequest(last: .seconds(Timestamp(duration).seconds), output: OutputFile.absolute(path), force: overwrite))
+    /// Saves the last `duration` before now into a file: what is held of it, when the buffer
+    /// holds less (``SaveReport/shortfall`` says so).
+    public func save(last duration: Duration, into url: URL, overwrite: Bool = false) async throws(RecError) -> SaveReport {
+        try await save(SaveRequest(last: .seconds(Timestamp(duration).seconds), output: OutputFile.absolute(url.path), force: overwrite))
     }
 
     /// What the buffer holds now, on the session's clock; nil before the first frame is encoded.
@@ -55,6 +62,12 @@ public struct ReplayBuffer: Sendable {
 
     private func save(_ request: SaveRequest) async throws(RecError) -> SaveReport {
         let host = try session.runningHost()
-        return SaveReport(try await offThread { () throws(RecCore.RecError) in try host.save(request) })
+        do {
+            return SaveReport(try await offThread { () throws(RecCore.RecError) in try host.save(request) })
+        } catch where error.kind == .rangeNotHeld {
+            // What is held in this API's terms: `range`, from the first picture kept.
+            throw RecError(kind: error.kind, message: error.message, cause: error.cause, held: range ?? error.held,
+                           isUsageError: error.isUsageError)
+        }
     }
 }

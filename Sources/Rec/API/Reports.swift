@@ -1,3 +1,4 @@
+import Foundation
 import RecCore
 import Session
 import SessionControl
@@ -8,15 +9,22 @@ public struct SaveReport: Sendable, CustomStringConvertible {
 
     init(_ body: RecCore.SaveReport) { self.body = body }
 
-    /// The clip's absolute path.
-    public var path: String { body.path }
+    /// The clip.
+    public var url: URL { URL(fileURLWithPath: body.path) }
     /// Frames in the clip.
     public var frames: Int { body.frames ?? 0 }
     /// The range asked for, on the session's clock.
-    public var requested: Range<Duration>? { body.requested.map { .seconds($0.from)..<(.seconds($0.to)) } }
-    /// The range the clip's frames cover, on the session's clock: from the first frame's time
-    /// to the end of the last one.
-    public var saved: Range<Duration>? { body.saved.map { .seconds($0.from)..<(.seconds($0.to)) } }
+    public var requested: Range<Duration>? {
+        body.exactRequested.map { $0.lowerBound.duration..<$0.upperBound.duration }
+            ?? body.requested.map { .seconds($0.from)..<(.seconds($0.to)) }
+    }
+    /// The range the clip's frames cover, on the session's clock: from the first frame's
+    /// ``Frame/time`` to the time of the frame after the last (its end). Whole frame times:
+    /// a save from one frame's time to another's reports exactly those two times.
+    public var saved: Range<Duration>? {
+        body.exactSaved.map { $0.lowerBound.duration..<$0.upperBound.duration }
+            ?? body.saved.map { .seconds($0.from)..<(.seconds($0.to)) }
+    }
     /// The clip's size in bytes.
     public var bytes: Int { body.bytes ?? 0 }
     /// Frames re-encoded so the clip starts exactly where asked (the rest are copied).
@@ -47,22 +55,22 @@ public struct SaveReport: Sendable, CustomStringConvertible {
     public var description: String { SaveText.text(body) }
 }
 
-/// What ``CaptureSession/capturePhoto(to:overwrite:)`` wrote: the report `rec snapshot` prints.
+/// What ``CaptureSession/capturePhoto(into:overwrite:)`` wrote: the report `rec snapshot` prints.
 public struct PhotoReport: Sendable, CustomStringConvertible {
     let body: SnapshotReport
 
     init(_ body: SnapshotReport) { self.body = body }
 
-    /// The photo's absolute path.
-    public var path: String { body.path }
+    /// The photo.
+    public var url: URL { URL(fileURLWithPath: body.path) }
     /// Its width in pixels (nil for a camera's own JPEG, stored as it came).
     public var width: Int? { body.width }
     /// Its height in pixels (nil for a camera's own JPEG).
     public var height: Int? { body.height }
     /// Its size in bytes.
     public var bytes: Int { body.bytes ?? 0 }
-    /// When its frame was captured, on the session's clock.
-    public var time: Duration { .seconds(body.time ?? 0) }
+    /// When its frame was captured, on the session's clock: the frame's ``Frame/time``.
+    public var time: Duration { body.exactTime?.duration ?? .seconds(body.time ?? 0) }
     /// The report as `rec snapshot` prints it.
     public var description: String { SnapshotText.text(body) }
 }
@@ -74,9 +82,10 @@ public struct StopSummary: Sendable, CustomStringConvertible {
     init(_ body: RecCore.StopSummary) { self.body = body }
 
     /// The recording file, if the session had one.
-    public var path: String? { body.path }
-    /// How long the recording is: from its first frame to the end of its last.
-    public var duration: Duration { .seconds(body.duration ?? 0) }
+    public var url: URL? { body.path.map { URL(fileURLWithPath: $0) } }
+    /// How long the recording is: from its first frame to the end of its last, the newest
+    /// frame's ``Frame/time`` plus one frame at the source's rate.
+    public var duration: Duration { body.exactDuration?.duration ?? .seconds(body.duration ?? 0) }
     /// Frames captured.
     public var frames: Int { body.frames ?? 0 }
     /// Frames dropped (late for the encoder, or lost by the source).
@@ -84,7 +93,7 @@ public struct StopSummary: Sendable, CustomStringConvertible {
     /// The recording file's size in bytes.
     public var bytes: Int { body.bytes ?? 0 }
     /// Why the recording failed, if it did.
-    public var failure: String? { body.error }
+    public var failure: RecError? { body.failure.map(RecError.init) ?? body.error.map { RecError(kind: .failed, message: $0) } }
     /// The summary as `rec stop` prints it.
     public var description: String { StopText(body).text }
 }
@@ -105,7 +114,10 @@ public struct Statistics: Sendable {
     /// Bytes the replay buffer holds.
     public private(set) var replayBufferBytes = 0
     /// Why the recording failed, once it has.
-    public private(set) var failure: String?
+    public private(set) var failure: RecError?
+    /// Why the recording file ended early while the session records on into its replay
+    /// buffer (a full disk, a folder removed); the file is whole up to there.
+    public private(set) var recordingFailure: RecError?
 
     init() {}
 
@@ -116,6 +128,12 @@ public struct Statistics: Sendable {
         newestFrame = stats.lastCaptureTime.duration
         if let start = ring.start, let end = ring.end { replayBuffer = start.duration..<max(start, end).duration }
         replayBufferBytes = ring.bytes
-        if stats.state == .failed { failure = stats.lastError ?? "the recording failed" }
+        if stats.state == .failed { failure = Self.failure(of: stats) }
+        recordingFailure = stats.fileFailure.map(RecError.init)
+    }
+
+    /// A failed recording's error, whole when it was kept.
+    static func failure(of stats: RecorderStats) -> RecError {
+        stats.failure.map(RecError.init) ?? RecError(kind: .failed, message: stats.lastError ?? "the recording failed")
     }
 }
