@@ -19,8 +19,9 @@ if (($#)); then
   swift test "${rec_build[@]}" --skip-build "$@"
   exit
 fi
-# The Swift library's documentation and public API (docs/LIBRARY.md, "Docs and API baseline"):
-# a few seconds, run first so an undocumented declaration or an unrecorded API change fails fast.
+# The Swift library's documentation and public API (docs/LIBRARY.md, "Docs and API baseline"; a
+# break of the last release's API, docs/RELEASING.md): a few seconds, run first so an undocumented
+# declaration or an unrecorded API change fails fast.
 scripts/docs.sh
 scripts/api-check.sh
 started=$SECONDS

@@ -92,3 +92,19 @@ package struct ArgumentSpec: Sendable, Equatable {
         }
     }
 }
+
+extension ArgumentSpec {
+    /// This option with `value` as a command line that rec builds for another rec gives it (a
+    /// box's rec over ssh, a detached session): `["--name", value]`, or nothing when `value` is
+    /// nil. Spelled from the declaration, so renaming the option renames it here too.
+    package func spelled(_ value: String?) -> [String] {
+        assert(kind == .option, "\(displayName) takes no value")
+        return value.map { [displayName, $0] } ?? []
+    }
+
+    /// This flag as such a command line gives it: `["--name"]` when `given`, else nothing.
+    package func spelled(if given: Bool = true) -> [String] {
+        assert(kind == .flag, "\(displayName) is not a flag")
+        return given ? [displayName] : []
+    }
+}

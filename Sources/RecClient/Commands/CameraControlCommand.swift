@@ -46,8 +46,7 @@ struct CameraControlCommand: ParsableCommand {
         let boxes = try HostChoice.boxes(hosts, all: false, environment: context.environment)
         if !boxes.isLocalOnly {
             let runner = HostChoice.runner(context.environment, connect: .seconds(10), timeout: .seconds(60))
-            return Forwarding.run(["control"] + settingTexts + ["--session", session], json: json, boxes: boxes, runner: runner,
-                                  context: context)
+            return Forwarding.run(boxArguments, json: json, boxes: boxes, runner: runner, context: context)
         }
         let reply = try ControlClient.send(.control(CameraControlRequest(settings: settings)), session: session)
         guard case .control(let report) = try reply.get() else { throw .runtime("the session answered control with something else") }
@@ -64,6 +63,9 @@ struct CameraControlCommand: ParsableCommand {
         }
         return 0
     }
+
+    /// The settings each box's camera gets, as given (`Forwarding` adds `--json` and `--host local`).
+    var boxArguments: [String] { [Self.configuration.name] + settingTexts + ArgumentSpec.session.spelled(session) }
 }
 
 private extension ArgumentSpec {

@@ -16,12 +16,9 @@ extension SaveCommand {
         let shown = UploadDestination.redacting(upload)
         var jobs: [BoxRunner.Job] = []
         for (box, label) in zip(boxes.boxes, boxes.labels) {
-            var words = ["save"] + (names.map { ["--session", $0.joined(separator: ",")] } ?? ["--all"])
             // One session: its clip's own name; else a pattern whose %s the box's rec fills in.
             let output = names?.count == 1 ? naming.path(box: label, session: names?[0] ?? "clip") : naming.pattern(box: label)
-            words += ["--from", range.from, "--to", range.to, "--json", "-o", output, "--upload", upload]
-            words += (force ? ["--force"] : []) + boxOptions
-            jobs.append(BoxRunner.Job(box: box, arguments: words))
+            jobs.append(BoxRunner.Job(box: box, arguments: boxUploadArguments(names: names, range: range, output: output, upload: upload)))
         }
         let runner = HostChoice.runner(context.environment, connect: .seconds(10), timeout: timeout)
         let answers = runner.run(jobs)
@@ -34,5 +31,14 @@ extension SaveCommand {
             }
         }
         return report(rows, context)
+    }
+
+    /// The save each box runs when its clips stay there: `names` (nil: every session), the
+    /// wall-clock range as UTC texts, the clip's path on the box, and `--upload upload`.
+    func boxUploadArguments(names: [String]?, range: (from: String, to: String), output: String, upload: String) -> [String] {
+        var words = [Self.configuration.name] + Self.sessionArguments(names)
+        words += ArgumentSpec.from.spelled(range.from) + ArgumentSpec.to.spelled(range.to) + ArgumentSpec.json.spelled()
+        words += ArgumentSpec.outputFile.spelled(output) + ArgumentSpec.upload.spelled(upload)
+        return words + ArgumentSpec.force.spelled(if: force) + boxOptions
     }
 }

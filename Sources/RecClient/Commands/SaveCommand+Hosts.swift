@@ -13,12 +13,7 @@ extension SaveCommand {
         let now = Timestamp(seconds: Date().timeIntervalSince1970)
         let wall = try range.aligned(now: now)
         let (from, to) = wall.utcTexts
-        var names: [String]?
-        switch several {
-        case .all: names = nil
-        case .named(let list): names = list
-        case nil: names = [try SessionName.validate(session)]
-        }
+        let names = try boxSessionNames()
         if let uploadOnBoxes {
             return try saveOnBoxes(boxes, names: names, range: (from, to), sentFrom: wall.unixSeconds.from,
                                    upload: uploadOnBoxes, timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds), context)
@@ -37,14 +32,8 @@ extension SaveCommand {
             staging.append(try ArrivingFiles.folder(beside: OutputFile.absolute(naming.path(box: label, session: "clip"))))
         }
 
-        let output: RemoteCommand.Word = .inFolder(names?.count == 1 ? "\(names?[0] ?? "clip").\(container.rawValue)" : "%s.\(container.rawValue)")
-        var words: [RemoteCommand.Word] = [.literal("save")]
-        words += (names.map { ["--session", $0.joined(separator: ",")] } ?? ["--all"]).map(RemoteCommand.Word.literal)
-        words += ["--from", from, "--to", to, "--json", "-o"].map(RemoteCommand.Word.literal)
-        words.append(output)
-        // The clip comes back here: the box's session must not also queue a copy of a file its
-        // temporary folder loses as soon as it is sent.
-        words += (["--no-upload"] + boxOptions).map(RemoteCommand.Word.literal)
+        let output = names?.count == 1 ? "\(names?[0] ?? "clip").\(container.rawValue)" : "%s.\(container.rawValue)"
+        let words = boxSaveWords(names: names, from: from, to: to, output: output)
 
         let runner = HostChoice.runner(context.environment, connect: .seconds(10),
                                        timeout: Self.saveTimeout(waitingAhead: wall.to.seconds - now.seconds) + .seconds(60))
@@ -84,10 +73,37 @@ extension SaveCommand {
         return 0
     }
 
-    /// The options of each box's save after its range and `-o`: those passed on as given, and
-    /// `--host local` (it acts on its own sessions only, whatever its configuration lists).
+    /// The sessions each box saves from: nil for every session (`--all`).
+    func boxSessionNames() throws(RecError) -> [String]? {
+        switch several {
+        case .all: nil
+        case .named(let list): list
+        case nil: [try SessionName.validate(session)]
+        }
+    }
+
+    /// The save each box runs when its clips come back: `names` (nil: every session), the
+    /// wall-clock range as UTC texts, the clips as `output` (a name or a `%s` pattern) in the
+    /// command's temporary folder on the box.
+    func boxSaveWords(names: [String]?, from: String, to: String, output: String) -> [RemoteCommand.Word] {
+        var words = [Self.configuration.name] + Self.sessionArguments(names)
+        words += ArgumentSpec.from.spelled(from) + ArgumentSpec.to.spelled(to) + ArgumentSpec.json.spelled()
+        var remote = words.map(RemoteCommand.Word.literal)
+        remote += [.literal(ArgumentSpec.outputFile.displayName), .inFolder(output)]
+        // The clip comes back here: the box's session must not also queue a copy of a file its
+        // temporary folder loses as soon as it is sent.
+        return remote + (ArgumentSpec.noUpload.spelled() + boxOptions).map(RemoteCommand.Word.literal)
+    }
+
+    /// `--session a,b` for the sessions `names`, or `--all` for every session (`names` nil).
+    static func sessionArguments(_ names: [String]?) -> [String] {
+        names.map { ArgumentSpec.sessions.spelled($0.joined(separator: ",")) } ?? ArgumentSpec.allSessions.spelled()
+    }
+
+    /// The options of each box's save after its range and `--output`: those passed on as given,
+    /// and `--host local` (it acts on its own sessions only, whatever its configuration lists).
     var boxOptions: [String] {
-        (keyframe ? ["--keyframe"] : []) + (clear ? ["--clear"] : []) + HostChoice.onItsOwn
+        ArgumentSpec.keyframe.spelled(if: keyframe) + ArgumentSpec.clear.spelled(if: clear) + HostChoice.onItsOwn
     }
 
     /// `-o` for clips from several boxes: a folder or a `%s` pattern as with several sessions,

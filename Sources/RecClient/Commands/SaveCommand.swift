@@ -131,7 +131,8 @@ extension SaveCommand {
     }
 }
 
-private extension ArgumentSpec {
+/// Internal, not private: the boxes' saves (`SaveCommand+Hosts`, `+BoxUpload`) are spelled with them.
+extension ArgumentSpec {
     static let sessions = option(
         "session", value: "name", default: "default",
         help: "The background session to save from, or several separated by commas, such as door,yard,garage."

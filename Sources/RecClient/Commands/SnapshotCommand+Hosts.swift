@@ -28,8 +28,7 @@ extension SnapshotCommand {
         var staging: [String] = []
         defer { for folder in staging { try? FileManager.default.removeItem(atPath: folder) } }
         for path in paths { staging.append(try ArrivingFiles.folder(beside: path)) }
-        let words: [RemoteCommand.Word] = [.literal("snapshot"), .literal("--session"), .literal(session), .literal("-o"),
-                                           .inFolder("snapshot.jpg")] + HostChoice.onItsOwn.map(RemoteCommand.Word.literal)
+        let words = boxWords
         let runner = HostChoice.runner(context.environment, connect: .seconds(10), timeout: .seconds(60))
         let answers = runner.run(zip(boxes.boxes, staging).map { BoxRunner.Job(box: $0, words: words, folder: $1) })
         var failed: [String] = []
@@ -37,7 +36,7 @@ extension SnapshotCommand {
             do throws(RecError) {
                 let reply = try answers[index].get()
                 guard reply.status == 0 else { throw .runtime(reply.failure) }
-                let target = try ArrivingFiles.place(staging[index] + "/snapshot.jpg", at: paths[index], force: force, context: context)
+                let target = try ArrivingFiles.place(staging[index] + "/" + Self.boxPicture, at: paths[index], force: force, context: context)
                 // "saved /tmp/rec-remote.X/snapshot.jpg (320x180, frame at 0:03.000)" with the path here.
                 let said = String(decoding: reply.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 let detail = said.firstIndex(of: "(").map { " " + String(said[$0...]) } ?? ""
@@ -53,4 +52,15 @@ extension SnapshotCommand {
         }
         return 0
     }
+
+    /// The snapshot each box runs: this session's latest frame as `snapshot.jpg` in the command's
+    /// temporary folder on the box, from its own sessions only.
+    var boxWords: [RemoteCommand.Word] {
+        var words = ([Self.configuration.name] + ArgumentSpec.session.spelled(session)).map(RemoteCommand.Word.literal)
+        words += [.literal(ArgumentSpec.outputFile.displayName), .inFolder(Self.boxPicture)]
+        return words + HostChoice.onItsOwn.map(RemoteCommand.Word.literal)
+    }
+
+    /// The picture's name in each box's temporary folder.
+    static let boxPicture = "snapshot.jpg"
 }

@@ -23,18 +23,12 @@ extension StatusCommand {
     /// (exit 1, since its sessions could not be listed). Without: each box's answer under its name.
     func runOnBoxes(_ boxes: BoxList, _ context: CommandContext) -> Int32 {
         guard all else {
-            var arguments = ["status", "--session", session]
-            if let frames = wait?.frames { arguments += ["--wait-frames", String(frames)] }
-            if let end = wait?.ringEnd { arguments += ["--wait-until", String(end)] }
-            if wait?.error == true { arguments.append("--wait-error") }
-            if let timeoutText { arguments += ["--timeout", timeoutText] }
             let waiting = Duration.milliseconds(Int64((wait?.seconds ?? 0) * 1000))
             let runner = HostChoice.runner(context.environment, connect: .seconds(10), timeout: answerTimeout + waiting + .seconds(15))
-            return Forwarding.run(arguments, json: json, boxes: boxes, runner: runner, context: context)
+            return Forwarding.run(boxArguments, json: json, boxes: boxes, runner: runner, context: context)
         }
-        let arguments = ["status", "--all", "--json"] + (timeoutText.map { ["--timeout", $0] } ?? []) + HostChoice.onItsOwn
         let runner = HostChoice.runner(context.environment, connect: answerTimeout, timeout: answerTimeout * 2 + .seconds(3))
-        let answers = runner.run(boxes.boxes.map { BoxRunner.Job(box: $0, arguments: arguments) })
+        let answers = runner.run(boxes.boxes.map { BoxRunner.Job(box: $0, arguments: boxListArguments) })
         var rows: [SessionRow] = []
         var failed = 0
         for (label, answer) in zip(boxes.labels, answers) {
@@ -54,6 +48,24 @@ extension StatusCommand {
         }
         context.console.print(json ? JSONText.encode(rows) : SessionTable.text(rows))
         return failed == 0 ? 0 : 1
+    }
+}
+
+extension StatusCommand {
+    /// The status of one session each box runs (`Forwarding` adds `--json` and `--host local`):
+    /// the session and the wait as given.
+    var boxArguments: [String] {
+        var arguments = [Self.configuration.name] + ArgumentSpec.session.spelled(session)
+        arguments += ArgumentSpec.waitFrames.spelled(wait?.frames.map { String($0) })
+        arguments += ArgumentSpec.waitUntil.spelled(wait?.ringEnd.map { String($0) })
+        arguments += ArgumentSpec.waitError.spelled(if: wait?.error == true)
+        return arguments + ArgumentSpec.timeout.spelled(timeoutText)
+    }
+
+    /// `rec status --all --json` as each box runs it for the merged table, from its own sessions only.
+    var boxListArguments: [String] {
+        let arguments = [Self.configuration.name] + ArgumentSpec.allRunning.spelled() + ArgumentSpec.json.spelled()
+        return arguments + ArgumentSpec.timeout.spelled(timeoutText) + HostChoice.onItsOwn
     }
 }
 

@@ -15,7 +15,7 @@ struct StatusCommand: ParsableCommand {
     )
     static let arguments: [ArgumentSpec] = [
         .session,
-        .all,
+        .allRunning,
         .json,
         .waitFrames,
         .waitUntil,
@@ -39,7 +39,7 @@ struct StatusCommand: ParsableCommand {
         hosts = try HostChoice.given(values)
         timeoutText = try values.value(.timeout)
         session = try values.require(.session)
-        all = values.flag(.all)
+        all = values.flag(.allRunning)
         json = values.flag(.json)
         let frames: Int? = try values.value(.waitFrames)
         let until = try (values.value(.waitUntil) as String?).map { text throws(RecError) in try TimeParser.duration(text).seconds }
@@ -95,8 +95,9 @@ struct StatusCommand: ParsableCommand {
     }
 }
 
-private extension ArgumentSpec {
-    static let all = flag("all", help: "Show every running session.")
+/// Internal, not private: the boxes' status commands (`StatusCommand+All`) are spelled with them.
+extension ArgumentSpec {
+    static let allRunning = flag("all", help: "Show every running session.")
     static let waitFrames = option("wait-frames", value: "count", help: "Wait until the session has captured this many frames.")
     static let waitUntil = option(
         "wait-until", value: "time", help: "Wait until the session's buffer reaches this time on its timeline, such as 10s."

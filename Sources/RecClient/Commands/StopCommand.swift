@@ -24,7 +24,7 @@ struct StopCommand: ParsableCommand {
         let boxes = try HostChoice.boxes(hosts, all: false, environment: context.environment)
         if !boxes.isLocalOnly {
             let runner = HostChoice.runner(context.environment, connect: .seconds(10), timeout: .seconds(600))
-            return Forwarding.run(["stop", "--session", session], json: json, boxes: boxes, runner: runner, context: context)
+            return Forwarding.run(boxArguments, json: json, boxes: boxes, runner: runner, context: context)
         }
         let runtime = RuntimeDirectory.current()
         // Opened before the stop, so the wait below is for this session's process and no other.
@@ -44,4 +44,7 @@ struct StopCommand: ParsableCommand {
         context.console.print(json ? StopText(summary).json : StopText(summary).text)
         return summary.error == nil ? 0 : 1
     }
+
+    /// The stop each box runs (`Forwarding` adds `--json` and `--host local`).
+    var boxArguments: [String] { [Self.configuration.name] + ArgumentSpec.session.spelled(session) }
 }

@@ -28,7 +28,7 @@ enum HostChoice {
 
     /// The arguments every box's rec gets after the command's own: it acts on its own sessions
     /// only, whatever its configuration lists.
-    static let onItsOwn = ["--host", Box.localName]
+    static let onItsOwn = ArgumentSpec.host.spelled(Box.localName)
 
     /// The runner for `environment`: ssh's connect bound and the bound on each box.
     static func runner(_ environment: [String: String], connect: Duration, timeout: Duration) -> BoxRunner {
@@ -44,7 +44,7 @@ enum Forwarding {
     /// Runs `arguments` (a session command, without `--json`) on each box; exits 1 if any box did
     /// not run it, or its rec failed.
     static func run(_ arguments: [String], json: Bool, boxes: BoxList, runner: BoxRunner, context: CommandContext) -> Int32 {
-        let words = arguments + (json ? ["--json"] : []) + HostChoice.onItsOwn
+        let words = Self.words(arguments, json: json)
         let answers = runner.run(boxes.boxes.map { BoxRunner.Job(box: $0, arguments: words) })
         var failed: [String] = []
         var entries: [[String: Any]] = []
@@ -75,6 +75,12 @@ enum Forwarding {
             return 1
         }
         return 0
+    }
+
+    /// What each box runs for `arguments`: with `--json` when `json`, and `--host local` (it acts
+    /// on its own sessions only).
+    static func words(_ arguments: [String], json: Bool) -> [String] {
+        arguments + ArgumentSpec.json.spelled(if: json) + HostChoice.onItsOwn
     }
 
     private static func report(_ label: String, _ message: String, json: Bool, into entries: inout [[String: Any]], _ context: CommandContext) {
