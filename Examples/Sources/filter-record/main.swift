@@ -6,23 +6,25 @@
 import Foundation
 import Rec
 
-var output: String?
+var output: URL?
+var source = "test"
 var configuration = CaptureSession.Configuration(source: .testPattern)
 configuration.duration = .seconds(3)                    // the session stops by itself
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--source": configuration.source = CaptureSession.Source(arguments.popFirst() ?? "")
+    case "--source": source = arguments.popFirst() ?? ""
     case "--seconds": configuration.duration = .seconds(Int(arguments.popFirst() ?? "") ?? 0)
-    case "--original": configuration.recordingPath = arguments.popFirst()
+    case "--original": configuration.recordingURL = arguments.popFirst().map { URL(fileURLWithPath: $0) }
     case "--fastest": configuration.pace = .fastest
-    default: output = argument
+    default: output = URL(fileURLWithPath: argument)
     }
 }
 
-/// A new frame at the same time whose every byte is 255 minus the source's.
-func negative(of frame: borrowing Frame) throws(RecError) -> Frame {
-    let result = try Frame(width: frame.width, height: frame.height, pixelFormat: frame.pixelFormat, time: frame.time)
+/// A new frame at the same time whose every byte is 255 minus the source's; nil for an encoded one.
+func negative(of frame: Frame) throws(RecError) -> Frame? {
+    guard let format = frame.pixelFormat else { return nil }
+    let result = try Frame(width: frame.width, height: frame.height, pixelFormat: format, time: frame.time)
     for plane in 0..<frame.planeCount {
         frame.withPlane(plane) { source, sourceStride in
             result.withMutablePlane(plane) { target, targetStride in
@@ -36,19 +38,20 @@ func negative(of frame: borrowing Frame) throws(RecError) -> Frame {
 }
 
 do throws(RecError) {
-    guard let output else { throw RecError(kind: .usage, message: "usage: filter-record OUTPUT [--source SOURCE] [--seconds N] …") }
+    guard let output else { throw RecError(kind: .invalidRequest, message: "usage: filter-record OUTPUT [--source SOURCE] [--seconds N] …") }
+    configuration.source = try CaptureSession.Source(parsing: source)
     let session = try CaptureSession(configuration)
     // The filter runs on the capture thread, for every frame; the writer takes its results in order.
     let (filtered, queue) = AsyncStream.makeStream(of: Frame.self)
     session.onFrame { frame in
-        if !frame.isEncoded, let picture = try? negative(of: frame) { queue.yield(picture) }
+        if let picture = try? negative(of: frame) { queue.yield(picture) }
     }
     try await session.start()
     Task { print(await session.waitUntilFinished()); queue.finish() }   // the source's summary, then the end
     var writer: AssetWriter?
     for await picture in filtered {
-        if writer == nil {   // made for the first frame's size and pixel format
-            writer = try await AssetWriter(path: output, width: picture.width, height: picture.height, pixelFormat: picture.pixelFormat)
+        if writer == nil, let format = picture.pixelFormat {   // made for the first frame's size and pixel format
+            writer = try await AssetWriter(url: output, width: picture.width, height: picture.height, pixelFormat: format)
         }
         try writer?.append(picture)
     }

@@ -7,12 +7,12 @@
 import Foundation
 import Rec
 
-var configuration = CaptureSession.Configuration(source: .testPattern)
+var source = "test"
 var count = 30
 var arguments = CommandLine.arguments.dropFirst()
 while let option = arguments.popFirst() {
     switch option {
-    case "--source": configuration.source = CaptureSession.Source(arguments.popFirst() ?? "")
+    case "--source": source = arguments.popFirst() ?? ""
     case "--frames": count = max(1, Int(arguments.popFirst() ?? "") ?? 1)
     default: FileHandle.standardError.write(Data("usage: grab-frames [--source SOURCE] [--frames N]\n".utf8)); exit(64)
     }
@@ -35,6 +35,8 @@ func seconds(_ time: Duration) -> String {
 }
 
 do throws(RecError) {
+    // Text from a user is parsed (and may throw); in code, `.testPattern` and the others cannot be misspelt.
+    let configuration = CaptureSession.Configuration(source: try CaptureSession.Source(parsing: source))
     let session = try CaptureSession(configuration)   // checks the options as `rec record` does
     // Subscribe before start(), so the first frame is ours too; keep up to `count` frames for us,
     // so none is skipped while we print (a slow consumer gets the newest 2 by default).
@@ -43,7 +45,7 @@ do throws(RecError) {
     print("frames from \(configuration.source):")
     for _ in 0..<count {
         guard let frame = try await frames.next() else { break }   // nil: the source ended
-        let mean = brightness(of: frame).map { String(format: "%.1f", $0) } ?? "encoded (\(frame.pixelFormat))"
+        let mean = brightness(of: frame).map { String(format: "%.1f", $0) } ?? "encoded (\(frame.pixelFormatName))"
         print("frame \(frame.number) at \(seconds(frame.time)) s, brightness \(mean)")
     }
     print(await session.stop())                        // the summary `rec stop` prints

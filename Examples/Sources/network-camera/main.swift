@@ -20,9 +20,11 @@ while let argument = arguments.popFirst() {
 }
 
 do throws(RecError) {
-    guard positional.count == 2 else { throw RecError(kind: .usage, message: "usage: network-camera URL OUTPUT [--seconds N]") }
-    var configuration = CaptureSession.Configuration(source: .network(positional[0]))
-    configuration.recordingPath = positional[1]
+    guard positional.count == 2, let url = URL(string: positional[0]) else {
+        throw RecError(kind: .invalidRequest, message: "usage: network-camera URL OUTPUT [--seconds N]")
+    }
+    var configuration = CaptureSession.Configuration(source: try .network(url))   // throws for a scheme it cannot record
+    configuration.recordingURL = URL(fileURLWithPath: positional[1])
     configuration.duration = .seconds(seconds)         // the session stops by itself
     let session = try CaptureSession(configuration)
     print("connecting to \(configuration.source)")     // the URL without its password

@@ -8,25 +8,30 @@
 import Foundation
 import Rec
 
-var output: String?
+var output: URL?
 var around = 5
-var configuration = CaptureSession.Configuration(source: .testPattern)
+var source = "test"
+var sounds: [String] = []
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--source": configuration.source = CaptureSession.Source(arguments.popFirst() ?? "")
+    case "--source": source = arguments.popFirst() ?? ""
     case "--around": around = Int(arguments.popFirst() ?? "") ?? 0
-    case "--audio": configuration.sounds.append(CaptureSession.Sound(arguments.popFirst() ?? ""))   // `test`, `default`, …
-    default: output = argument
+    case "--audio": sounds.append(arguments.popFirst() ?? "")   // `test`, `default`, …
+    default: output = URL(fileURLWithPath: argument)
     }
 }
 
 do throws(RecError) {
-    guard let output, around > 0 else { throw RecError(kind: .usage, message: "usage: replay-buffer OUTPUT [--source SOURCE] [--audio SOUND] [--around SECONDS]") }
-    let session = try CaptureSession(configuration)   // no recordingPath: the replay buffer only
+    guard let output, around > 0 else {
+        throw RecError(kind: .invalidRequest, message: "usage: replay-buffer OUTPUT [--source SOURCE] [--audio SOUND] [--around SECONDS]")
+    }
+    var configuration = CaptureSession.Configuration(source: try CaptureSession.Source(parsing: source))
+    for sound in sounds { configuration.sounds.append(try CaptureSession.Sound(parsing: sound)) }
+    let session = try CaptureSession(configuration)   // no recordingURL: the replay buffer only
     let span = Duration.seconds(around)
     // Our own place in the frames, from the first one (taken before start()), keeping the newest 2.
-    var frames = session.frames.makeAsyncIterator()
+    var frames = session.frames().makeAsyncIterator()
     try await session.start()
     while let frame = try await frames.next(), frame.time < span {}   // until the buffer holds `span`
     print("recording; press Enter to save the \(2 * around) s around the press")
@@ -34,10 +39,10 @@ do throws(RecError) {
     let pressed = await withCheckedContinuation { done in Thread.detachNewThread { done.resume(returning: readLine() != nil) } }
     // The press, on the session's clock: the time of the newest frame then.
     guard pressed, let now = try await frames.next()?.time else {
-        throw RecError(kind: .usage, message: "the input or the source ended before Enter was pressed")
+        throw RecError(kind: .failed, message: "the input or the source ended before Enter was pressed")
     }
     // The end is still `span` ahead: the save waits for it, then writes exactly that range.
-    let report = try await session.replayBuffer.save(from: now - span, to: now + span, to: output)
+    let report = try await session.replayBuffer.save(from: now - span, to: now + span, into: output)
     print(report)                                      // what `rec save` prints
     print(await session.stop())
 } catch {

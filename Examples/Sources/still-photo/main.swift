@@ -6,21 +6,21 @@
 import Foundation
 import Rec
 
-var output: String?
-var configuration = CaptureSession.Configuration(source: .testPattern)
+var output: URL?
+var source = "test"
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
     switch argument {
-    case "--source": configuration.source = CaptureSession.Source(arguments.popFirst() ?? "")
-    default: output = argument
+    case "--source": source = arguments.popFirst() ?? ""
+    default: output = URL(fileURLWithPath: argument)
     }
 }
 
 do throws(RecError) {
-    guard let output else { throw RecError(kind: .usage, message: "usage: still-photo OUTPUT.jpg [--source SOURCE]") }
-    let session = try CaptureSession(configuration)
+    guard let output else { throw RecError(kind: .invalidRequest, message: "usage: still-photo OUTPUT.jpg [--source SOURCE]") }
+    let session = try CaptureSession(.init(source: try CaptureSession.Source(parsing: source)))
     try await session.start()                          // returns once the first frame is in
-    let photo = try await session.capturePhoto(to: output)
+    let photo = try await session.capturePhoto(into: output)
     print(photo)                                       // what `rec snapshot` prints
     await session.stop()
 } catch {
