@@ -1,5 +1,5 @@
 // swift-tools-version:6.0
-// Example programs for the `Rec` library, each one main.swift under 60 lines. They depend on rec
+// Example programs for the `Rec` library, each one main.swift under 80 lines. They depend on rec
 // by path, as a package of your own would, and use only its public API: the `Rec` module.
 //
 //   swift build --package-path Examples
@@ -8,7 +8,8 @@
 // scripts/examples.sh builds and runs every one on the stand-in camera and checks its output.
 import PackageDescription
 
-let programs = ["grab-frames", "filter-record", "replay-buffer", "still-photo", "network-camera", "readme"]
+let programs = ["grab-frames", "filter-record", "replay-buffer", "still-photo", "network-camera", "readme",
+                "motion-clip", "timelapse", "network-stills", "error-kinds"]
 
 let package = Package(
     name: "RecExamples",

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the example programs (Examples/, a package of its own that depends on rec by path and
-# imports only `Rec`) and runs each one on the stand-in camera, checking what it prints and writes.
-# scripts/test.sh runs it after the tests; it needs ffmpeg/ffprobe and, for network-camera,
-# gst-rtsp-server (Tests/Support/rtsp/rtsp-server.py), all installed by scripts/setup.sh.
+# imports only `Rec`) and runs each one on the stand-in camera, a video made here or a loopback
+# network camera, checking what it prints and writes. scripts/test.sh runs it after the tests; it
+# needs ffmpeg/ffprobe and, for network-camera, network-stills and error-kinds, gst-rtsp-server
+# (Tests/Support/rtsp/rtsp-server.py), all installed by scripts/setup.sh.
 #
 #   scripts/examples.sh
 set -euo pipefail
@@ -34,7 +35,12 @@ decoded_frames() {
 
 # Each frame's mean luma, one a line, as FFmpeg's signalstats measures it.
 luma_means() {
-  ffmpeg -v error -i "$1" -vf signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=- -an -f null - \
+  luma_means_of "$1" null
+}
+
+# The same of a part of each frame: a filter such as crop=W:H:X:Y picks it.
+luma_means_of() {
+  ffmpeg -v error -i "$1" -vf "$2,signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=-" -an -f null - \
     | sed -n 's/^lavfi.signalstats.YAVG=//p'
 }
 
@@ -101,4 +107,70 @@ if "$bin/network-camera" "rtsp://viewer:Wrong-42@${url#rtsp://}/h264" "$work/ref
 fi
 ! grep -q Wrong-42 "$work/refused.out" || { cat "$work/refused.out" >&2; fail "network-camera printed the wrong password"; }
 
-echo "examples: all 6 passed in $((SECONDS - started)) s" >&2
+# network-stills: the same camera recorded for 4 s with a still at 1, 2 and 3 s of its clock: each
+# still a 320x180 JPEG, the recording every frame (120, or 121 as above).
+mkdir "$work/stills"
+run network-stills "rtsp://viewer:Secret-42@${url#rtsp://}/h264" "$work/stills.mp4" "$work/stills" --seconds 4
+! grep -q Secret-42 "$work/network-stills.out" || fail "network-stills printed the password"
+grep -q '^connecting to rtsp://\*\*\*@127\.0\.0\.1:[0-9]*/h264$' "$work/network-stills.out" \
+  || { cat "$work/network-stills.out" >&2; fail "network-stills did not print the camera's URL without its credentials"; }
+for n in 1 2 3; do
+  size=$(ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$work/stills/still-$n.jpg" 2>&1) || size=none
+  [[ $size == mjpeg,320,180 ]] || fail "still-$n.jpg is '$size', not a 320x180 JPEG"
+done
+# Each of the newest frame when a frame's time reached the second: that one, or the one before it
+# when the photo came before the frame reached the replay buffer (measured: 1.000011, 2.000011, 2.966667).
+awk '/^still [0-9]+: / { n++; t = $8; if ($2 != n ":" || $3 != "320x180" || t < n - 0.05 || t > n + 0.05) bad = 1 }
+     END { exit !(n == 3 && !bad) }' "$work/network-stills.out" \
+  || { cat "$work/network-stills.out" >&2; fail "network-stills did not take its stills at 1, 2 and 3 s"; }
+[[ ! -e $work/stills/still-4.jpg ]] || fail "network-stills took a still at 4 s, after the recording's end"
+recorded=$(sed -n 's/^  \([0-9]*\) frames in .*/\1/p' "$work/network-stills.out")
+[[ -n $recorded && $(decoded_frames "$work/stills.mp4") == "$recorded" ]] \
+  || fail "stills.mp4 has $(decoded_frames "$work/stills.mp4") frames; the summary says '$recorded'"
+((recorded == 120 || recorded == 121)) || fail "stills.mp4 has $recorded frames, not 120 or 121 (4 s at 30 fps)"
+
+# error-kinds: each case's kind, as the program switched on it; the password never printed.
+mkdir "$work/errors"
+run error-kinds "rtsp://viewer:Secret-42@${url#rtsp://}/h264" "$work/errors"
+for kind in invalidRequest alreadyExists notWritable unsupported refused unreachable unauthorized notFound sessionEnded rangeNotHeld diskFull; do
+  grep -q "^$kind: kind $kind\b" "$work/error-kinds.out" || { cat "$work/error-kinds.out" >&2; fail "error-kinds: $kind did not come out as kind $kind"; }
+done
+# The 1 s buffer holds the last 1 to 2 s of 3 s, from a keyframe on (whole seconds, the default preset's).
+grep -Eq '^rangeNotHeld: kind rangeNotHeld, held (1|2)\.0 seconds\.\.<3\.0[0-9]* seconds' "$work/error-kinds.out" \
+  || { cat "$work/error-kinds.out" >&2; fail "error-kinds: rangeNotHeld did not say what the buffer holds"; }
+! grep -Eq 'Secret-42|Wrong-42' "$work/error-kinds.out" || fail "error-kinds printed a password"
+
+
+# motion-clip: a test video, 3 s of a still picture, then a white box moving 4 px a frame for 2 s
+# (frames 90 to 149 each differ from the one before), then still again: lossless, so the still
+# frames are identical. The clip is 1 s before the first moving frame to 2 s after it: 90 frames,
+# of which the first 30 are still and each of the next 60 differs from the one before.
+ffmpeg -v error -f lavfi -i color=c=black:s=320x240:r=30:d=8 -f lavfi -i color=c=white:s=64x64:r=30:d=8 \
+  -filter_complex "[0][1]overlay=x='16+4*clip(round(t*30)-89,0,60)':y=88:eval=frame,format=yuv420p" -c:v ffv1 "$work/motion.mkv"
+run motion-clip "$work/motion-clip.mp4" --source "file:$work/motion.mkv"
+grep -q '^motion at frame 90, 3.0 seconds$' "$work/motion-clip.out" \
+  || { cat "$work/motion-clip.out" >&2; fail "motion-clip did not find the motion at frame 90 (3 s)"; }
+[[ $(decoded_frames "$work/motion-clip.mp4") == 90 ]] || fail "motion-clip.mp4 has $(decoded_frames "$work/motion-clip.mp4") frames, not 90"
+# Each frame's mean luma difference from the one before (tblend's first output is frames 1 and 0):
+# 0 while still, 1.46 (a 4x64 strip each side of the box) while it moves.
+ffmpeg -v error -i "$work/motion-clip.mp4" -vf tblend=all_mode=difference,signalstats,metadata=print:key=lavfi.signalstats.YAVG:file=- -an -f null - \
+  | sed -n 's/^lavfi.signalstats.YAVG=//p' \
+  | awk '{ n++; if ((n < 30 && $1 > 0.2) || (n >= 30 && $1 < 1)) { print "frame " n ": " $1 " from the one before"; bad = 1 } }
+         END { exit !(n == 89 && !bad) }' >&2 \
+  || fail "motion-clip.mp4 does not show 30 still frames, then 60 moving ones"
+
+# timelapse: 60 drawn frames at n/30 s: the sky (the top three quarters) at luma 16 + 3n, and in
+# the bottom eighth a bar of luma 251 - sky, (n + 1)/60 of the width (each within 1.5 as encoded;
+# measured within 0.4), at their exact times (within 0.5 ms, the file's 1/30 s grid).
+run timelapse "$work/timelapse.mp4"
+[[ $(decoded_frames "$work/timelapse.mp4") == 60 ]] || fail "timelapse.mp4 has $(decoded_frames "$work/timelapse.mp4") frames, not 60"
+paste <(luma_means_of "$work/timelapse.mp4" crop=iw:ih*3/4:0:0) <(luma_means_of "$work/timelapse.mp4" crop=iw:22:0:158) \
+      <(ffprobe -v error -select_streams v:0 -show_entries frame=best_effort_timestamp_time -of csv=p=0 "$work/timelapse.mp4" | grep -o '^[0-9.]\+') \
+  | awk '{ sky = 16 + 3 * n; f = int(320 * (n + 1) / 60) / 320; bar = sky * (1 - f) + (251 - sky) * f
+           if ($1 < sky - 1.5 || $1 > sky + 1.5 || $2 < bar - 1.5 || $2 > bar + 1.5 || $3 < n / 30 - 0.0005 || $3 > n / 30 + 0.0005) {
+             print "frame " n ": sky " $1 " (not " sky "), bar row " $2 " (not " bar "), at " $3 " s"; bad = 1 }
+           n++ }
+         END { exit !(n == 60 && !bad) }' >&2 \
+  || fail "timelapse.mp4's frames are not the drawn ones at their times"
+
+echo "examples: all 10 passed in $((SECONDS - started)) s" >&2
