@@ -9,7 +9,9 @@
 import PackageDescription
 
 let programs = ["grab-frames", "filter-record", "replay-buffer", "still-photo", "network-camera", "readme",
-                "motion-clip", "timelapse", "network-stills", "error-kinds"]
+                "motion-clip", "timelapse", "network-stills", "error-kinds",
+                // The docs' ```swift blocks, compiled (scripts/doc-samples.sh writes them in).
+                "doc-samples"]
 
 let package = Package(
     name: "RecExamples",

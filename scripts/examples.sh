@@ -44,7 +44,24 @@ luma_means_of() {
     | sed -n 's/^lavfi.signalstats.YAVG=//p'
 }
 
-swift build --package-path Examples
+# The docs' Swift samples, into the doc-samples program (Examples/README.md, "Samples that compile").
+scripts/doc-samples.sh
+status=0
+swift build --package-path Examples 2>&1 | tee "$work/build.log" || status=$?
+# A sample's diagnostics name its doc file and line (#sourceLocation); the wrapper's, the generated file.
+samples=$(grep -E '^/[^:]*(\.md|/Samples\.generated\.swift):[0-9]+:[0-9]+: (warning|error):' "$work/build.log" | sort -u || true)
+if [[ -n $samples ]]; then
+  while IFS=: read -r file line _ kind message; do
+    if [[ $file == *.md ]]; then   # the block: how many ```swift fences the file has up to that line
+      where="${file#"$PWD/"} block $(awk -v end="$line" 'NR <= end && /^[[:space:]]*```swift[[:space:]]*$/ { n++ } END { print n + 0 }' "$file"), line $line"
+    else                           # in a sample's wrapper: the comment above its function names it
+      where="$(awk -v end="$line" 'NR <= end && /^\/\/ .*, block [0-9]+ \(line/ { c = substr($0, 4) } END { print c }' "$file") (generated line $line)"
+    fi
+    echo "examples: $where:$kind:$message" >&2
+  done <<<"$samples"
+  fail "the docs' Swift samples do not compile cleanly (scripts/doc-samples.sh)"
+fi
+((status == 0)) || fail "swift build --package-path Examples failed"
 bin=$(swift build --package-path Examples --show-bin-path)
 echo "examples: built in $((SECONDS - started)) s" >&2
 
