@@ -65,11 +65,12 @@ fi
 bin=$(swift build --package-path Examples --show-bin-path)
 echo "examples: built in $((SECONDS - started)) s" >&2
 
-# grab-frames, in real time: frames 0 to 19, times increasing, a brightness each.
+# grab-frames, in real time: frames 0 to 19, times increasing, a brightness each, and the number
+# the stand-in camera drew into each (Frame.standInNumber) the frame's own.
 run grab-frames --source test:320x240@30 --frames 20
-awk '/^frame [0-9]+ at [0-9.]+ s, brightness [0-9.]+$/ { if ($2 != n || (n > 0 && $4 <= last)) bad = 1; n++; last = $4 }
+awk '/^frame [0-9]+ at [0-9.]+ s, brightness [0-9.]+, drawn number [0-9]+$/ { if ($2 != n || $10 != n || (n > 0 && $4 <= last)) bad = 1; n++; last = $4 }
      END { exit !(n == 20 && !bad) }' "$work/grab-frames.out" \
-  || { cat "$work/grab-frames.out" >&2; fail "grab-frames did not print frames 0 to 19 with increasing times"; }
+  || { cat "$work/grab-frames.out" >&2; fail "grab-frames did not print frames 0 to 19 with increasing times and their drawn numbers"; }
 
 # filter-record: the negative has every frame of the original, and each frame's mean luma is 255
 # minus the original's (within 1, for the two encodings; measured within 0.1).
@@ -134,6 +135,13 @@ grep -q '^connecting to rtsp://\*\*\*@127\.0\.0\.1:[0-9]*/h264$' "$work/network-
 for n in 1 2 3; do
   size=$(ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 "$work/stills/still-$n.jpg" 2>&1) || size=none
   [[ $size == mjpeg,320,180 ]] || fail "still-$n.jpg is '$size', not a 320x180 JPEG"
+  # The camera draws each frame's number in 16 blocks of 8x8 at the top left, least bit first
+  # (rtsp-server.py): the still must show the frame at the time it reports.
+  drawn=$(ffmpeg -v error -i "$work/stills/still-$n.jpg" -f rawvideo -pix_fmt gray - | od -An -v -tu1 -w320 \
+    | awk 'NR == 5 { for (i = 15; i >= 0; i--) n = n * 2 + ($(8 * i + 5) > 125); print n }')
+  time=$(sed -n "s/^still $n: .* of the frame at \([0-9.]*\) seconds.*/\1/p" "$work/network-stills.out")
+  awk -v drawn="$drawn" -v time="$time" 'BEGIN { exit !(time != "" && drawn == int(time * 30 + 0.5)) }' \
+    || fail "still-$n.jpg shows frame $drawn, not the frame at '$time' s"
 done
 # Each of the newest frame when a frame's time reached the second: that one, or the one before it
 # when the photo came before the frame reached the replay buffer (measured: 1.000011, 2.000011, 2.966667).

@@ -1,4 +1,5 @@
-// grab-frames: prints the capture time and mean brightness of a source's first frames, then stops.
+// grab-frames: prints the capture time and mean brightness of a source's first frames (and the
+// number the stand-in camera drew into each), then stops.
 //
 //   grab-frames [--source SOURCE] [--frames N]
 //
@@ -46,7 +47,9 @@ do throws(RecError) {
     for _ in 0..<count {
         guard let frame = try await frames.next() else { break }   // nil: the source ended
         let mean = brightness(of: frame).map { String(format: "%.1f", $0) } ?? "encoded (\(frame.pixelFormatName))"
-        print("frame \(frame.number) at \(seconds(frame.time)) s, brightness \(mean)")
+        // The stand-in camera draws each frame's number into it; other sources have none.
+        let drawn = frame.standInNumber.map { ", drawn number \($0)" } ?? ""
+        print("frame \(frame.number) at \(seconds(frame.time)) s, brightness \(mean)\(drawn)")
     }
     print(await session.stop())                        // the summary `rec stop` prints
 } catch {
