@@ -47,7 +47,7 @@ extension SessionHost: LiveBackend {
     /// The source's own nominal rate (a stand-in camera at 25 fps is encoded at 25), else the
     /// configured one: the review page turns frame numbers into times with it.
     package var liveFrameRate: Double? {
-        if let rate = recorder.sourceRate.withLock({ $0 }), rate.num > 0, rate.doubleValue > 0 { return rate.doubleValue }
+        if let rate = recorder.sourceRate, rate.num > 0, rate.doubleValue > 0 { return rate.doubleValue }
         return configuration.recorder.encoder.frameRate.doubleValue > 0 ? configuration.recorder.encoder.frameRate.doubleValue : nil
     }
 

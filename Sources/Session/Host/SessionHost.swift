@@ -175,7 +175,7 @@ package final class SessionHost: ControlHandler {
     /// microseconds (the frames' own clock); nil without frames or a nominal rate.
     func exactDuration(_ s: RecorderStats) -> Timestamp? {
         guard s.framesCaptured > 0 else { return .zero }
-        guard let rate = recorder.sourceRate.withLock({ $0 }), rate.num > 0, rate.den > 0 else { return nil }
+        guard let rate = recorder.sourceRate, rate.num > 0, rate.den > 0 else { return nil }
         let frame = Timestamp.rescale(1, from: Rational(rate.den, rate.num), to: .microseconds)
         return .microseconds(s.lastCaptureTime.rescaled(to: .microseconds).value + frame)
     }

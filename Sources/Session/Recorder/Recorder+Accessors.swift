@@ -9,7 +9,7 @@ extension Recorder {
     /// The recording file holds every frame captured before this time (nil before the first
     /// fragment or cluster is complete). A fragment or cluster is written when the next keyframe
     /// arrives, so this is the newest keyframe written.
-    package var fileComplete: Timestamp? { fileCompleteBefore.withLock { $0 } }
+    package var fileComplete: Timestamp? { stats.withLock { $0.fileCompleteBefore } }
 
     /// The newest picture: the newest captured frame, or, when the preset stores a camera's
     /// H.264/H.265 as it comes, its newest keyframe decoded (up to a GOP old).
@@ -37,8 +37,23 @@ extension Recorder {
     package var latestCompressedFrame: EncodedPacket? { latestPacket.withLock { $0 } }
 
     /// The encoder's stream parameters, once it runs (for writing clips from the ring).
-    package var codecParameters: CodecParameters? { encoderParameters.withLock { $0 } }
+    package var codecParameters: CodecParameters? { encoderParameters.value }
 
     /// The first sound encoder's stream parameters, once it runs; nil without sound.
-    package var soundCodecParameters: CodecParameters? { soundParameters.withLock { $0.first } }
+    package var soundCodecParameters: CodecParameters? { soundParameters.value?.first }
+
+    /// The source's nominal frame rate, once it has started (nil for one without).
+    package var sourceRate: Rational? { sourceFacts.value?.rate }
+}
+
+/// What a source says of itself once it has started: told once, by the capture thread.
+struct SourceFacts: Sendable {
+    /// Its nominal frame rate, if it has one.
+    var rate: Rational?
+    /// Whether its pictures come unevenly (a screen), so keyframes go by time.
+    var keyframesByTime: Bool
+    /// The sound streams it brings itself (a network camera's).
+    var sound: [CodecParameters]
+    /// Whether the capture thread writes the copy itself; the encode thread then leaves it alone.
+    var copiesOnCaptureThread: Bool
 }

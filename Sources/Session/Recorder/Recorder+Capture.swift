@@ -13,7 +13,7 @@ extension Recorder {
                          + "but \(source.description) delivers raw pictures; ask a USB camera for MJPEG with --pixel-format MJPG, "
                          + "or choose a preset that encodes")
         }
-        encoderParameters.withLock { $0 = parameters }
+        encoderParameters.set(parameters)
         return c
     }
 
@@ -53,7 +53,7 @@ extension Recorder {
                 try r.reconnect(waitingUpTo: seconds, stop: stopping)
                 stats.withLock { $0.lastError = $0.fileError }
                 // A stop while waiting ends the recording cleanly with what it holds.
-                if stopRequested.load(ordering: .acquiring) { return nil }
+                if stopping.isReleased { return nil }
             }
         }
     }
@@ -65,7 +65,7 @@ extension Recorder {
         case .frame(let frame):
             if let copy = try? frame.clone() { watch(.picture(copy, number: number)) }
         case .packet(let packet):
-            watch(.packet(packet, time: time, number: number, parameters: encoderParameters.withLock { $0 }))
+            watch(.packet(packet, time: time, number: number, parameters: encoderParameters.value))
         case .sound: break
         }
     }

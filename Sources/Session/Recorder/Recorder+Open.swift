@@ -9,7 +9,7 @@ extension Recorder {
     /// The file for a `copy` recording: the source's compressed stream, no encoder.
     func openCopy() throws(RecError) -> SegmentedWriter? {
         let audio = try openSounds()
-        guard let output = configuration.output, let parameters = encoderParameters.withLock({ $0 }) else { return nil }
+        guard let output = configuration.output, let parameters = encoderParameters.value else { return nil }
         // A network camera's codec is known only now that it answered.
         try output.container.check(codec: parameters.codecName)
         for sound in audio {
@@ -22,10 +22,10 @@ extension Recorder {
 
     func open(for frame: VideoFrame) throws(RecError) -> (EncodingPipeline, SegmentedWriter?) {
         var settings = configuration.encoder
-        if let rate = sourceRate.withLock({ $0 }), rate.num > 0 { settings.frameRate = rate }
+        if let rate = sourceFacts.value?.rate, rate.num > 0 { settings.frameRate = rate }
         let rate = settings.frameRate.doubleValue > 0 ? settings.frameRate.doubleValue : 30
         settings.keyframeInterval = max(1, Int((configuration.keyframeSeconds * rate).rounded()))
-        let uneven = keyframesByTime.withLock { $0 }
+        let uneven = sourceFacts.value?.keyframesByTime ?? false
         if uneven {
             // A B-frame waits for the picture after it, which a static screen sends a second later.
             settings.bFrames = 0
@@ -51,7 +51,7 @@ extension Recorder {
             // Half a picture early still takes the keyframe: a grab's timer jitters.
             pipeline.keyframes = KeyframeSchedule(seconds: configuration.keyframeSeconds, tolerance: Int64(500_000 / rate))
         }
-        encoderParameters.withLock { $0 = pipeline.encoder.parameters }
+        encoderParameters.set(pipeline.encoder.parameters)
         let audio = try openSounds()
         guard let output = configuration.output else { return (pipeline, nil) }
         return (pipeline, try makeWriter(output, video: pipeline.encoder.parameters, sounds: audio))

@@ -8,9 +8,9 @@ extension Recorder {
     /// Waits for every sound encoder (the file's header needs all the streams), and names each
     /// stream: `.sound(0)`, `.sound(1)`, … in input order. Empty without sound.
     func openSounds() throws(RecError) -> [StreamParameters] {
-        var parameters = sourceSoundParameters.withLock { $0 }
+        var parameters = sourceFacts.value?.sound ?? []
         for sound in sounds { parameters.append(try sound.parameters(waitingUpTo: configuration.startTimeout)) }
-        soundParameters.withLock { $0 = parameters }
+        soundParameters.set(parameters)
         return parameters.enumerated().map { StreamParameters(.sound($0), $1) }
     }
 
@@ -18,7 +18,7 @@ extension Recorder {
     /// (the source's own first, then the `--audio` inputs).
     package var streams: [StreamParameters] {
         guard let video = codecParameters else { return [] }
-        return [StreamParameters(.video, video)] + soundParameters.withLock { $0 }.enumerated().map { StreamParameters(.sound($0), $1) }
+        return [StreamParameters(.video, video)] + (soundParameters.value ?? []).enumerated().map { StreamParameters(.sound($0), $1) }
     }
 
     /// Hands `emit` every sound packet waiting, each named by its input's stream; returns the

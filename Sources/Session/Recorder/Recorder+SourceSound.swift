@@ -42,5 +42,5 @@ extension Recorder {
 
     /// How many sound streams the source brings itself: they come first, `.sound(0)` on, and
     /// the `--audio` inputs after them.
-    var sourceSoundCount: Int { sourceSoundParameters.withLock { $0.count } }
+    var sourceSoundCount: Int { sourceFacts.value?.sound.count ?? 0 }
 }

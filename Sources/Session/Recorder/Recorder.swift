@@ -32,14 +32,12 @@ package final class Recorder: Sendable {
 
     package let configuration: RecorderConfiguration
     let stats = Mutex(RecorderStats())
-    let stopRequested = Atomic<Bool>(false)
-    /// Released with `stopRequested`: wakes a wait for an unplugged camera at once.
+    /// The stop: released once by `requestStop`, read by the capture loop before each frame, and
+    /// waking at once every wait that takes it (an unplugged camera, a paced frame's time).
     let stopping = Latch()
     /// Wakes a source blocked in a read (a FIFO with no writer) when a stop is requested.
     private let sourceInterrupt: InterruptFlag?
     let queue: FrameQueue<CaptureItem>
-    /// Set when the capture thread writes a copy itself; the encode thread then leaves it alone.
-    let copiesOnCaptureThread = Atomic<Bool>(false)
     let latestPacket = Mutex<EncodedPacket?>(nil)
     let latest = LatestFrame()
     let firstFrame = Latch()
@@ -47,13 +45,12 @@ package final class Recorder: Sendable {
     let onPacket: @Sendable (EncodedPacket) -> Void
     /// Told on the capture thread when the source goes away and when it is back, in a sentence.
     let onOutage: @Sendable (String) -> Void
-    let startupError = Mutex<RecError?>(nil)
-    let encoderParameters = Mutex<CodecParameters?>(nil)
-    let sourceRate = Mutex<Rational?>(nil)
-    /// Whether the source's pictures come unevenly (a screen), so keyframes go by time.
-    let keyframesByTime = Mutex(false)
-    /// Session time before which the recording file holds every frame on disk.
-    let fileCompleteBefore = Mutex<Timestamp?>(nil)
+    /// Why the recording could not start or ended: the first failure, kept.
+    let startupError = WriteOnce<RecError>()
+    /// The pictures' codec parameters: the encoder's, or a copied source's own.
+    let encoderParameters = WriteOnce<CodecParameters>()
+    /// What the source says of itself once it has started, told once by the capture thread.
+    let sourceFacts = WriteOnce<SourceFacts>()
     /// Capture times of frames lost (dropped late, or lost by the source before this frame), so a
     /// save can say how many frames are missing inside its range. Bounded: the oldest are forgotten.
     private let drops = Mutex<[Timestamp]>([])
@@ -75,10 +72,9 @@ package final class Recorder: Sendable {
     /// The sound inputs (`--audio`, once for each), in stream order: each on its own thread, see
     /// `SoundRecorder`. The first is `.sound(0)`.
     let sounds: [SoundRecorder]
-    /// The sound encoders' parameters, in stream order, once they run.
-    let soundParameters = Mutex<[CodecParameters]>([])
-    /// The sound streams the source brings itself (a network camera's), set once it has started.
-    let sourceSoundParameters = Mutex<[CodecParameters]>([])
+    /// Every sound stream's parameters, in stream order (the source's own first), once the
+    /// encoders run.
+    let soundParameters = WriteOnce<[CodecParameters]>()
 
     /// - Parameters:
     ///   - source: handed over to the capture thread; do not use it after this call.
@@ -122,11 +118,11 @@ package final class Recorder: Sendable {
         if !firstFrame.wait(until: .after(configuration.startTimeout)) {
             requestStop()
             waitUntilFinished()
-            if let error = startupError.withLock({ $0 }) { throw error }
+            if let error = startupError.value { throw error }
             throw RecError.runtime("no frame arrived within \(configuration.startTimeout) s; check the source, or raise --start-timeout")
                 .because(.timedOut)
         }
-        if let error = startupError.withLock({ $0 }) {
+        if let error = startupError.value {
             waitUntilFinished()
             throw error
         }
@@ -134,7 +130,6 @@ package final class Recorder: Sendable {
 
     /// Asks both threads to stop; the file is finished by the encode thread. Returns at once.
     package func requestStop() {
-        stopRequested.store(true, ordering: .releasing)
         stopping.release()
         sourceInterrupt?.set()
         for sound in sounds { sound.wake() }
@@ -192,7 +187,7 @@ package final class Recorder: Sendable {
     }
 
     func fail(_ error: RecError) {
-        startupError.withLock { if $0 == nil { $0 = error } }
+        startupError.set(error)
         stats.withLock {
             $0.lastError = error.description
             $0.failure = error
@@ -226,28 +221,25 @@ package final class Recorder: Sendable {
             // Every input's audio thread is already opening its device, so waiting on each in
             // turn waits for the slowest.
             for sound in sounds {
-                sound.waitUntilFlowing(seconds: configuration.startTimeout / 2) { stopRequested.load(ordering: .acquiring) }
+                sound.waitUntilFlowing(seconds: configuration.startTimeout / 2) { stopping.isReleased }
             }
             try source.start()
-            sourceSoundParameters.withLock { $0 = source.capabilities.sound?.soundParameters ?? [] }
             let compressed = try compressedSource(source)
             if compressed == nil, source.format.pictureBytes > 0 {
                 queue.limit(to: max(4, Self.lateQueueBytes / source.format.pictureBytes))
             }
-            if compressed != nil, queue.policy == .block {
-                // Nothing to encode, and capture would wait for the file anyway: the packets go
-                // to the file and ring from here, without a wake of the encode thread for each.
-                copiesOnCaptureThread.store(true, ordering: .releasing)
-                sink = RecordingSink(self, publishes: false)
-            }
-            sourceRate.withLock { $0 = source.nominalFrameRate }
+            // Nothing to encode, and capture would wait for the file anyway: the packets go to
+            // the file and ring from here, without a wake of the encode thread for each.
+            let copiesHere = compressed != nil && queue.policy == .block
             let capabilities = source.capabilities
+            sourceFacts.set(SourceFacts(rate: source.nominalFrameRate, keyframesByTime: capabilities.keyframesByTime,
+                                        sound: capabilities.sound?.soundParameters ?? [], copiesOnCaptureThread: copiesHere))
+            if copiesHere { sink = RecordingSink(self, publishes: false) }
             // A screen repeats a still picture once a second: only a longer silence is a gap.
             gaps.withLock {
                 $0.frameInterval = source.nominalFrameRate.map { $0.num > 0 ? $0.inverted.doubleValue : 0 } ?? 0
                 if capabilities.keyframesByTime { $0.shortest = 2.5 }
             }
-            keyframesByTime.withLock { $0 = capabilities.keyframesByTime }
             controls.open(capabilities.controls, description: source.description)
             stats.withLock {
                 let f = source.format
@@ -262,7 +254,7 @@ package final class Recorder: Sendable {
             var wallClockKnown = false
             var sourceSound: [EncodedPacket] = []
             // A stop takes what the source already let out: a B-frame run is written whole.
-            while !stopRequested.load(ordering: .acquiring) || compressed?.holdsReleasedPackets == true {
+            while !stopping.isReleased || compressed?.holdsReleasedPackets == true {
                 guard let (item, time) = try next(from: source, compressed: compressed) else { break }
                 if let limit = configuration.durationLimit, time >= limit { break }
                 if configuration.pace == .realtime && !capabilities.isLive {
@@ -281,7 +273,7 @@ package final class Recorder: Sendable {
                 lastTime = time
                 for sound in sounds {
                     sound.captured(upTo: time)
-                    if configuration.pace == .off { sound.waitForSound(before: time) { stopRequested.load(ordering: .acquiring) } }
+                    if configuration.pace == .off { sound.waitForSound(before: time) { stopping.isReleased } }
                 }
                 switch item {
                 case .frame(let frame):
@@ -348,7 +340,7 @@ package final class Recorder: Sendable {
         let sink = RecordingSink(self)
         while let item = queue.pop() { sink.take(item) }
         // A copy the capture thread wrote itself is finished there.
-        if copiesOnCaptureThread.load(ordering: .acquiring) { return }
+        if sourceFacts.value?.copiesOnCaptureThread == true { return }
         sink.finish()
     }
 

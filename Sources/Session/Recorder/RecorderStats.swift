@@ -36,6 +36,8 @@ package struct RecorderStats: Sendable {
     /// Why the file ended early, when writing it failed; the session may still be recording into
     /// its ring.
     package var fileError: String?
+    /// Session time before which the recording file holds every frame on disk.
+    package var fileCompleteBefore: Timestamp?
     /// `fileError` whole.
     package var fileFailure: RecError?
     /// Times the source went away and came back (`--on-unplug wait`): gaps in the recording.

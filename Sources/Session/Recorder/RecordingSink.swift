@@ -143,7 +143,7 @@ final class RecordingSink {
             if $0.state != .failed { $0.state = .finished }
         }
         if !started {
-            recorder.startupError.withLock { if $0 == nil { $0 = .runtime("the source ended before its first frame") } }
+            recorder.startupError.set(.runtime("the source ended before its first frame"))
             recorder.firstFrame.release()
         }
         recorder.done.release()
@@ -168,7 +168,7 @@ final class RecordingSink {
                 let complete = file.completeBefore
                 if complete != lastComplete {
                     lastComplete = complete
-                    recorder.fileCompleteBefore.withLock { $0 = complete }
+                    recorder.stats.withLock { $0.fileCompleteBefore = complete }
                 }
             } catch {
                 writer = nil
