@@ -28,7 +28,7 @@ struct V4L2DiscoveryTests {
     @Test func noCamerasIsAnErrorThatSuggestsTheStandIn() {
         let system = FakeV4L2System([])
         system.otherNodes["/dev/video0"] = 0
-        #expect(throws: RecError.runtime("no cameras found (no /dev/video* capture device); use --source test for the built-in stand-in camera")) {
+        #expect(throws: RecError.runtime("no cameras found (no /dev/video* capture device); use --source test for the built-in stand-in camera").because(.notFound)) {
             try V4L2Discovery.requireCameras(system: system)
         }
     }
