@@ -6,7 +6,7 @@ import RecCore
 /// The `rec` command line; `main` is the whole program.
 package enum RecCLI {
     /// Printed by `rec --version` as `rec <version>`.
-    package static let version = "0.1.0"
+    package static let version = "0.2.0"
 
     /// Runs the command line `arguments` (without the program name) on the real terminal and
     /// returns the exit status: 0 on success, 64 for usage errors, 1 for runtime failures.

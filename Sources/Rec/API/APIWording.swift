@@ -23,6 +23,8 @@ enum APIWording {
         (#",? (or )?raise --start-timeout"#, ""),
         (#",? ?(or )?(use|try) --on-unplug wait to restart it automatically,?( or)?"#, ""),
         (#"; check the URL with `rec probe [^`]*`"#, "; check the URL"),
+        (#"save clips to another disk with rec save -o [^;]*"#, "save clips to another disk (`ReplayBuffer.save(from:to:into:)`)"),
+        (#"record to another disk with -o\b"#, "record to another disk"),
         (#"pass --force to overwrite it, or choose another -o"#, "pass `overwrite: true` to replace it, or choose another path"),
         (#"--force"#, "`overwrite: true`"),
         (#"(give a file name|choose another|) with -o\b"#, "$1"),

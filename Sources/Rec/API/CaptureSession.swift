@@ -16,7 +16,7 @@ import Synchronization
 /// let clip = try await session.replayBuffer.save(from: .seconds(1), to: .seconds(2),
 ///                                                into: URL(fileURLWithPath: "clip.mp4"))
 /// print(clip)                                       // what `rec save` prints
-/// let summary = await session.stop()
+/// print(await session.stop())                      // what `rec stop` prints
 /// ```
 ///
 /// A session runs once: make a new one to record again. It is `Sendable`; every method may be

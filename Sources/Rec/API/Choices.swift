@@ -11,9 +11,43 @@ import RecCore
 /// `yuvj420p`); an X11 or Wayland screen `bgr0` (`yuv420p` when the preset encodes that and no
 /// filter runs). A session that copies its source's stream gives encoded frames (``Codec``).
 public enum PixelFormat: String, Sendable, CaseIterable {
-    case yuv420p, yuvj420p, yuv422p, yuvj422p, yuv444p, yuvj444p
-    case nv12, nv21, yuyv422, uyvy422
-    case rgb24, bgr24, rgba, bgra, argb, abgr, rgb0, bgr0
+    /// Planar 4:2:0 YUV, video range: the stand-in camera's, most decoders' and encoders'.
+    case yuv420p
+    /// Planar 4:2:0 YUV, full range: decoded MJPEG and some cameras' H.264.
+    case yuvj420p
+    /// Planar 4:2:2 YUV, video range.
+    case yuv422p
+    /// Planar 4:2:2 YUV, full range: decoded MJPEG from most USB cameras.
+    case yuvj422p
+    /// Planar 4:4:4 YUV, video range.
+    case yuv444p
+    /// Planar 4:4:4 YUV, full range.
+    case yuvj444p
+    /// 4:2:0 YUV with the chroma interleaved in one plane (a V4L2 camera's NV12).
+    case nv12
+    /// `nv12` with the chroma the other way round.
+    case nv21
+    /// Packed 4:2:2 YUV, one plane (a V4L2 camera's YUYV).
+    case yuyv422
+    /// Packed 4:2:2 YUV in the other byte order (UYVY).
+    case uyvy422
+    /// Packed RGB, 3 bytes a pixel.
+    case rgb24
+    /// Packed BGR, 3 bytes a pixel.
+    case bgr24
+    /// Packed RGB with alpha, 4 bytes a pixel.
+    case rgba
+    /// Packed BGR with alpha, 4 bytes a pixel.
+    case bgra
+    /// Packed alpha then RGB, 4 bytes a pixel.
+    case argb
+    /// Packed alpha then BGR, 4 bytes a pixel.
+    case abgr
+    /// Packed RGB and an unused byte.
+    case rgb0
+    /// Packed BGR and an unused byte: an X11 or Wayland screen's.
+    case bgr0
+    /// 8-bit luma alone.
     case gray
 
     /// FFmpeg's name: `yuv420p`, `bgr0`, …
@@ -29,7 +63,22 @@ public enum PixelFormat: String, Sendable, CaseIterable {
 
 /// A compressed video format, by FFmpeg's name: what an encoded ``Frame`` holds.
 public enum Codec: String, Sendable, CaseIterable {
-    case h264, hevc, mjpeg, av1, vp8, vp9, mpeg4, ffv1
+    /// H.264 (AVC): most network cameras', and the `default` preset's.
+    case h264
+    /// H.265 (HEVC).
+    case hevc
+    /// Motion JPEG: a USB camera's own compression.
+    case mjpeg
+    /// AV1.
+    case av1
+    /// VP8.
+    case vp8
+    /// VP9: the `small` preset's.
+    case vp9
+    /// MPEG-4 Part 2.
+    case mpeg4
+    /// FFV1, lossless: the `lossless` preset's.
+    case ffv1
 
     /// FFmpeg's name: `h264`, `hevc`, …
     public var name: String { rawValue }
@@ -86,6 +135,7 @@ public struct Filter: Sendable, Hashable, CustomStringConvertible {
     ///   it does not have, an option it does not take, a value out of range). What depends on
     ///   the pictures (a crop larger than them) is found when the session starts.
     public init(_ description: String) throws(RecError) {
+        FFmpegLog.quiet()   // libavfilter's own complaint is the error's cause, not a line on stderr
         do {
             try FilterGraph.validate(description)
         } catch {

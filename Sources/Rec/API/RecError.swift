@@ -65,7 +65,9 @@ public struct RecError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     /// The underlying failure, when one is known, such as `avcodec_open2: Invalid argument`.
     public let cause: String?
-    /// For ``Kind/rangeNotHeld``: what the replay buffer (or recording) holds, on the session's clock.
+    /// For ``Kind/rangeNotHeld``: the range a save is served from, on the session's clock, as
+    /// the message says it: ``ReplayBuffer/range``'s, starting up to a frame earlier (just after
+    /// the last picture let go, where a save of it starts the same).
     public let held: Range<Duration>?
     /// Whether the call itself was wrong (a usage error) rather than something failing as it ran.
     public let isUsageError: Bool

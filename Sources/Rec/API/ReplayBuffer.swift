@@ -8,9 +8,9 @@ import SessionControl
 /// player, whatever the keyframes.
 ///
 /// ```swift
-/// let report = try await session.replayBuffer.save(from: .seconds(12), to: .seconds(30),
-///                                                  into: URL(fileURLWithPath: "clip.mp4"))
-/// let recent = try await session.replayBuffer.save(last: .seconds(10), into: URL(fileURLWithPath: "last.mp4"))
+/// print(try await session.replayBuffer.save(from: .seconds(12), to: .seconds(30),
+///                                           into: URL(fileURLWithPath: "clip.mp4")))
+/// print(try await session.replayBuffer.save(last: .seconds(10), into: URL(fileURLWithPath: "last.mp4")))
 /// ```
 /// Times are on the session's clock (the first frame is at zero). A range that ends in the
 /// future waits for it. A save runs on a thread of its own at a low priority and never holds up
@@ -62,12 +62,6 @@ public struct ReplayBuffer: Sendable {
 
     private func save(_ request: SaveRequest) async throws(RecError) -> SaveReport {
         let host = try session.runningHost()
-        do {
-            return SaveReport(try await offThread { () throws(RecCore.RecError) in try host.save(request) })
-        } catch where error.kind == .rangeNotHeld {
-            // What is held in this API's terms: `range`, from the first picture kept.
-            throw RecError(kind: error.kind, message: error.message, cause: error.cause, held: range ?? error.held,
-                           isUsageError: error.isUsageError)
-        }
+        return SaveReport(try await offThread { () throws(RecCore.RecError) in try host.save(request) })
     }
 }
