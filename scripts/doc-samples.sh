@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes the Swift samples of the docs compile: takes every ```swift block of docs/LIBRARY.md,
-# README.md and Sources/Rec/Rec.docc/*.md and writes it into
+# README.md, Sources/Rec/Rec.docc/*.md and the doc comments of Sources/Rec/API/*.swift (which
+# DocC shows with the symbols) and writes it into
 # Examples/Sources/doc-samples/Samples.generated.swift (git-ignored), one `func` a block, which the
 # Examples build then compiles against the real API. scripts/examples.sh runs it before it builds
 # and fails on any warning or error the samples give, naming the doc file and block.
@@ -51,6 +52,25 @@ def blocks(path):
     return found
 
 
+def comment_blocks(path):
+    """Each ```swift block of the `///` doc comments of a Swift file, as `blocks` gives them."""
+    lines = open(path, encoding="utf-8").read().split("\n")
+    found, i, n = [], 0, 0
+    while i < len(lines):
+        if lines[i].strip() == "/// ```swift":
+            n += 1
+            end = i + 1
+            while end < len(lines) and lines[end].strip() != "/// ```":
+                if not lines[end].strip().startswith("///"):
+                    sys.exit(f"doc-samples: {path}:{i + 1}: block {n} is not closed in its comment")
+                end += 1
+            code = [re.sub(r"^\s*/// ?", "", l) for l in lines[i + 1:end]]
+            found.append((n, i + 2, code, ""))
+            i = end
+        i += 1
+    return found
+
+
 def first_under(path, heading):
     for block in blocks(path):
         if block[3] == heading:
@@ -70,8 +90,9 @@ skipped = {(p, first_under(p, h)[0]) for p, h in (program, shown_too)}
 
 imports = {"import Foundation", "import Rec"}
 functions, names = [], []
-for path in docs:
-    for n, line, code, _ in blocks(path):
+sources = sorted(glob.glob("Sources/Rec/API/*.swift"))
+for path in docs + sources:
+    for n, line, code, _ in (comment_blocks(path) if path.endswith(".swift") else blocks(path)):
         if (path, n) in skipped or any("PackageDescription" in l for l in code):
             continue
         body = []
