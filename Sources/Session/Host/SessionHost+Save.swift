@@ -69,10 +69,14 @@ extension SessionHost {
         if let servesFrom = ring.stats.servesFrom, range.lowerBound >= servesFrom {
             // Every stream of the range: the pictures and each sound.
             let packets = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
-            source = ClipSource(packets: packets, described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
+            var clip = ClipSource(packets: packets, described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
+            // A paced screen's range is of the pictures shown, not captured (`HeldPictures`).
+            let paced = recorder.sourceFacts.value?.keyframesByTime == true
+            if paced { clip.streams[0].packets = HeldPictures.held(clip.streams[0].packets, from: range.lowerBound, to: range.upperBound) }
+            source = clip
             // Only when the session encodes: a copied stream's capture times are arrival times,
             // in decode order, and its timeline is the camera's own pts.
-            let encodes = !configuration.recorder.copiesCompressedFrames
+            let encodes = !configuration.recorder.copiesCompressedFrames && !paced
             let pictures = encodes ? packets.filter { $0.stream == .video && $0.captureTime != nil } : []
             captureTimes = Dictionary(pictures.compactMap { p in p.captureTime.map { (p.pts, $0) } }, uniquingKeysWith: { first, _ in first })
             // A range is of capture times: it starts on the first picture captured at or after its
