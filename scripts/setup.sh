@@ -38,6 +38,10 @@ packages+=(openssh-client openssh-server)
 # with GStreamer's pipewiresink as the producer, and sway + xdg-desktop-portal(-wlr) for the portal.
 packages+=(libpipewire-0.3-dev pipewire wireplumber gstreamer1.0-pipewire dbus-user-session
            sway xdg-desktop-portal xdg-desktop-portal-wlr)
+# The portal run for real (issue 43, Tests/Support/wayland): a headless mutter makes the screencast
+# nodes, a ScreenCast backend in Python (dbus-python) answers the real frontend, and a GTK 3
+# window draws what the tests read back.
+packages+=(mutter python3-dbus gir1.2-gtk-3.0 python3-gi-cairo)
 # MQTT (issue 40, docs/MQTT.md): libmosquitto for the client; the tests run their own broker and its clients.
 packages+=(mosquitto mosquitto-clients libmosquitto-dev)
 # Network cameras as they come (issue 39, Tests/RecCLITests/Network/Corpus): servers nobody here wrote

@@ -222,8 +222,11 @@ extension PipeWireStream {
         switch state {
         case PW_STREAM_STATE_STREAMING: streaming = true
         case PW_STREAM_STATE_ERROR: failure = failure ?? "the PipeWire stream failed: \(error ?? "no reason given")"
-        case PW_STREAM_STATE_UNCONNECTED:
-            if streaming { failure = failure ?? "the PipeWire stream was disconnected (the producer or the screen cast ended)" }
+        case PW_STREAM_STATE_UNCONNECTED, PW_STREAM_STATE_PAUSED:
+            // Once it streamed, either means the producer's node went away: a compositor that
+            // closed the screen cast or exited leaves the stream paused, its link gone (issue 43:
+            // rec went on repeating the last picture for good).
+            if streaming { failure = failure ?? "the PipeWire stream stopped (the producer or the screen cast ended)" }
             streaming = false
         default: streaming = false
         }

@@ -14,7 +14,7 @@ import TestPool
     @Test func theRefusedStartIsAClearErrorAfterTheSessionAndSourcesWereAccepted() throws {
         let session = try PipeWireTestSession()
         let rec = try RemoteBox.prefix() + "/bin/rec"
-        let result = try session.run("'\(rec)' record --source wayland --frames 10 -o screen.mp4; echo \"exit=$?\"", desktop: true)
+        let result = try session.run("'\(rec)' record --source wayland --frames 10 -o screen.mp4; echo \"exit=$?\"", desktop: .sway)
         // Start is the third request: a refusal of CreateSession or SelectSources names those.
         #expect(result.output.contains("rec: the screen-cast portal refused Start (response 2)"), "\(result.output)")
         #expect(result.output.contains("see docs/WAYLAND.md"), "\(result.output)")

@@ -40,14 +40,26 @@ public final class PipeWireTestSession {
             + "grep -m1 -q '\"node.name\": \"\(name)\"' <dump.fifo; kill $dump 2>/dev/null\n"
     }
 
+    /// A compositor and the ScreenCast portal for `--source wayland`.
+    public enum Desktop: Sendable {
+        /// A headless sway (pixman renderer, output HEADLESS-1), with the session bus's activation
+        /// environment naming it, so xdg-desktop-portal starts xdg-desktop-portal-wlr (configured
+        /// with `chooser_type=none` for that output) when asked; its Start is refused here
+        /// (docs/WAYLAND.md).
+        case sway
+        /// A headless mutter (one virtual monitor of this size, Wayland display `wayland-rec`),
+        /// the real xdg-desktop-portal frontend, started by hand and pointed at
+        /// Tests/Support/wayland/portals alone (`XDG_DESKTOP_PORTAL_DIR`), and the test's
+        /// ScreenCast backend (`screencast-backend.py`), which answers as a backend must and hands
+        /// out the node mutter's own ScreenCast API makes. Its log is `backend.log` in `folder`.
+        case mutter(width: Int, height: Int)
+    }
+
     /// Runs `script` (sh) as the user with PipeWire and WirePlumber started first and stopped after;
     /// returns its exit status and what it printed (standard output and error, with PipeWire's logs
-    /// when it failed). Waits up to `timeout` for the script to end.
-    ///
-    /// With `desktop`, a headless sway (pixman renderer, output HEADLESS-1) runs too, and the
-    /// session bus's activation environment names it, so xdg-desktop-portal starts
-    /// xdg-desktop-portal-wlr (configured with `chooser_type=none` for that output) when asked.
-    public func run(_ script: String, desktop: Bool = false, timeout: Duration = .seconds(120)) throws -> (status: Int32, output: String) {
+    /// when it failed). Waits up to `timeout` for the script to end. `desktop` adds a compositor
+    /// and the portal.
+    public func run(_ script: String, desktop: Desktop? = nil, timeout: Duration = .seconds(120)) throws -> (status: Int32, output: String) {
         let sway = """
             mkdir -p .config/xdg-desktop-portal-wlr
             printf '[screencast]\\nchooser_type=none\\noutput_name=HEADLESS-1\\n' > .config/xdg-desktop-portal-wlr/config
@@ -57,13 +69,21 @@ public final class PipeWireTestSession {
             export WAYLAND_DISPLAY=wayland-1 XDG_CURRENT_DESKTOP=sway
             dbus-update-activation-environment WAYLAND_DISPLAY XDG_CURRENT_DESKTOP
             """
+        let compositor: String
+        switch desktop {
+        case .sway: compositor = sway
+        case .mutter(let width, let height):
+            try copyWaylandSupport()
+            compositor = Self.mutter(width: width, height: height)
+        case nil: compositor = ""
+        }
         let body = """
             cd '\(folder)'
             pipewire 2>pipewire.log & pids=$!
             read ready < ready.fifo
             wireplumber 2>wireplumber.log & pids="$pids $!"
             trap 'kill $pids 2>/dev/null' EXIT
-            \(desktop ? sway : "")
+            \(compositor)
             \(script)
             """
         let environment = ["PATH=/usr/bin:/bin", "HOME=\(folder)", "XDG_RUNTIME_DIR=\(folder)/run", "LANG=C.UTF-8"]
@@ -91,7 +111,7 @@ public final class PipeWireTestSession {
             throw ServerFailure("PipeWire made no socket \(socket) within 30 s: \(log())")
         }
         guard write(go, "go\n", 3) == 3 else { throw ServerFailure("cannot write to \(fifo)") }
-        if desktop {
+        if case .sway = desktop {
             let wayland = folder + "/run/wayland-1"
             guard watch.wait(timeout: 30, until: { FileManager.default.fileExists(atPath: wayland) }) else {
                 process.kill()
@@ -109,7 +129,7 @@ public final class PipeWireTestSession {
     }
 
     private func log() -> String {
-        ["pipewire.log", "wireplumber.log", "sway.log"].map { name in
+        ["pipewire.log", "wireplumber.log", "sway.log", "mutter.log", "backend.log", "portal.log"].map { name in
             "\n== \(name)\n" + String(((try? String(contentsOfFile: folder + "/" + name, encoding: .utf8)) ?? "").suffix(1500))
         }.joined()
     }
