@@ -180,12 +180,24 @@ extension WaylandScreenSource {
     /// The screen through the ScreenCast portal: the user picks it the first time; the portal's
     /// restore token is kept in `$XDG_STATE_HOME/rec/screencast-restore-token` (default
     /// ~/.local/state) so the next start (rec@.service) does not ask again.
-    package static func openedThroughPortal(size: (width: Int, height: Int)?, fps: Int?,
-                                            keyframeSeconds: Double = 1) throws(RecError) -> WaylandScreenSource {
-        let portal = try ScreenCastPortal()
+    ///
+    /// A saved token the portal refuses (its SelectSources fails on it) is dropped, said through
+    /// `warn`, and the screen asked for again.
+    package static func openedThroughPortal(size: (width: Int, height: Int)?, fps: Int?, keyframeSeconds: Double = 1,
+                                            warn: (String) -> Void = { _ in }) throws(RecError) -> WaylandScreenSource {
+        var portal = try ScreenCastPortal()
         let tokenFile = restoreTokenPath()
-        let saved = try? String(contentsOfFile: tokenFile, encoding: .utf8)
-        let grant = try portal.start(restoreToken: saved?.trimmingCharacters(in: .whitespacesAndNewlines))
+        let saved = (try? String(contentsOfFile: tokenFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let grant: ScreenCastPortal.Grant
+        do {
+            grant = try portal.start(restoreToken: saved)
+        } catch where saved != nil {
+            warn("the screen-cast portal refused the saved restore token in \(tokenFile) (\(error.message)); "
+                 + "it is dropped and the screen is asked for again")
+            try? FileManager.default.removeItem(atPath: tokenFile)
+            portal = try ScreenCastPortal()
+            grant = try portal.start(restoreToken: nil)
+        }
         if let token = grant.restoreToken {
             try? FileManager.default.createDirectory(atPath: (tokenFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try? token.write(toFile: tokenFile, atomically: true, encoding: .utf8)
