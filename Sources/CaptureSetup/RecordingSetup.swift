@@ -79,7 +79,7 @@ package struct RecordingSetup {
         }
         if let cursor = capture.cursor {
             guard spec.isScreen else {
-                throw .usage("--cursor applies only to screen sources (--source screen or x11…), not to --source \(spec); leave it out")
+                throw .usage("--cursor applies only to screen sources (--source screen, x11… or wayland), not to --source \(spec); leave it out")
             }
             screen.cursor = cursor == "on"
         }

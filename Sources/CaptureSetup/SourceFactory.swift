@@ -68,7 +68,8 @@ package enum SourceFactory {
         case .pipewire(let node):
             return try WaylandScreenSource.opened(.node(node), size: size, fps: fps, keyframeSeconds: screen.keyframeSeconds)
         case .waylandScreen:
-            return try WaylandScreenSource.openedThroughPortal(size: size, fps: fps, keyframeSeconds: screen.keyframeSeconds, warn: warn)
+            return try WaylandScreenSource.openedThroughPortal(size: size, fps: fps, keyframeSeconds: screen.keyframeSeconds,
+                                                               cursor: screen.cursor, warn: warn)
         case .file(let path):
             if size != nil || fps != nil {
                 throw .usage("--size and --fps do not apply to a file source, which keeps the file's own size and timing; use --filter scale=W:H to resize")

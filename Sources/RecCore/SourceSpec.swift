@@ -71,7 +71,10 @@ package enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
 
     /// Whether this is a screen (`screen`, `x11…`).
     package var isScreen: Bool {
-        if case .screen = self { true } else { false }
+        switch self {
+        case .screen, .waylandScreen: true
+        default: false
+        }
     }
 
     /// Parses `WIDTHxHEIGHT` with both sides even and between 16 and 16384.

@@ -33,7 +33,9 @@ package final class ScreenCastPortal {
     }
 
     /// Runs the portal's dialogue up to a PipeWire connection for one monitor.
-    package func start(restoreToken: String?) throws(RecError) -> Grant {
+    /// - Parameter cursor: the pointer drawn into the pictures (`cursor_mode` 2, embedded), or
+    ///   left out (1, hidden), where the portal offers that mode (`AvailableCursorModes`).
+    package func start(restoreToken: String?, cursor: Bool = true) throws(RecError) -> Grant {
         try request("CreateSession", options: [
             ("session_handle_token", "s", { m throws(RecError) in try m.append("s", "rec\(getpid())") }),
         ]) { key, m throws(RecError) -> Bool in
@@ -55,7 +57,8 @@ package final class ScreenCastPortal {
             ("multiple", "b", { m throws(RecError) in try m.append(false) }),
             ("persist_mode", "u", { m throws(RecError) in try m.append(UInt32(2)) }),   // until revoked
         ]
-        if cursorModes & 2 != 0 { options.append(("cursor_mode", "u", { m throws(RecError) in try m.append(UInt32(2)) })) } // embedded
+        let mode: UInt32 = cursor ? 2 : 1   // embedded, hidden
+        if cursorModes & mode != 0 { options.append(("cursor_mode", "u", { m throws(RecError) in try m.append(mode) })) }
         if let restoreToken { options.append(("restore_token", "s", { m throws(RecError) in try m.append("s", restoreToken) })) }
         try request("SelectSources", before: { m throws(RecError) in try m.append("o", session) }, options: options) { _, _ in false }
 

@@ -184,19 +184,19 @@ extension WaylandScreenSource {
     /// A saved token the portal refuses (its SelectSources fails on it) is dropped, said through
     /// `warn`, and the screen asked for again.
     package static func openedThroughPortal(size: (width: Int, height: Int)?, fps: Int?, keyframeSeconds: Double = 1,
-                                            warn: (String) -> Void = { _ in }) throws(RecError) -> WaylandScreenSource {
+                                            cursor: Bool = true, warn: (String) -> Void = { _ in }) throws(RecError) -> WaylandScreenSource {
         var portal = try ScreenCastPortal()
         let tokenFile = restoreTokenPath()
         let saved = (try? String(contentsOfFile: tokenFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         let grant: ScreenCastPortal.Grant
         do {
-            grant = try portal.start(restoreToken: saved)
+            grant = try portal.start(restoreToken: saved, cursor: cursor)
         } catch where saved != nil {
             warn("the screen-cast portal refused the saved restore token in \(tokenFile) (\(error.message)); "
                  + "it is dropped and the screen is asked for again")
             try? FileManager.default.removeItem(atPath: tokenFile)
             portal = try ScreenCastPortal()
-            grant = try portal.start(restoreToken: nil)
+            grant = try portal.start(restoreToken: nil, cursor: cursor)
         }
         if let token = grant.restoreToken {
             try? FileManager.default.createDirectory(atPath: (tokenFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)

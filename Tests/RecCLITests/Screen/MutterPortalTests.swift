@@ -123,6 +123,38 @@ import TestPool
         }
     }
 
+    /// `--cursor on|off` through the portal: the pointer (mutter's, placed at 400,300 through its
+    /// RemoteDesktop API, since a headless mutter has none until a virtual pointer moves) is drawn
+    /// into the pictures (cursor_mode embedded) or left out (hidden), read back by pixels.
+    @Test func theCursorIsDrawnOrLeftOutAsAsked() throws {
+        let session = try PipeWireTestSession()
+        let rec = try RemoteBox.prefix() + "/bin/rec"
+        let result = try session.run("""
+            mkfifo draw.in draw.out pointer.out
+            /usr/bin/python3 wl/draw-window.py --bg 000080 --fg ff0000 --rect 100,100,80,60 <draw.in >draw.out 2>draw.log &
+            pids="$pids $!"
+            exec 3>draw.in 4<draw.out
+            while read line <&4; do case $line in mapped*) break;; esac; done
+            /usr/bin/python3 wl/pointer.py 400,300 --hold 120 >pointer.out 2>pointer.log & pids="$pids $!"
+            exec 5<pointer.out
+            while read line <&5; do case $line in pointer*) break;; esac; done
+            '\(rec)' record --source wayland --cursor on --frames 3 -o on.mkv || exit 1
+            '\(rec)' record --source wayland --cursor off --frames 3 -o off.mkv || exit 1
+            """, desktop: Self.monitor)
+        #expect(result.status == 0, "\(result.output)")
+        let navy = ScreenFrames.Colour(name: "navy", r: 0, g: 0, b: 128)
+        func pointerPixels(_ name: String) throws -> [Int] {
+            try ScreenFrames(session.folder + "/" + name).frames.map { f in
+                var count = 0
+                for y in 298..<330 { for x in 398..<430 where !f.shows(navy, at: x, y) { count += 1 } }
+                return count
+            }
+        }
+        let on = try pointerPixels("on.mkv"), off = try pointerPixels("off.mkv")
+        #expect(on.count == 3 && on.allSatisfy { $0 > 40 }, "pixels not navy around the pointer with --cursor on: \(on)")
+        #expect(off.count == 3 && off.allSatisfy { $0 == 0 }, "pixels not navy around the pointer with --cursor off: \(off)")
+    }
+
     /// A still screen (nothing drawn after the first picture; mutter sends no frame while nothing
     /// changes) is paced as on X11: rec repeats the picture once a second, keyframes on time.
     @Test func aStillScreenIsRepeatedOnceASecond() throws {
