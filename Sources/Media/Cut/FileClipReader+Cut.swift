@@ -46,3 +46,15 @@ extension FileClipReader {
         }
     }
 }
+
+extension FileClip {
+    /// The clip of a paced screen's range, as the screen showed it (`HeldPictures`): the picture
+    /// on screen at `from` moved to `from`, the last one held to `to`; `from` and `to` on the
+    /// video stream's clock (as `FileClipReader.read` returns them).
+    package func held(from: Timestamp, to: Timestamp) -> FileClip {
+        var clip = self
+        clip.readPTS = timings.map(\.pts)
+        clip.timings = HeldPictures.held(timings, timeBase: timeBase, from: from, to: to)
+        return clip
+    }
+}

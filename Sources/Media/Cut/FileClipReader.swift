@@ -284,7 +284,8 @@ package struct FileClip: ClipInput, Sendable {
     /// The same, with the packets `held` kept for the replay (nil: read again).
     func holding(_ held: [EncodedPacket]?) -> FileClip {
         FileClip(path: path, reading: reading, seekStream: seekStream, seekTime: seekTime, packetsToRead: packetsToRead,
-                 held: held, clipIndex: clipIndex, tracks: tracks, timings: timings, timeBase: timeBase, reorderDepth: reorderDepth)
+                 held: held, clipIndex: clipIndex, tracks: tracks, timings: timings, timeBase: timeBase, reorderDepth: reorderDepth,
+                 readPTS: readPTS)
     }
 
     /// The payload bytes kept for the replay (0 when it reads the file again).
@@ -292,9 +293,11 @@ package struct FileClip: ClipInput, Sendable {
     /// The file's stream index → the clip input's (0 video, 1… others).
     let clipIndex: [Int: Int]
     package let tracks: [ClipTrack]
-    package let timings: [PacketTiming]
+    package var timings: [PacketTiming]
     package let timeBase: Rational
     package var reorderDepth = 0
+    /// Each video packet's pts as the file has it, when `timings` moved some (`held`); nil: the same.
+    var readPTS: [Int64]?
 
     /// Hands over the packets the scan read, one at a time: those it kept, or else the same ones
     /// read again (the file opened again and sought as the scan did).
@@ -305,11 +308,11 @@ package struct FileClip: ClipInput, Sendable {
             guard let index = clipIndex[packet.streamIndex] else { return }
             var p = packet
             if p.stream == video.stream {
-                guard videoCount < timings.count, timings[videoCount].pts == p.pts else {
+                guard videoCount < timings.count, (readPTS?[videoCount] ?? timings[videoCount].pts) == p.pts else {
                     throw RecError.runtime("\(path) read differently the second time (is it still being written?); try the cut again")
                 }
                 let t = timings[videoCount]
-                (p.dts, p.duration) = (t.dts, t.duration)
+                (p.pts, p.dts, p.duration) = (t.pts, t.dts, t.duration)
                 videoCount += 1
                 try body(p)
             } else if fillers[index, default: DurationFiller(depth: 4)].passes(p) {

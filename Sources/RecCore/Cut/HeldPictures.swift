@@ -14,7 +14,20 @@ package enum HeldPictures {
     /// `from` and the last picture before `to` lasting to `to`; unchanged where a picture already
     /// starts at `from` or ends at `to`, or where the stream has none before `from`.
     package static func held(_ packets: [EncodedPacket], from: Timestamp, to: Timestamp) -> [EncodedPacket] {
-        guard let timeBase = packets.first?.timeBase, from < to else { return packets }
+        guard let timeBase = packets.first?.timeBase else { return packets }
+        let timings = held(packets.map(PacketTiming.init), timeBase: timeBase, from: from, to: to)
+        return zip(packets, timings).map { packet, timing in
+            guard packet.pts != timing.pts || packet.duration != timing.duration else { return packet }
+            var moved = packet
+            (moved.pts, moved.dts, moved.duration) = (timing.pts, timing.dts, timing.duration)
+            if packet.pts != timing.pts { moved.captureTime = nil }
+            return moved
+        }
+    }
+
+    /// The same on packets' times alone (a file's scan: `FileClip`).
+    package static func held(_ packets: [PacketTiming], timeBase: Rational, from: Timestamp, to: Timestamp) -> [PacketTiming] {
+        guard from < to else { return packets }
         var out = packets
         let fromTick = CutPlanner.firstTick(atOrAfter: from, in: timeBase)
         let toTick = CutPlanner.firstTick(atOrAfter: to, in: timeBase)
@@ -25,7 +38,6 @@ package enum HeldPictures {
             out[shown].pts = fromTick
             out[shown].dts = max(out[shown].dts, fromTick)
             out[shown].duration = end - fromTick
-            out[shown].captureTime = nil
         }
         // The last picture before `to`, held until `to` (the next may be a second later).
         if let last = out.indices.filter({ out[$0].pts < toTick }).max(by: { out[$0].pts < out[$1].pts }),

@@ -102,7 +102,9 @@ extension SessionHost {
                 (source, streamedFile) = (nil, file.path)
             } else {
                 let read = try reader.read(from: range.lowerBound, to: range.upperBound)
-                (source, planFrom, planTo) = (read.source, read.from, read.to)
+                // A paced screen's range is of the pictures shown, from the file as from the ring.
+                let paced = recorder.sourceFacts.value?.keyframesByTime == true
+                (source, planFrom, planTo) = (paced ? read.source.held(from: read.from, to: read.to) : read.source, read.from, read.to)
             }
         } else {
             throw .unavailableRange(from: range.lowerBound, to: range.upperBound, holder: "the ring",

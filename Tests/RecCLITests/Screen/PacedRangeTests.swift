@@ -29,7 +29,9 @@ import TestPool
     @Test func aStillScreenAndAChangeInsideTheRangeAreSavedAsShown() throws {
         let world = try ScreenWorld()
         try world.x.paint("red")
-        let start = try world.rec(["start", "--source", "x11", "-o", "screen.mp4"])
+        // A 4 s buffer: the still range and the change are saved from it, and an older range,
+        // later, from the recording file.
+        let start = try world.rec(["start", "--source", "x11", "-o", "screen.mp4", "--buffer", "4s"])
         try #require(start.status == 0, "rec start: \(start.error)")
         try world.waitUntil(6.3)
 
@@ -54,7 +56,16 @@ import TestPool
         let change = try world.rec(["save", "--from", String(format: "%.3fs", from), "--to", String(format: "%.3fs", from + 3),
                                     "-o", "change.mp4", "--json"])
         try #require(change.status == 0, "rec save: \(change.error)")
+        // The still screen again, from the file: the ring let 1.5–3.5 s go long ago.
+        let old = try world.rec(["save", "--from", "1.5s", "--to", "3.5s", "-o", "old.mp4", "--json"])
+        try #require(old.status == 0, "rec save: \(old.error)")
         #expect(try world.rec(["stop"]).status == 0)
+        let oldRanges = Self.ranges(old.output)
+        #expect(oldRanges.saved == [1.5, 3.5] && old.output.contains("\"source\":\"file\""), "\(old.output)")
+        let oldClip = try ScreenFrames(world.path("old.mp4"))
+        #expect(oldClip.frames.first?.time == 0 && oldClip.frames.allSatisfy { $0.shows(.red, at: 280, 20) },
+                "\(oldClip.frames.map { ($0.time, $0.key) })")
+        #expect(abs(try Self.duration(world.path("old.mp4")) - 2) < 0.02)
         let changeRanges = Self.ranges(change.output)
         #expect(abs(changeRanges.saved[0] - from) < 0.0005 && abs(changeRanges.saved[1] - (from + 3)) < 0.0005, "\(change.output)")
 
