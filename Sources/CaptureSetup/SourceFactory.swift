@@ -37,7 +37,7 @@ package enum SourceFactory {
                      warn: (String) -> Void = { _ in }) throws(RecError) -> FrameSource {
         switch spec {
         case .camera, .defaultCamera: break
-        case .testPattern, .file, .network, .screen, .pipewire, .waylandScreen:
+        case .testPattern, .file, .network, .screen, .pipewire, .waylandScreen, .waylandWindow:
             if let pixelFormat {
                 throw .usage("--pixel-format \(pixelFormat) applies only to cameras, not to --source \(spec); leave it out")
             }
@@ -67,9 +67,9 @@ package enum SourceFactory {
             return source
         case .pipewire(let node):
             return try WaylandScreenSource.opened(.node(node), size: size, fps: fps, keyframeSeconds: screen.keyframeSeconds)
-        case .waylandScreen:
+        case .waylandScreen, .waylandWindow:
             return try WaylandScreenSource.openedThroughPortal(size: size, fps: fps, keyframeSeconds: screen.keyframeSeconds,
-                                                               cursor: screen.cursor, warn: warn)
+                                                               window: spec == .waylandWindow, cursor: screen.cursor, warn: warn)
         case .file(let path):
             if size != nil || fps != nil {
                 throw .usage("--size and --fps do not apply to a file source, which keeps the file's own size and timing; use --filter scale=W:H to resize")

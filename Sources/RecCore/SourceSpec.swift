@@ -15,6 +15,8 @@ package enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     case pipewire(node: String)
     /// `wayland`: the screen, through the ScreenCast portal (SourceSpec+PipeWire.swift).
     case waylandScreen
+    /// `wayland:window`: one window, through the portal (the user, or the portal's backend, picks it).
+    case waylandWindow
     /// `screen`, `x11`, `x11::1+0,0/640x480`, `x11:window=ID`: the desktop's screen (ScreenSpec).
     case screen(ScreenSpec)
 
@@ -72,7 +74,7 @@ package enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
     /// Whether this is a screen (`screen`, `x11…`).
     package var isScreen: Bool {
         switch self {
-        case .screen, .waylandScreen: true
+        case .screen, .waylandScreen, .waylandWindow: true
         default: false
         }
     }
@@ -100,6 +102,7 @@ package enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         case .network(let url): return url.redacted
         case .pipewire(let node): return "pipewire:\(node)"
         case .waylandScreen: return "wayland"
+        case .waylandWindow: return "wayland:window"
         case .screen(let screen): return screen.description
         }
     }

@@ -13,6 +13,7 @@ import Testing
 
     @Test func theScreenThroughThePortal() throws {
         #expect(try SourceSpec.parse("wayland") == .waylandScreen)
+        #expect(try SourceSpec.parse("wayland:window") == .waylandWindow && SourceSpec.waylandWindow.description == "wayland:window")
     }
 
     @Test(arguments: ["pipewire:", "pipewire:two words"])

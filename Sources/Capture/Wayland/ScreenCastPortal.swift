@@ -35,7 +35,8 @@ package final class ScreenCastPortal {
     /// Runs the portal's dialogue up to a PipeWire connection for one monitor.
     /// - Parameter cursor: the pointer drawn into the pictures (`cursor_mode` 2, embedded), or
     ///   left out (1, hidden), where the portal offers that mode (`AvailableCursorModes`).
-    package func start(restoreToken: String?, cursor: Bool = true) throws(RecError) -> Grant {
+    /// - Parameter window: one window (`types` 2) instead of one monitor (1).
+    package func start(restoreToken: String?, window: Bool = false, cursor: Bool = true) throws(RecError) -> Grant {
         try request("CreateSession", options: [
             ("session_handle_token", "s", { m throws(RecError) in try m.append("s", "rec\(getpid())") }),
         ]) { key, m throws(RecError) -> Bool in
@@ -53,7 +54,7 @@ package final class ScreenCastPortal {
                                         "AvailableCursorModes", &error, CChar(UInt8(ascii: "u")), &cursorModes)
         sd_bus_error_free(&error)
         var options: [(key: String, signature: String, value: (PortalMessage) throws(RecError) -> Void)] = [
-            ("types", "u", { m throws(RecError) in try m.append(UInt32(1)) }),          // monitor
+            ("types", "u", { m throws(RecError) in try m.append(UInt32(window ? 2 : 1)) }),   // window or monitor
             ("multiple", "b", { m throws(RecError) in try m.append(false) }),
             ("persist_mode", "u", { m throws(RecError) in try m.append(UInt32(2)) }),   // until revoked
         ]

@@ -184,19 +184,20 @@ extension WaylandScreenSource {
     /// A saved token the portal refuses (its SelectSources fails on it) is dropped, said through
     /// `warn`, and the screen asked for again.
     package static func openedThroughPortal(size: (width: Int, height: Int)?, fps: Int?, keyframeSeconds: Double = 1,
-                                            cursor: Bool = true, warn: (String) -> Void = { _ in }) throws(RecError) -> WaylandScreenSource {
+                                            window: Bool = false, cursor: Bool = true,
+                                            warn: (String) -> Void = { _ in }) throws(RecError) -> WaylandScreenSource {
         var portal = try ScreenCastPortal()
-        let tokenFile = restoreTokenPath()
+        let tokenFile = restoreTokenPath(window: window)
         let saved = (try? String(contentsOfFile: tokenFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         let grant: ScreenCastPortal.Grant
         do {
-            grant = try portal.start(restoreToken: saved, cursor: cursor)
+            grant = try portal.start(restoreToken: saved, window: window, cursor: cursor)
         } catch where saved != nil {
             warn("the screen-cast portal refused the saved restore token in \(tokenFile) (\(error.message)); "
                  + "it is dropped and the screen is asked for again")
             try? FileManager.default.removeItem(atPath: tokenFile)
             portal = try ScreenCastPortal()
-            grant = try portal.start(restoreToken: nil, cursor: cursor)
+            grant = try portal.start(restoreToken: nil, window: window, cursor: cursor)
         }
         if let token = grant.restoreToken {
             try? FileManager.default.createDirectory(atPath: (tokenFile as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -207,10 +208,11 @@ extension WaylandScreenSource {
         return try checked(source, size: size, fps: fps)
     }
 
-    static func restoreTokenPath() -> String {
+    /// The token of the last monitor chosen, or of the last window (`window-` in its name).
+    static func restoreTokenPath(window: Bool = false) -> String {
         let env = ProcessInfo.processInfo.environment
         let state = env["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? ((env["HOME"] ?? "") + "/.local/state")
-        return state + "/rec/screencast-restore-token"
+        return state + (window ? "/rec/screencast-window-restore-token" : "/rec/screencast-restore-token")
     }
 
     private static func checked(_ source: WaylandScreenSource, size: (width: Int, height: Int)?, fps: Int?) throws(RecError) -> WaylandScreenSource {

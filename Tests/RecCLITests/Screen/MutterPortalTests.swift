@@ -155,6 +155,34 @@ import TestPool
         #expect(off.count == 3 && off.allSatisfy { $0 == 0 }, "pixels not navy around the pointer with --cursor off: \(off)")
     }
 
+    /// `--source wayland:window`: SelectSources asks for a window (types 2), the backend records
+    /// the focused one (mutter's RecordWindow): a 320x240 window, navy with the red rectangle at
+    /// 100,100. Mutter 43 sends a window's stream at the monitor's size, the window at its top
+    /// left and black around it (measured): the rest of the screen is not in it.
+    @Test func aWindowIsRecordedAtItsSizeWithItsPicture() throws {
+        let session = try PipeWireTestSession()
+        let rec = try RemoteBox.prefix() + "/bin/rec"
+        let result = try session.run("""
+            mkfifo draw.in draw.out
+            /usr/bin/python3 wl/draw-window.py --no-fullscreen --size 320x240 --bg 000080 --fg ff0000 --rect 100,100,80,60 \
+                <draw.in >draw.out 2>draw.log &
+            pids="$pids $!"
+            exec 3>draw.in 4<draw.out
+            while read line <&4; do case $line in mapped*) break;; esac; done
+            '\(rec)' record --source wayland:window --frames 3 -o window.mkv || exit 1
+            """, desktop: Self.monitor)
+        #expect(result.status == 0, "\(result.output)")
+        let backend = (try? String(contentsOfFile: session.folder + "/backend.log", encoding: .utf8)) ?? ""
+        #expect(backend.contains("SELECTED") && backend.contains("window"), "\(backend.suffix(1500))")
+        let frames = try ScreenFrames(session.folder + "/window.mkv")
+        #expect(frames.width == 640 && frames.height == 480, "\(frames.width)x\(frames.height)")
+        let navy = ScreenFrames.Colour(name: "navy", r: 0, g: 0, b: 128)
+        let black = ScreenFrames.Colour(name: "black", r: 0, g: 0, b: 0)
+        #expect(frames.frames.count == 3 && frames.frames.allSatisfy {
+            $0.shows(.red, at: 140, 130) && $0.shows(navy, at: 20, 20) && $0.shows(navy, at: 310, 230) && $0.shows(black, at: 500, 400)
+        }, "\(frames.frames.map { "\($0.rgb(140, 130)) \($0.rgb(20, 20)) \($0.rgb(310, 230)) \($0.rgb(500, 400))" })")
+    }
+
     /// A still screen (nothing drawn after the first picture; mutter sends no frame while nothing
     /// changes) is paced as on X11: rec repeats the picture once a second, keyframes on time.
     @Test func aStillScreenIsRepeatedOnceASecond() throws {
