@@ -3,7 +3,7 @@ import Glibc
 
 extension PipeWireTestSession {
     /// Tests/Support/wayland: the ScreenCast backend, the portal file and the drawing client.
-    static let waylandSupport = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    public static let waylandSupport = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("wayland").path
 
     /// Copies Tests/Support/wayland into `folder/wl`, owned by the user, who runs it.
