@@ -184,16 +184,22 @@ import TestPool
     }
 
     /// A still screen (nothing drawn after the first picture; mutter sends no frame while nothing
-    /// changes) is paced as on X11: rec repeats the picture once a second, keyframes on time.
+    /// changes) is paced as on X11: rec repeats the picture once a second, keyframes on time; and
+    /// a range of it is what the screen showed (`HeldPictures`): the asked range, exactly as long.
     @Test func aStillScreenIsRepeatedOnceASecond() throws {
         let session = try PipeWireTestSession()
         let rec = try RemoteBox.prefix() + "/bin/rec"
         let result = try session.run("""
             '\(rec)' start --source wayland --session wl -o still.mkv || exit 1
             '\(rec)' status --session wl --wait-until 20.5s --timeout 60s >/dev/null || exit 1
+            '\(rec)' save --session wl --from 10.5s --to 12.5s -o range.mp4 --json; echo
             '\(rec)' stop --session wl; echo "stopped=$?"
             """, desktop: Self.monitor)
         #expect(result.output.contains("stopped=0"), "\(result.output)")
+        #expect(result.output.contains(#""saved":{"from":10.5,"to":12.5}"#), "\(result.output)")
+        let duration = try Tool.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", session.folder + "/range.mp4"])
+        let seconds = Double(String(decoding: duration.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(abs(seconds - 2) < 0.02, "range.mp4 lasts \(seconds) s")
         let frames = try NetworkClip.frames(session.folder + "/still.mkv").filter { $0.time < 20 }
         #expect((19...22).contains(frames.count), "\(frames.map(\.time))")
         let gaps = zip(frames, frames.dropFirst()).map { $1.time - $0.time }
