@@ -63,7 +63,10 @@ depends=$(cd "$stage/src" && dpkg-shlibdeps -O -l"$root/usr/lib/rec" "${elfs[@]}
 # libavfilter and libavdevice are opened with dlopen when first needed (Media's SharedLibrary), so
 # dpkg-shlibdeps cannot see them: the packages holding the ones built against are added by name.
 for lib in libavfilter.so libavdevice.so; do
-  file=$(ldconfig -p | awk -v l="$lib" 'index($1, l ".") == 1 { print $NF; exit }')
+  # awk reads to the end rather than `exit` at the first match: ldconfig -p writes more than a
+  # pipe holds once a desktop's libraries are installed (mutter's, issue 43), and an early exit
+  # killed it with SIGPIPE, which pipefail made this script's exit status (141).
+  file=$(ldconfig -p | awk -v l="$lib" '!found && index($1, l ".") == 1 { print $NF; found = 1 }')
   package=$(dpkg-query -S "$(readlink -f "$file")" | cut -d: -f1) || { echo "package-deb: no package holds $lib" >&2; exit 1; }
   depends+=", $package"
 done
