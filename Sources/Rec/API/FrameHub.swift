@@ -9,7 +9,8 @@ final class FrameHub: Sendable {
     typealias Continuation = AsyncThrowingStream<Frame, any Error>.Continuation
 
     private struct State {
-        var callbacks: [Int: Callback] = [:]
+        /// In the order they were added: delivery reads them as they are, on every frame.
+        var callbacks: [(id: Int, call: Callback)] = []
         var nextCallback = 0
         var streams: [Int: Continuation] = [:]
         var nextStream = 0
@@ -22,13 +23,13 @@ final class FrameHub: Sendable {
     func add(callback: @escaping Callback) -> Int {
         state.withLock { s in
             defer { s.nextCallback += 1 }
-            s.callbacks[s.nextCallback] = callback
+            s.callbacks.append((s.nextCallback, callback))
             return s.nextCallback
         }
     }
 
     func remove(callback id: Int) {
-        _ = state.withLock { $0.callbacks.removeValue(forKey: id) }
+        state.withLock { $0.callbacks.removeAll { $0.id == id } }
     }
 
     /// Registers a stream; one added after the session ended finishes at once.
@@ -50,14 +51,14 @@ final class FrameHub: Sendable {
 
     /// Called on the capture thread for every frame.
     func deliver(_ captured: CapturedFrame) {
-        let (callbacks, streams) = state.withLock { s in (s.callbacks.sorted { $0.key < $1.key }.map(\.value), Array(s.streams.values)) }
+        let (callbacks, streams) = state.withLock { ($0.callbacks, Array($0.streams.values)) }
         guard !callbacks.isEmpty || !streams.isEmpty else { return }
         let frame: Frame = switch captured {
         case .picture(let picture, let number): Frame(picture: picture, number: number)
         case .packet(let packet, let time, let number, let parameters):
             Frame(packet: packet, time: time, number: number, parameters: parameters)
         }
-        for callback in callbacks { callback(frame) }
+        for callback in callbacks { callback.call(frame) }
         for stream in streams { stream.yield(frame) }
     }
 
