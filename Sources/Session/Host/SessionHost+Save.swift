@@ -66,12 +66,12 @@ extension SessionHost {
         var (planFrom, planTo, zero) = (range.lowerBound, range.upperBound, Timestamp.zero)
         // The ring's pictures' capture times by pts: a clip's range reported in the frames' own times.
         var captureTimes: [Int64: Timestamp] = [:]
+        // A paced screen's range is of the pictures shown, not captured (`HeldPictures`).
+        let paced = recorder.sourceFacts.value?.keyframesByTime == true
         if let servesFrom = ring.stats.servesFrom, range.lowerBound >= servesFrom {
             // Every stream of the range: the pictures and each sound.
             let packets = try ring.snapshot(from: range.lowerBound, to: range.upperBound)
             var clip = ClipSource(packets: packets, described: [StreamParameters(.video, parameters)] + recorder.streams.dropFirst())
-            // A paced screen's range is of the pictures shown, not captured (`HeldPictures`).
-            let paced = recorder.sourceFacts.value?.keyframesByTime == true
             if paced { clip.streams[0].packets = HeldPictures.held(clip.streams[0].packets, from: range.lowerBound, to: range.upperBound) }
             source = clip
             // Only when the session encodes: a copied stream's capture times are arrival times,
@@ -102,8 +102,6 @@ extension SessionHost {
                 (source, streamedFile) = (nil, file.path)
             } else {
                 let read = try reader.read(from: range.lowerBound, to: range.upperBound)
-                // A paced screen's range is of the pictures shown, from the file as from the ring.
-                let paced = recorder.sourceFacts.value?.keyframesByTime == true
                 (source, planFrom, planTo) = (paced ? read.source.held(from: read.from, to: read.to) : read.source, read.from, read.to)
             }
         } else {
